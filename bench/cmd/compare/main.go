@@ -1,0 +1,96 @@
+// Command compare runs a benchmark suite of BENCHMARKS.md on troupe and its
+// peers side by side and prints a markdown table.
+//
+//	go run ./cmd/compare -suite loop            # 5 interleaved runs
+//	go run ./cmd/compare -suite loop -quick     # smoke test
+//	go run ./cmd/compare -suite loop -out RESULTS-run.md
+//
+// Every case (scenario × system) runs in a fresh child process: the binary
+// re-executes itself with -child scenario=X,system=Y, and the child prints
+// one JSON line of figures.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/troupe-go/troupe/bench/internal/suite"
+)
+
+func main() {
+	var (
+		suiteName = flag.String("suite", "loop", "suite to run (only \"loop\" exists)")
+		runs      = flag.Int("runs", 5, "interleaved runs per case")
+		quick     = flag.Bool("quick", false, "counts ÷ 100 and one run, for smoke testing")
+		out       = flag.String("out", "", "also write the markdown report to this file")
+		only      = flag.String("scenarios", "", "comma-separated scenario names (default: all)")
+		child     = flag.String("child", "", "internal: run one case, scenario=X,system=Y, and print its JSON figures")
+		timeout   = flag.Duration("child-timeout", 5*time.Minute, "limit for one child process")
+	)
+	flag.Parse()
+	if *child != "" {
+		if err := suite.RunChild(*child, *quick, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if err := compare(*suiteName, *runs, *quick, *out, *only, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
+
+func compare(suiteName string, runs int, quick bool, out, only string, timeout time.Duration) error {
+	if suiteName != "loop" {
+		return fmt.Errorf("suite %q is not implemented (only \"loop\")", suiteName)
+	}
+	if quick && !flagSet("runs") {
+		runs = 1
+	}
+	if runs < 1 {
+		return fmt.Errorf("-runs %d: need at least 1", runs)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var names []string
+	if only != "" {
+		names = strings.Split(only, ",")
+	}
+	start := time.Now()
+	res, err := suite.Run(suite.Options{
+		Exe: exe, Runs: runs, Quick: quick, Scenarios: names,
+		ChildTimeout: timeout, Progress: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	rep := suite.Report{
+		Command: "go run ./cmd/compare " + strings.Join(os.Args[1:], " "),
+		Machine: suite.ThisMachine(),
+		Started: start,
+		Elapsed: time.Since(start),
+	}
+	var buf bytes.Buffer
+	suite.Render(&buf, rep, res)
+	if out != "" {
+		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	_, err = io.Copy(os.Stdout, &buf)
+	return err
+}
+
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

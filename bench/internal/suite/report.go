@@ -1,0 +1,255 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/troupe-go/troupe/bench/internal/systems"
+)
+
+// Report is what [Render] prints besides the results: how the run was made.
+type Report struct {
+	Command string
+	Machine Machine
+	Started time.Time
+	Elapsed time.Duration
+}
+
+// Render writes the markdown report of res to w. It ends with the line
+// "N of M targets met".
+func Render(w io.Writer, rep Report, res *Results) {
+	p := &printer{w: w}
+	p.printf("# troupe loop suite: troupe, go-eventloop, goja_nodejs\n\n")
+	p.printf("Command: `%s` (%s, %s)\n\n", rep.Command, rep.Started.UTC().Format(time.RFC3339), rep.Elapsed.Round(time.Second))
+	renderMachine(p, rep.Machine, res)
+	renderDefinitions(p, res)
+	met, total := renderResults(p, res)
+	renderNotes(p, res)
+	renderProcessCPU(p, res)
+	p.printf("%d of %d targets met\n", met, total)
+}
+
+type printer struct{ w io.Writer }
+
+func (p *printer) printf(format string, args ...any) { fmt.Fprintf(p.w, format, args...) }
+
+func renderMachine(p *printer, m Machine, res *Results) {
+	p.printf("## Machine\n\n")
+	p.printf("- CPU: %s; %d cores\n", m.CPUModel, m.Cores)
+	p.printf("- Go: %s %s/%s\n", m.GoVersion, runtime.GOOS, runtime.GOARCH)
+	p.printf("- Every child: %s; %d interleaved runs per case", strings.Join(res.Env, " "), res.Runs)
+	if res.Quick {
+		p.printf("; **quick mode: counts ÷ 100, smoke test only**")
+	}
+	p.printf("\n- Peers: %s\n\n", peerVersions())
+}
+
+func peerVersions() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	var out []string
+	for _, d := range info.Deps {
+		switch d.Path {
+		case "github.com/joeycumines/go-eventloop", "github.com/dop251/goja_nodejs", "github.com/dop251/goja":
+			out = append(out, d.Path+" "+d.Version)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func renderDefinitions(p *printer, res *Results) {
+	p.printf("## Definitions\n\n")
+	p.printf("| scenario | definition | counts |\n|---|---|---|\n")
+	for _, s := range res.Scenarios {
+		c := s.ParamsFor(res.Quick)
+		counts := fmt.Sprintf("N=%d", c.N)
+		if c.Pending > 0 {
+			counts += fmt.Sprintf(", pending=%d", c.Pending)
+		}
+		if c.Batch > 0 {
+			counts += fmt.Sprintf(", batch=%d", c.Batch)
+		}
+		p.printf("| %s | %s | %s |\n", s.Name, s.Definition, counts)
+	}
+	p.printf("\nTimes are wall-clock ns per operation; CPU is the child's user+sys time over the same timed region, per operation. "+
+		"Memory is (HeapInuse+StackInuse) growth after runtime.GC() twice, per loop. "+
+		"Zero-allocation targets allow %.3g allocs per operation of amortised growth.\n\n", zeroAllocSlack)
+}
+
+// renderResults prints one row per target and returns how many were met.
+func renderResults(p *printer, res *Results) (met, total int) {
+	p.printf("## Results\n\n")
+	p.printf("Cells: median [min–max] over runs. Ratio: troupe ÷ the named system, run by run (for speed-ups, the named system ÷ troupe). ")
+	p.printf("A target is judged by the median, and is inconclusive when the min–max spread straddles it.\n\n")
+	p.printf("| scenario | metric | %s | ratio | target | verdict |\n", strings.Join(res.Systems, " | "))
+	p.printf("|---|---|%s---|---|---|\n", strings.Repeat("---|", len(res.Systems)))
+	for _, s := range res.Scenarios {
+		for _, t := range s.Targets {
+			v := renderRow(p, res, s, t)
+			total++
+			if v == Met {
+				met++
+			}
+		}
+	}
+	p.printf("\n")
+	return met, total
+}
+
+func renderRow(p *printer, res *Results, s Scenario, t Target) Verdict {
+	troupe := res.Samples[Case{s.Name, systems.Troupe}]
+	cells := make([]string, 0, len(res.Systems))
+	for _, sys := range res.Systems {
+		cells = append(cells, cell(res, Case{s.Name, sys}, t.Metric))
+	}
+	against, shown := t.Against, t
+	if against == "" && t.Metric.Name == Time.Name {
+		against, shown = systems.GoEventloop, Target{Metric: Time, Against: systems.GoEventloop}
+	}
+	ratio := "—"
+	if against != "" {
+		if sp, ok := spreadOf(shown.values(troupe, res.Samples[Case{s.Name, against}])); ok {
+			ratio = fmt.Sprintf("%.2f× [%.2f–%.2f] vs %s", sp.Median, sp.Min, sp.Max, against)
+		}
+	}
+	_, v := t.judge(troupe, res.Samples[Case{s.Name, t.Against}])
+	p.printf("| %s | %s per %s | %s | %s | %s | %s |\n",
+		s.Name, t.Metric.Name, s.Per, strings.Join(cells, " | "), ratio, t, v)
+	return v
+}
+
+// cell renders one system's figure for metric m, with CPU per operation
+// beside wall time.
+func cell(res *Results, c Case, m Metric) string {
+	if why, ok := res.NA[c]; ok {
+		if why == "" {
+			return "—"
+		}
+		return "n/a"
+	}
+	samples := res.Samples[c]
+	var vs, cpu []float64
+	for _, s := range samples {
+		if s.Err == nil {
+			vs = append(vs, m.Value(s.Figures))
+			cpu = append(cpu, s.Figures.CPUNsPerOp)
+		}
+	}
+	sp, ok := spreadOf(vs)
+	if !ok {
+		return "error"
+	}
+	out := fmt.Sprintf("%s [%s–%s]", formatValue(sp.Median, m.Unit), formatValue(sp.Min, m.Unit), formatValue(sp.Max, m.Unit))
+	if m.Name == Time.Name {
+		c, _ := spreadOf(cpu)
+		out += "<br>CPU " + formatValue(c.Median, "ns")
+	}
+	if len(vs) < len(samples) {
+		out += fmt.Sprintf(" (%d of %d runs failed)", len(samples)-len(vs), len(samples))
+	}
+	return out
+}
+
+// formatValue prints v with its unit at a precision fit for a table.
+func formatValue(v float64, unit string) string {
+	a := math.Abs(v)
+	switch unit {
+	case "ns":
+		switch {
+		case a >= 1e6:
+			return fmt.Sprintf("%.2f ms", v/1e6)
+		case a >= 1e4:
+			return fmt.Sprintf("%.1f µs", v/1e3)
+		case a >= 100:
+			return fmt.Sprintf("%.0f ns", v)
+		case a >= 10:
+			return fmt.Sprintf("%.1f ns", v)
+		default:
+			return fmt.Sprintf("%.2f ns", v)
+		}
+	case "B":
+		switch {
+		case a >= 1e6:
+			return fmt.Sprintf("%.2f MB", v/1e6)
+		case a >= 1e4:
+			return fmt.Sprintf("%.1f kB", v/1e3)
+		default:
+			return fmt.Sprintf("%.0f B", v)
+		}
+	default:
+		switch {
+		case v == 0:
+			return "0"
+		case a < 0.001:
+			return fmt.Sprintf("%.1e", v)
+		default:
+			return fmt.Sprintf("%.3g", v)
+		}
+	}
+}
+
+func renderNotes(p *printer, res *Results) {
+	var notes []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			notes = append(notes, s)
+		}
+	}
+	for _, sc := range res.Scenarios {
+		for _, sys := range res.Systems {
+			c := Case{sc.Name, sys}
+			if why := res.NA[c]; why != "" {
+				add(fmt.Sprintf("%s / %s: n/a: %s", sc.Name, sys, why))
+			}
+			for _, s := range res.Samples[c] {
+				if s.Err != nil {
+					add(fmt.Sprintf("%s / %s: error: %v", sc.Name, sys, s.Err))
+				} else if s.Figures.Note != "" {
+					add(fmt.Sprintf("%s / %s: %s", sc.Name, sys, s.Figures.Note))
+				}
+			}
+		}
+	}
+	if len(notes) == 0 {
+		return
+	}
+	p.printf("## Notes\n\n")
+	for _, n := range notes {
+		p.printf("- %s\n", n)
+	}
+	p.printf("\n")
+}
+
+// renderProcessCPU prints each child's whole CPU time, setup included, as
+// read from its ProcessState: a cross-check on the per-operation CPU.
+func renderProcessCPU(p *printer, res *Results) {
+	p.printf("## Child process CPU (user+sys, whole process, median)\n\n")
+	p.printf("| scenario | %s |\n|---|%s\n", strings.Join(res.Systems, " | "), strings.Repeat("---|", len(res.Systems)))
+	for _, sc := range res.Scenarios {
+		cells := make([]string, 0, len(res.Systems))
+		for _, sys := range res.Systems {
+			var vs []float64
+			for _, s := range res.Samples[Case{sc.Name, sys}] {
+				vs = append(vs, float64(s.ProcessCPU.Nanoseconds()))
+			}
+			if sp, ok := spreadOf(vs); ok {
+				cells = append(cells, formatValue(sp.Median, "ns"))
+			} else {
+				cells = append(cells, "—")
+			}
+		}
+		p.printf("| %s | %s |\n", sc.Name, strings.Join(cells, " | "))
+	}
+	p.printf("\n")
+}
