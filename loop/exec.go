@@ -1,0 +1,160 @@
+package loop
+
+import (
+	"math"
+	"runtime/debug"
+)
+
+// This file is the loop's inner machinery, shared by standalone and driven
+// loops: one tick runs due timers, then queued tasks, then immediates, each
+// macrotask followed by a microtask checkpoint. Each phase runs under one
+// deferred recover per batch rather than one per callback; after a panic the
+// phase resumes where it stopped, finishing the interrupted checkpoint first.
+
+// tick runs one round of the loop with at most budget tasks. On the loop.
+func (l *Loop) tick(budget int) {
+	l.yielding = false
+	l.runTimers()
+	l.runTasks(budget)
+	l.runImmediates()
+	l.publish()
+}
+
+// checkpoint drains the microtask queue, including microtasks queued while
+// it drains, then reports promises rejected with no reaction.
+func (l *Loop) checkpoint() {
+	if l.micro.len() > 0 {
+		l.drainMicrotasks()
+	}
+	if len(l.rejected) > 0 {
+		l.reportUnhandled()
+	}
+}
+
+func (l *Loop) drainMicrotasks() {
+	budget := l.cfg.microBudget
+	if budget == 0 {
+		budget = math.MaxInt
+	}
+	for n := 0; l.micro.len() > 0; n++ {
+		if n == budget {
+			l.yielding = true
+			l.report(ErrMicrotaskBudget)
+			return
+		}
+		l.stats.local[cMicrotasks]++
+		l.micro.pop()()
+	}
+}
+
+func (l *Loop) runTasks(budget int) {
+	for l.runTasksGuarded(&budget) {
+	}
+}
+
+func (l *Loop) runTasksGuarded(budget *int) (again bool) {
+	defer l.recoverInto(&again)
+	l.checkpoint()
+	for *budget > 0 && !l.yielding {
+		if l.pos == len(l.batch) && !l.refill() {
+			return false
+		}
+		fn := l.batch[l.pos]
+		l.batch[l.pos] = nil
+		l.pos++
+		*budget--
+		l.stats.local[cTasks]++
+		l.runSampled(fn)
+		l.checkpoint()
+	}
+	return false
+}
+
+// refill swaps the ingress queue for the emptied current batch.
+func (l *Loop) refill() bool {
+	if !l.in.pending() {
+		return false
+	}
+	l.batch = l.in.swap(l.batch[:0])
+	l.pos = 0
+	return len(l.batch) > 0
+}
+
+func (l *Loop) runTimers() {
+	if l.timers == nil || l.timers.len() == 0 {
+		return
+	}
+	now := l.clock.Now()
+	maxSeq := l.timers.seq // timers scheduled during this phase wait for the next
+	for l.runTimersGuarded(now, maxSeq) {
+	}
+}
+
+func (l *Loop) runTimersGuarded(now int64, maxSeq uint64) (again bool) {
+	defer l.recoverInto(&again)
+	l.checkpoint()
+	for !l.yielding {
+		fn, ok := l.timers.popDue(now, maxSeq)
+		if !ok {
+			return false
+		}
+		l.stats.local[cTimersFired]++
+		fn()
+		l.checkpoint()
+	}
+	return false
+}
+
+// runImmediates runs the immediates queued before the phase began; those
+// queued by them wait for the next tick, as in Node.
+func (l *Loop) runImmediates() {
+	n := l.imm.len()
+	for l.runImmediatesGuarded(&n) {
+	}
+}
+
+func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
+	defer l.recoverInto(&again)
+	l.checkpoint()
+	for *n > 0 && !l.yielding {
+		*n--
+		l.stats.local[cImmediates]++
+		l.imm.pop()()
+		l.checkpoint()
+	}
+	return false
+}
+
+// recoverInto is deferred by each phase: it turns a panic into a report and
+// asks the phase to resume.
+func (l *Loop) recoverInto(again *bool) {
+	if r := recover(); r != nil {
+		l.report(&PanicError{Value: r, Stack: debug.Stack()})
+		*again = true
+	}
+}
+
+// report hands a fault to the panic handler. A handler that itself panics
+// is not allowed to take the loop down.
+func (l *Loop) report(err error) {
+	l.stats.local[cPanics]++
+	fn := l.cfg.onPanic
+	if fn == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	fn(err)
+}
+
+// idleTrim gives back large arrays before the loop goes idle, so an idle
+// loop keeps only small ones.
+func (l *Loop) idleTrim() {
+	if cap(l.batch) > maxKeptBatch {
+		l.batch = nil
+	} else {
+		l.batch = l.batch[:0]
+	}
+	l.pos = 0
+	l.micro.trim()
+	l.imm.trim()
+}

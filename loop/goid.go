@@ -1,0 +1,32 @@
+package loop
+
+import (
+	"sync"
+
+	"github.com/joeycumines/goroutineid"
+)
+
+// Goroutine identity is how the loop tells "on the loop" from "elsewhere":
+// on-loop calls take the unsynchronized fast path, others hop through the
+// ingress queue. goroutineid reads the id in a few nanoseconds on amd64 and
+// arm64 and falls back to parsing runtime.Stack elsewhere.
+func currentGoroutine() int64 {
+	if id := goroutineid.Fast(); id != -1 {
+		return id
+	}
+	return goroutineid.Get()
+}
+
+// loopGoroutines holds the ids of goroutines that run loop callbacks: the
+// goroutine of each running standalone Run and every scheduler worker. A
+// blocking Wait on one of them would stall a loop, so it errors instead.
+var loopGoroutines sync.Map // int64 -> struct{}
+
+func registerLoopGoroutine(id int64)   { loopGoroutines.Store(id, struct{}{}) }
+func unregisterLoopGoroutine(id int64) { loopGoroutines.Delete(id) }
+
+// onAnyLoop reports whether the calling goroutine runs loop callbacks.
+func onAnyLoop() bool {
+	_, ok := loopGoroutines.Load(currentGoroutine())
+	return ok
+}

@@ -1,0 +1,227 @@
+package loop
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// Loop is an event loop: an ingress queue of macrotasks that any goroutine
+// may submit to, a microtask queue, a timer heap, immediates, fd readiness
+// callbacks and typed promises. A loop runs its callbacks one at a time,
+// never concurrently, and after every macrotask drains the microtask queue
+// completely (the microtask checkpoint), in HTML/Node order.
+//
+// A loop is either standalone (it runs on the goroutine that calls
+// [Loop.Run]) or driven (created [WithScheduler]; the scheduler's workers run
+// it while it has work, and between activations it holds no goroutine).
+//
+// Methods are safe to call from any goroutine unless their doc says "on the
+// loop". Called on the loop goroutine (from one of its callbacks), they take
+// a fast, unsynchronized path; from elsewhere they hop through the ingress
+// queue.
+type Loop struct {
+	in     ingress
+	status atomic.Int32 // statusIdle / statusAwake: wake-up protocol
+	state  atomic.Int32 // State
+	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
+
+	sched                *Scheduler
+	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
+	clock                Clock
+	cfg                  *loopConfig
+	wake                 chan struct{} // standalone: parked Run waits here
+
+	// Loop goroutine only.
+	batch    []func()
+	pos      int
+	micro    ring
+	imm      ring
+	timers   *timerHeap
+	armed    ClockTimer // wake-up for the earliest timer while idle or parked
+	armedAt  int64
+	promises promiseList
+	rejected []rejection // rejected with no reaction, checked after each checkpoint
+	fds      *fdSet
+	yielding bool         // the microtask budget ran out: end this round
+	nextDue  atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
+
+	extIDs    atomic.Uint64 // external timer ID counter
+	keepAlive atomic.Int64  // KeepAlive handles and in-flight Go-side work
+	running   atomic.Bool   // standalone Run active
+	closing   sync.Once
+	done      chan struct{} // closed when the loop reaches StateClosed
+	stats     counters
+}
+
+// loopConfig holds the rarely set options, allocated only when one is.
+type loopConfig struct {
+	onPanic       func(error)
+	onUnhandled   func(error)
+	onHandledLate func(error)
+	microBudget   int
+	untilIdle     bool
+}
+
+var defaultConfig loopConfig
+
+const (
+	statusIdle  = 0 // parked (standalone) or not scheduled (driven)
+	statusAwake = 1 // running, or scheduled to run
+)
+
+// batchBudget bounds the tasks a driven loop runs per activation before it
+// yields its worker to other loops.
+const batchBudget = 256
+
+// New returns a loop configured by opts. Without [WithScheduler] it is a
+// standalone loop: call [Loop.Run] to run it.
+func New(opts ...Option) (*Loop, error) {
+	l := &Loop{done: make(chan struct{})}
+	l.nextDue.Store(noDeadline)
+	for _, opt := range opts {
+		if err := opt(l); err != nil {
+			return nil, err
+		}
+	}
+	if l.sched != nil {
+		if l.clock != nil {
+			return nil, errClockWithScheduler
+		}
+		l.clock = l.sched.clock
+		if err := l.sched.attach(l); err != nil {
+			return nil, err
+		}
+		l.state.Store(int32(StateActive))
+	} else {
+		if l.clock == nil {
+			l.clock = theRealClock
+		}
+		l.wake = make(chan struct{}, 1)
+		l.status.Store(statusAwake) // not parked until Run parks it
+	}
+	if l.cfg == nil {
+		l.cfg = &defaultConfig
+	}
+	return l, nil
+}
+
+// hooks returns the loop's own config, allocating it on first use.
+func (l *Loop) hooks() *loopConfig {
+	if l.cfg == nil || l.cfg == &defaultConfig {
+		l.cfg = &loopConfig{}
+	}
+	return l.cfg
+}
+
+// State reports the loop's lifecycle state. Safe from any goroutine.
+func (l *Loop) State() State { return State(l.state.Load()) }
+
+// Done returns a channel closed when the loop has closed: every accepted
+// callback has returned and none will run again.
+func (l *Loop) Done() <-chan struct{} { return l.done }
+
+// Clock returns the loop's clock (its scheduler's, for a driven loop).
+func (l *Loop) Clock() Clock { return l.clock }
+
+// Now returns the loop's current time in nanoseconds on its clock.
+func (l *Loop) Now() int64 { return l.clock.Now() }
+
+// OnLoop reports whether the caller runs on this loop's goroutine, that is,
+// inside one of its callbacks.
+func (l *Loop) OnLoop() bool {
+	owner := l.owner.Load()
+	return owner != 0 && owner == currentGoroutine()
+}
+
+// Submit queues fn to run on the loop as a macrotask, after the tasks
+// already queued. Tasks submitted from one goroutine run in submission
+// order. Safe from any goroutine; it never blocks. It returns
+// [ErrLoopClosed] once the loop is shutting down, and [ErrNilFunc] for nil.
+func (l *Loop) Submit(fn func()) error {
+	if fn == nil {
+		return ErrNilFunc
+	}
+	if !l.in.push(fn) {
+		return ErrLoopClosed
+	}
+	l.notify()
+	return nil
+}
+
+// notify wakes the loop after work arrived: a parked standalone loop through
+// its channel, an idle driven loop by scheduling it. The status flag
+// coalesces wake-ups: only the first arrival after the loop went idle pays.
+func (l *Loop) notify() {
+	if l.status.Load() != statusIdle || !l.status.CompareAndSwap(statusIdle, statusAwake) {
+		return
+	}
+	if l.sched != nil {
+		l.sched.schedule(l)
+		return
+	}
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// hasWork reports whether the loop has something runnable now. On the loop.
+func (l *Loop) hasWork() bool {
+	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || l.pos < len(l.batch) {
+		return true
+	}
+	if l.timers != nil {
+		if when, ok := l.timers.peek(); ok && when <= l.clock.Now() {
+			return true
+		}
+	}
+	return l.State() == StateShuttingDown
+}
+
+// alive reports whether a run-until-idle loop must keep going. On the loop.
+func (l *Loop) alive() bool {
+	if l.hasWork() || l.keepAlive.Load() > 0 {
+		return true
+	}
+	if l.timers != nil && l.timers.refs > 0 {
+		return true
+	}
+	return l.fds != nil && l.fds.refs > 0
+}
+
+// KeepAlive holds a run-until-idle loop open until release is called, so a
+// goroutine that still means to submit can say so. release is idempotent.
+// Safe from any goroutine.
+func (l *Loop) KeepAlive() (release func()) {
+	l.keepAlive.Add(1)
+	var once sync.Once
+	return func() { once.Do(l.releaseKeepAlive) }
+}
+
+func (l *Loop) releaseKeepAlive() {
+	if l.keepAlive.Add(-1) == 0 {
+		l.notify() // a run-until-idle loop re-checks whether it is done
+	}
+}
+
+// enter marks the caller's goroutine as the one running the loop's
+// callbacks; leave clears it.
+func (l *Loop) enter(gid int64) { l.owner.Store(gid) }
+func (l *Loop) leave()          { l.owner.Store(0) }
+
+// contextKey marks contexts handed to code running on a loop.
+type contextKey struct{}
+
+// WithLoop returns a copy of ctx that carries l: blocking calls such as
+// [Promise.Wait] given such a context return [ErrWouldBlock] instead of
+// blocking, and [FromContext] finds the loop.
+func WithLoop(ctx context.Context, l *Loop) context.Context {
+	return context.WithValue(ctx, contextKey{}, l)
+}
+
+// FromContext returns the loop carried by ctx, if any.
+func FromContext(ctx context.Context) (*Loop, bool) {
+	l, ok := ctx.Value(contextKey{}).(*Loop)
+	return l, ok
+}

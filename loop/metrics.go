@@ -1,0 +1,152 @@
+package loop
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Metrics is a snapshot of a loop's counters and gauges.
+type Metrics struct {
+	// TasksRun counts macrotasks submitted through the ingress queue that ran.
+	TasksRun uint64
+	// TimersFired counts timer and interval callbacks run.
+	TimersFired uint64
+	// MicrotasksRun counts microtasks run (promise reactions included).
+	MicrotasksRun uint64
+	// ImmediatesRun counts SetImmediate callbacks run.
+	ImmediatesRun uint64
+	// Panics counts faults reported to the panic handler.
+	Panics uint64
+	// IngressDepth is the number of tasks waiting in the ingress queue.
+	IngressDepth int
+	// TimersPending is the number of scheduled timers, as of the loop's last
+	// round.
+	TimersPending int
+	// TaskLatency holds estimates of how long macrotasks run, from a 1-in-64
+	// sample (P-square estimators, so memory stays constant).
+	TaskLatency Percentiles
+}
+
+// Percentiles holds quantile estimates of a duration distribution; all zero
+// until enough samples arrived.
+type Percentiles struct {
+	P50, P90, P99 time.Duration
+	// Samples is how many observations the estimates are based on.
+	Samples uint64
+}
+
+// counters are counted on the loop in plain fields and published to
+// atomics at the end of each round, only those that changed, so counting
+// costs a few atomic stores per round rather than one per callback.
+type counters struct {
+	local   [numCounters]uint64 // loop only
+	shown   [numCounters]uint64 // loop only: last published values
+	pub     [numCounters]atomic.Uint64
+	latency atomic.Pointer[latencyEstimator]
+	sample  uint32 // loop only
+}
+
+const (
+	cTasks = iota
+	cTimersFired
+	cMicrotasks
+	cImmediates
+	cPanics
+	cTimersPending
+	numCounters
+)
+
+// publish makes the loop's counters visible to Metrics. On the loop.
+func (l *Loop) publish() {
+	c := &l.stats
+	if l.timers != nil {
+		c.local[cTimersPending] = uint64(l.timers.len())
+	} else {
+		c.local[cTimersPending] = 0
+	}
+	for i := range numCounters {
+		if c.local[i] != c.shown[i] {
+			c.shown[i] = c.local[i]
+			c.pub[i].Store(c.local[i])
+		}
+	}
+}
+
+// sampleEvery is the task-duration sampling period, a power of two.
+const sampleEvery = 64
+
+// Metrics returns a snapshot of the loop's metrics. Safe from any goroutine;
+// counters are published at the end of each phase of the loop's round.
+func (l *Loop) Metrics() Metrics {
+	s := &l.stats
+	m := Metrics{
+		TasksRun:      s.pub[cTasks].Load(),
+		TimersFired:   s.pub[cTimersFired].Load(),
+		MicrotasksRun: s.pub[cMicrotasks].Load(),
+		ImmediatesRun: s.pub[cImmediates].Load(),
+		Panics:        s.pub[cPanics].Load(),
+		IngressDepth:  int(l.in.size.Load()),
+		TimersPending: int(s.pub[cTimersPending].Load()),
+	}
+	if est := s.latency.Load(); est != nil {
+		m.TaskLatency = est.snapshot()
+	}
+	return m
+}
+
+// runSampled runs a macrotask, timing one in sampleEvery. On the loop.
+func (l *Loop) runSampled(fn func()) {
+	l.stats.sample++
+	if l.stats.sample&(sampleEvery-1) != 0 {
+		fn()
+		return
+	}
+	start := time.Now()
+	fn()
+	l.observe(time.Since(start))
+}
+
+func (l *Loop) observe(d time.Duration) {
+	est := l.stats.latency.Load()
+	if est == nil {
+		est = newLatencyEstimator()
+		l.stats.latency.Store(est)
+	}
+	est.add(float64(d))
+}
+
+// latencyEstimator tracks three quantiles with P-square estimators.
+type latencyEstimator struct {
+	mu  sync.Mutex
+	n   uint64
+	est [3]psquare
+}
+
+func newLatencyEstimator() *latencyEstimator {
+	e := &latencyEstimator{}
+	for i, p := range [3]float64{0.5, 0.9, 0.99} {
+		e.est[i].init(p)
+	}
+	return e
+}
+
+func (e *latencyEstimator) add(x float64) {
+	e.mu.Lock()
+	e.n++
+	for i := range e.est {
+		e.est[i].add(x)
+	}
+	e.mu.Unlock()
+}
+
+func (e *latencyEstimator) snapshot() Percentiles {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return Percentiles{
+		P50:     time.Duration(e.est[0].value()),
+		P90:     time.Duration(e.est[1].value()),
+		P99:     time.Duration(e.est[2].value()),
+		Samples: e.n,
+	}
+}

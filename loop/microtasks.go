@@ -1,0 +1,44 @@
+package loop
+
+// ring is a growable FIFO of callbacks, used on the loop goroutine only (the
+// microtask and immediate queues), so it needs no synchronization. It
+// allocates on first use and gives its array back when drained if it grew
+// large, so an idle loop keeps at most a small array.
+type ring struct {
+	buf        []func()
+	head, size int
+}
+
+func (r *ring) len() int { return r.size }
+
+func (r *ring) push(fn func()) {
+	if r.size == len(r.buf) {
+		r.grow()
+	}
+	r.buf[(r.head+r.size)&(len(r.buf)-1)] = fn
+	r.size++
+}
+
+func (r *ring) pop() func() {
+	fn := r.buf[r.head]
+	r.buf[r.head] = nil
+	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.size--
+	return fn
+}
+
+func (r *ring) grow() {
+	n := max(len(r.buf)*2, 8)
+	buf := make([]func(), n)
+	for i := range r.size {
+		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+	}
+	r.buf, r.head = buf, 0
+}
+
+// trim releases a large, empty array.
+func (r *ring) trim() {
+	if r.size == 0 && len(r.buf) > maxKeptBatch {
+		r.buf, r.head = nil, 0
+	}
+}

@@ -1,0 +1,241 @@
+package loop
+
+import (
+	"context"
+	"runtime/debug"
+	"sync/atomic"
+)
+
+// Promise is a typed promise bound to a loop: it settles once, with a value
+// or an error, and its reactions run as microtasks on that loop, in the
+// order they were attached. A pending promise is rejected with
+// [ErrLoopClosed] when its loop shuts down, so every promise settles.
+//
+// Then, Catch and Finally are safe from any goroutine (off the loop they
+// attach through the ingress queue). A reaction that panics rejects the
+// derived promise with a *[PanicError].
+type Promise[T any] struct {
+	link     promiseLink
+	l        *Loop
+	state    atomic.Int32
+	handled  bool // a reaction or waiter observed the outcome (loop only)
+	reported bool // reported as an unhandled rejection (loop only)
+	val      T
+	err      error
+	reacts   []func()
+	waiters  []chan struct{}
+}
+
+// Resolver settles its promise. It is the same object as the promise, typed
+// apart so that code holding only the *Promise cannot settle it. Its methods
+// are safe from any goroutine: off the loop they hop onto it. Only the first
+// settlement counts.
+type Resolver[T any] Promise[T]
+
+const (
+	pending int32 = iota
+	fulfilled
+	rejected
+	settling // claimed by a settlement that is writing the outcome
+)
+
+// NewPromise returns a pending promise on l and its resolver. Safe from any
+// goroutine; if l has closed, the promise is already rejected with
+// [ErrLoopClosed].
+func NewPromise[T any](l *Loop) (*Promise[T], *Resolver[T]) {
+	p := &Promise[T]{l: l}
+	p.link.owner = p
+	if l.OnLoop() {
+		l.promises.add(&p.link)
+	} else if err := l.Submit(func() { l.promises.add(&p.link) }); err != nil {
+		p.settleClosed(err)
+	}
+	return p, (*Resolver[T])(p)
+}
+
+// Resolved returns a promise on l already fulfilled with v.
+func Resolved[T any](l *Loop, v T) *Promise[T] {
+	p := &Promise[T]{l: l, val: v}
+	p.state.Store(fulfilled)
+	return p
+}
+
+// Rejected returns a promise on l already rejected with err.
+func Rejected[T any](l *Loop, err error) *Promise[T] {
+	p := &Promise[T]{l: l, err: err}
+	p.state.Store(rejected)
+	if l.OnLoop() {
+		l.trackRejection(p)
+	}
+	return p
+}
+
+// Loop returns the loop the promise is bound to.
+func (p *Promise[T]) Loop() *Loop { return p.l }
+
+// Settled reports whether the promise has settled, and if so its outcome.
+// Safe from any goroutine.
+func (p *Promise[T]) Settled() (v T, err error, ok bool) {
+	if s := p.state.Load(); s != fulfilled && s != rejected {
+		return v, nil, false
+	}
+	return p.val, p.err, true
+}
+
+// Resolve fulfils the promise with v.
+func (r *Resolver[T]) Resolve(v T) { r.settle(v, nil) }
+
+// Reject rejects the promise with err (a nil err becomes an error too, so
+// a rejection is never mistaken for a fulfilment).
+func (r *Resolver[T]) Reject(err error) {
+	if err == nil {
+		err = errNilRejection
+	}
+	var zero T
+	r.settle(zero, err)
+}
+
+// ResolvePromise makes the promise follow q: it settles as q settles.
+// Resolving a promise with itself rejects it with [ErrSelfResolution].
+func (r *Resolver[T]) ResolvePromise(q *Promise[T]) {
+	p := (*Promise[T])(r)
+	switch {
+	case q == nil:
+		r.Reject(errNilPromise)
+	case q == p:
+		r.Reject(ErrSelfResolution)
+	default:
+		q.whenSettled(func(v T, err error) { r.settle(v, err) })
+	}
+}
+
+// settle records the outcome on the promise's loop.
+func (r *Resolver[T]) settle(v T, err error) {
+	p := (*Promise[T])(r)
+	if p.l.OnLoop() {
+		p.settleOnLoop(v, err)
+		return
+	}
+	// A closed loop has rejected (or will reject) every promise it tracked.
+	_ = p.l.Submit(func() { p.settleOnLoop(v, err) })
+}
+
+func (p *Promise[T]) settleOnLoop(v T, err error) {
+	if !p.state.CompareAndSwap(pending, settling) {
+		return
+	}
+	p.val, p.err = v, err
+	p.l.promises.remove(&p.link)
+	if err != nil {
+		p.state.Store(rejected)
+		if !p.handled {
+			p.l.trackRejection(p)
+		}
+	} else {
+		p.state.Store(fulfilled)
+	}
+	for _, fn := range p.reacts {
+		p.l.queueMicrotaskOnLoop(fn)
+	}
+	p.reacts = nil
+	for _, ch := range p.waiters {
+		close(ch)
+	}
+	p.waiters = nil
+}
+
+// settleClosed rejects a promise whose loop is gone; nothing can be
+// attached to it on the loop any more, so there is nothing to run.
+func (p *Promise[T]) settleClosed(err error) {
+	if p.state.CompareAndSwap(pending, settling) {
+		p.err = err
+		p.state.Store(rejected)
+	}
+}
+
+// react runs fn as a microtask on the promise's loop once it has settled.
+// It reports false if the loop has closed and fn will never run.
+func (p *Promise[T]) react(fn func()) bool {
+	if !p.l.OnLoop() {
+		return p.l.Submit(func() { p.reactOnLoop(fn) }) == nil
+	}
+	p.reactOnLoop(fn)
+	return true
+}
+
+func (p *Promise[T]) reactOnLoop(fn func()) {
+	p.markHandled()
+	if p.state.Load() == pending {
+		p.reacts = append(p.reacts, fn)
+		return
+	}
+	p.l.queueMicrotaskOnLoop(fn)
+}
+
+func (p *Promise[T]) markHandled() {
+	if p.handled {
+		return
+	}
+	p.handled = true
+	if p.reported {
+		p.l.reportHandledLate(p.err)
+	}
+}
+
+// whenSettled calls fn with the outcome, as a microtask on p's loop; if that
+// loop has closed, fn gets ErrLoopClosed at once.
+func (p *Promise[T]) whenSettled(fn func(T, error)) {
+	if !p.react(func() { fn(p.val, p.err) }) {
+		var zero T
+		fn(zero, ErrLoopClosed)
+	}
+}
+
+// Wait blocks until the promise settles or ctx is done. It is for callers
+// outside every loop: called from inside a loop callback (detected from the
+// goroutine, or from a ctx made by [WithLoop]) it returns [ErrWouldBlock]
+// instead of stalling the loop.
+func (p *Promise[T]) Wait(ctx context.Context) (T, error) {
+	var zero T
+	if _, ok := FromContext(ctx); ok || onAnyLoop() {
+		return zero, ErrWouldBlock
+	}
+	if v, err, ok := p.Settled(); ok {
+		return v, err
+	}
+	ch := make(chan struct{})
+	err := p.l.Submit(func() {
+		p.markHandled()
+		if p.state.Load() != pending {
+			close(ch)
+			return
+		}
+		p.waiters = append(p.waiters, ch)
+	})
+	if err != nil {
+		if v, err, ok := p.Settled(); ok {
+			return v, err
+		}
+		<-p.l.Done() // shutdown rejects every tracked promise before closing
+		if v, err, ok := p.Settled(); ok {
+			return v, err
+		}
+		return zero, ErrLoopClosed
+	}
+	select {
+	case <-ch:
+		return p.val, p.err
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
+}
+
+// run calls fn, turning a panic into a *PanicError.
+func run[R any](fn func() (R, error)) (v R, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return fn()
+}

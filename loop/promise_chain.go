@@ -1,0 +1,87 @@
+package loop
+
+// Then returns a promise settled by fn(v) when p fulfils with v; a rejection
+// of p passes through to it untouched. Safe from any goroutine.
+func (p *Promise[T]) Then(fn func(T) (T, error)) *Promise[T] { return Then(p, fn) }
+
+// Catch returns a promise settled by fn(err) when p rejects with err; a
+// fulfilment of p passes through. Safe from any goroutine.
+func (p *Promise[T]) Catch(fn func(error) (T, error)) *Promise[T] {
+	q, r := NewPromise[T](p.l)
+	p.chain(r, func() {
+		if p.err == nil {
+			r.settleOnLoop(p.val, nil)
+			return
+		}
+		r.settleOnLoop(run(func() (T, error) { return fn(p.err) }))
+	})
+	return q
+}
+
+// Finally returns a promise that runs fn when p settles and then settles as
+// p did, unless fn panics, which rejects it. Safe from any goroutine.
+func (p *Promise[T]) Finally(fn func()) *Promise[T] {
+	q, r := NewPromise[T](p.l)
+	p.chain(r, func() {
+		_, err := run(func() (struct{}, error) { fn(); return struct{}{}, nil })
+		if err != nil {
+			var zero T
+			r.settleOnLoop(zero, err)
+			return
+		}
+		r.settleOnLoop(p.val, p.err)
+	})
+	return q
+}
+
+// Then returns a promise of another type settled by fn(v) when p fulfils
+// with v; a rejection passes through. Safe from any goroutine.
+func Then[T, R any](p *Promise[T], fn func(T) (R, error)) *Promise[R] {
+	q, r := NewPromise[R](p.l)
+	p.chain(r, func() {
+		if p.err != nil {
+			var zero R
+			r.settleOnLoop(zero, p.err)
+			return
+		}
+		r.settleOnLoop(run(func() (R, error) { return fn(p.val) }))
+	})
+	return q
+}
+
+// Chain returns a promise that follows the promise fn(v) returns when p
+// fulfils with v (flat-map); a rejection passes through. If fn returns the
+// chained promise itself, it rejects with [ErrSelfResolution].
+func Chain[T, R any](p *Promise[T], fn func(T) *Promise[R]) *Promise[R] {
+	q, r := NewPromise[R](p.l)
+	p.chain(r, func() {
+		var zero R
+		if p.err != nil {
+			r.settleOnLoop(zero, p.err)
+			return
+		}
+		next, err := run(func() (*Promise[R], error) { return fn(p.val), nil })
+		if err != nil {
+			r.settleOnLoop(zero, err)
+			return
+		}
+		r.ResolvePromise(next)
+	})
+	return q
+}
+
+// chain attaches a reaction that settles r; if p's loop has closed, r is
+// rejected instead.
+func (p *Promise[T]) chain(r settler, fn func()) {
+	if !p.react(fn) {
+		r.rejectClosed()
+	}
+}
+
+func (r *Resolver[T]) settleOnLoop(v T, err error) {
+	(*Promise[T])(r).settleOnLoop(v, err)
+}
+
+func (r *Resolver[T]) rejectClosed() { (*Promise[T])(r).settleClosed(ErrLoopClosed) }
+
+type settler interface{ rejectClosed() }

@@ -1,0 +1,112 @@
+package loop
+
+import "errors"
+
+var (
+	errNilRejection = errors.New("loop: promise rejected with a nil error")
+	errNilPromise   = errors.New("loop: promise resolved with a nil promise")
+)
+
+// tracked is what the loop needs of a promise of any type: to reject it at
+// shutdown and to tell whether its rejection was handled.
+type tracked interface {
+	rejectOnShutdown()
+	unhandledRejection() (error, bool)
+}
+
+// promiseLink threads a pending promise into its loop's list, so shutdown
+// can reject every pending promise without a map.
+type promiseLink struct {
+	prev, next *promiseLink
+	owner      tracked
+	linked     bool
+}
+
+// promiseList is the loop's list of pending promises. Loop only.
+type promiseList struct{ head *promiseLink }
+
+func (pl *promiseList) add(n *promiseLink) {
+	if n.linked {
+		return
+	}
+	n.linked, n.prev, n.next = true, nil, pl.head
+	if pl.head != nil {
+		pl.head.prev = n
+	}
+	pl.head = n
+}
+
+func (pl *promiseList) remove(n *promiseLink) {
+	if !n.linked {
+		return
+	}
+	if n.prev != nil {
+		n.prev.next = n.next
+	} else {
+		pl.head = n.next
+	}
+	if n.next != nil {
+		n.next.prev = n.prev
+	}
+	n.prev, n.next, n.linked = nil, nil, false
+}
+
+// rejectPendingPromises rejects every pending promise with ErrLoopClosed;
+// their reactions run at the next checkpoint. On the loop.
+func (l *Loop) rejectPendingPromises() {
+	for l.promises.head != nil {
+		l.promises.head.owner.rejectOnShutdown()
+	}
+}
+
+func (p *Promise[T]) rejectOnShutdown() {
+	var zero T
+	p.settleOnLoop(zero, ErrLoopClosed)
+	p.l.promises.remove(&p.link) // settled elsewhere but still linked
+}
+
+func (p *Promise[T]) unhandledRejection() (error, bool) {
+	if p.handled || p.reported || p.state.Load() != rejected {
+		return nil, false
+	}
+	p.reported = true
+	return p.err, true
+}
+
+type rejection struct{ p tracked }
+
+// trackRejection remembers a rejection with no reaction yet; the next
+// checkpoint reports it if it is still unhandled then.
+func (l *Loop) trackRejection(p tracked) {
+	l.rejected = append(l.rejected, rejection{p})
+}
+
+// reportUnhandled runs after a checkpoint's microtasks: rejections still
+// unhandled go to the unhandled-rejection handler.
+func (l *Loop) reportUnhandled() {
+	list := l.rejected
+	l.rejected = nil
+	for _, r := range list {
+		if err, ok := r.p.unhandledRejection(); ok && l.cfg.onUnhandled != nil {
+			l.callHook(l.cfg.onUnhandled, err)
+		}
+	}
+}
+
+// reportHandledLate tells the handled-late hook that a rejection reported
+// as unhandled has now got a reaction.
+func (l *Loop) reportHandledLate(err error) {
+	if l.cfg.onHandledLate != nil {
+		l.callHook(l.cfg.onHandledLate, err)
+	}
+}
+
+// callHook runs a user hook; a panicking hook is reported, not fatal.
+func (l *Loop) callHook(fn func(error), err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l.report(&PanicError{Value: r})
+		}
+	}()
+	fn(err)
+}

@@ -1,0 +1,116 @@
+package loop
+
+import (
+	"context"
+	"math"
+)
+
+// Run runs a standalone loop on the calling goroutine until the loop is shut
+// down (it then returns nil), ctx is done (the loop shuts down gracefully,
+// as by [Loop.Shutdown], and Run returns ctx.Err()), or, for a loop created
+// [WithRunUntilIdle], nothing is left to do (it returns nil and the loop
+// stays open: Run may be called again).
+//
+// Run returns [ErrDriven] for a driven loop, [ErrLoopRunning] if the loop
+// is already running (a reentrant call from a callback included) and
+// [ErrLoopClosed] once the loop has closed.
+func (l *Loop) Run(ctx context.Context) error {
+	if l.sched != nil {
+		return ErrDriven
+	}
+	if !l.running.CompareAndSwap(false, true) {
+		return ErrLoopRunning
+	}
+	defer l.running.Store(false)
+	if l.State() == StateClosed {
+		return ErrLoopClosed
+	}
+	l.state.CompareAndSwap(int32(StateNew), int32(StateActive))
+	gid := currentGoroutine()
+	registerLoopGoroutine(gid)
+	defer unregisterLoopGoroutine(gid)
+	l.enter(gid)
+	defer l.leave()
+	return l.runStandalone(ctx)
+}
+
+func (l *Loop) runStandalone(ctx context.Context) error {
+	for {
+		l.tick(math.MaxInt)
+		if l.State() == StateShuttingDown {
+			l.finishShutdown()
+			return nil
+		}
+		if l.cfg.untilIdle && !l.alive() {
+			l.idleTrim()
+			return nil
+		}
+		if err := l.park(ctx); err != nil {
+			l.beginShutdown()
+			l.finishShutdown()
+			return err
+		}
+	}
+}
+
+// park blocks a standalone loop until work arrives, its earliest timer is
+// due, or ctx is done. The status flag makes producers signal the wake
+// channel only while the loop is parked, and exactly once per parking.
+func (l *Loop) park(ctx context.Context) error {
+	if l.hasWork() {
+		return nil
+	}
+	l.armWake()
+	l.idleTrim()
+	l.status.Store(statusIdle)
+	if l.hasWork() || (l.cfg.untilIdle && !l.alive()) {
+		l.unpark()
+		return nil
+	}
+	select {
+	case <-l.wake:
+		return nil
+	case <-ctx.Done():
+		l.unpark()
+		return ctx.Err()
+	}
+}
+
+// unpark takes the loop out of the parked state; if a producer got there
+// first, it consumes the token that producer sends.
+func (l *Loop) unpark() {
+	if !l.status.CompareAndSwap(statusIdle, statusAwake) {
+		<-l.wake
+	}
+}
+
+// armWake arms (or re-arms, or drops) the clock timer that wakes an idle or
+// parked loop at its earliest timer deadline, and publishes that deadline
+// for the lock-free re-check a driven loop makes after going idle.
+func (l *Loop) armWake() {
+	when, ok := int64(0), false
+	if l.timers != nil {
+		when, ok = l.timers.peek()
+	}
+	if !ok {
+		l.nextDue.Store(noDeadline)
+		if l.armed != nil {
+			l.armed.Stop()
+			l.armed = nil
+		}
+		return
+	}
+	l.nextDue.Store(when)
+	if l.armed != nil && l.armedAt == when {
+		return
+	}
+	if l.armed == nil {
+		l.armed = l.clock.AfterFunc(when, l.notify)
+	} else {
+		l.armed.Reset(when)
+	}
+	l.armedAt = when
+}
+
+// noDeadline marks "no pending timer" in nextDue.
+const noDeadline = math.MaxInt64

@@ -1,0 +1,236 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Scheduler runs driven loops on a small, fixed pool of worker goroutines,
+// so a loop holds a goroutine only while it has work. It owns the clock of
+// its loops.
+//
+// Each worker has a local run queue and a next slot: a loop made runnable
+// by a callback running on a worker goes into that worker's next slot and
+// runs right after the current activation, on the same goroutine, so a
+// ping-pong between two loops is queue operations, not goroutine switches.
+// The loop it displaces goes to the local queue, from which idle workers
+// steal. Work arriving from outside the pool goes to a global queue and
+// wakes a parked worker. Workers never spin: with nothing to run they park
+// on a channel.
+//
+// A callback that blocks holds its worker; the other workers keep running
+// (and stealing) the remaining loops, but the pool does not grow. Run
+// blocking work off the loop with [Go].
+type Scheduler struct {
+	clock   Clock
+	workers []*worker
+
+	mu       sync.Mutex // guards everything below
+	global   loopRing
+	idle     []*worker
+	loops    *Loop // attached open loops, threaded through Loop.schedNext
+	count    int
+	closed   bool // no new loops
+	stopping bool // workers exit when out of work
+	empty    chan struct{}
+
+	nIdle atomic.Int32
+	wg    sync.WaitGroup
+}
+
+// SchedulerOption configures a [Scheduler] at [NewScheduler].
+type SchedulerOption func(*Scheduler) error
+
+// WithWorkers sets the number of worker goroutines (default GOMAXPROCS).
+func WithWorkers(n int) SchedulerOption {
+	return func(s *Scheduler) error {
+		if n < 1 {
+			return errors.New("loop: WithWorkers needs at least one worker")
+		}
+		s.workers = make([]*worker, n)
+		return nil
+	}
+}
+
+// WithSchedulerClock sets the clock of the scheduler and of every loop
+// driven by it (default [RealClock]); a [VirtualClock] makes their timers
+// deterministic.
+func WithSchedulerClock(c Clock) SchedulerOption {
+	return func(s *Scheduler) error {
+		if c == nil {
+			return errors.New("loop: WithSchedulerClock(nil)")
+		}
+		s.clock = c
+		return nil
+	}
+}
+
+var errClockWithScheduler = errors.New("loop: WithClock and WithScheduler together: a driven loop uses its scheduler's clock")
+
+// NewScheduler starts a scheduler and its workers.
+func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
+	s := &Scheduler{clock: theRealClock, empty: make(chan struct{})}
+	for _, opt := range opts {
+		if err := opt(s); err != nil {
+			return nil, err
+		}
+	}
+	if s.workers == nil {
+		s.workers = make([]*worker, runtime.GOMAXPROCS(0))
+	}
+	for i := range s.workers {
+		s.workers[i] = &worker{s: s, wake: make(chan struct{}, 1)}
+	}
+	s.wg.Add(len(s.workers))
+	for _, w := range s.workers {
+		go w.run()
+	}
+	return s, nil
+}
+
+// Clock returns the scheduler's clock.
+func (s *Scheduler) Clock() Clock { return s.clock }
+
+// Loops returns the number of open loops driven by s.
+func (s *Scheduler) Loops() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
+}
+
+// Shutdown shuts down every loop driven by s (each as by [Loop.Shutdown]),
+// waits for them to close, and stops the workers. New loops can no longer
+// attach once it starts. If ctx ends first it returns ctx.Err() and the
+// workers keep running until the loops have closed. Safe from any
+// goroutine except a loop callback, where it returns [ErrWouldBlock].
+func (s *Scheduler) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	var open []*Loop
+	for l := s.loops; l != nil; l = l.schedNext {
+		open = append(open, l)
+	}
+	s.mu.Unlock()
+	for _, l := range open {
+		l.beginShutdown()
+		l.notify()
+	}
+	if onAnyLoop() {
+		return ErrWouldBlock
+	}
+	s.mu.Lock()
+	if s.count == 0 {
+		s.stopLocked()
+	}
+	s.mu.Unlock()
+	select {
+	case <-s.empty:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// attach registers a new driven loop.
+func (s *Scheduler) attach(l *Loop) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrSchedulerClosed
+	}
+	l.schedNext = s.loops
+	if s.loops != nil {
+		s.loops.schedPrev = l
+	}
+	s.loops = l
+	s.count++
+	return nil
+}
+
+// detach unregisters a closed loop; the last one out stops a closing pool.
+func (s *Scheduler) detach(l *Loop) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.schedPrev != nil {
+		l.schedPrev.schedNext = l.schedNext
+	} else {
+		s.loops = l.schedNext
+	}
+	if l.schedNext != nil {
+		l.schedNext.schedPrev = l.schedPrev
+	}
+	l.schedPrev, l.schedNext = nil, nil
+	s.count--
+	if s.count == 0 && s.closed {
+		s.stopLocked()
+	}
+}
+
+// stopLocked tells the workers to exit once out of work.
+func (s *Scheduler) stopLocked() {
+	if s.stopping {
+		return
+	}
+	s.stopping = true
+	close(s.empty)
+	for _, w := range s.idle {
+		w.signal()
+	}
+	s.idle = nil
+	s.nIdle.Store(0)
+}
+
+// schedule makes a loop that just became runnable run. From a callback on a
+// worker it takes that worker's next slot; from anywhere else it goes to the
+// global queue and wakes a parked worker.
+func (s *Scheduler) schedule(l *Loop) {
+	if w := s.currentWorker(); w != nil {
+		w.setNext(l)
+		return
+	}
+	s.mu.Lock()
+	s.global.push(l)
+	w := s.popIdleLocked()
+	s.mu.Unlock()
+	if w != nil {
+		w.signal()
+	}
+}
+
+func (s *Scheduler) currentWorker() *worker {
+	gid := currentGoroutine()
+	for _, w := range s.workers {
+		if w.gid.Load() == gid {
+			return w
+		}
+	}
+	return nil
+}
+
+func (s *Scheduler) popIdleLocked() *worker {
+	n := len(s.idle)
+	if n == 0 {
+		return nil
+	}
+	w := s.idle[n-1]
+	s.idle = s.idle[:n-1]
+	s.nIdle.Add(-1)
+	return w
+}
+
+// wakeIdle wakes one parked worker, if any, to steal queued loops.
+func (s *Scheduler) wakeIdle() {
+	if s.nIdle.Load() == 0 {
+		return
+	}
+	s.mu.Lock()
+	w := s.popIdleLocked()
+	s.mu.Unlock()
+	if w != nil {
+		w.signal()
+	}
+}

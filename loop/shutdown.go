@@ -1,0 +1,99 @@
+package loop
+
+import (
+	"context"
+	"math"
+)
+
+// Shutdown stops the loop gracefully: it refuses new work at once, runs the
+// tasks, immediates and microtasks already accepted, cancels every timer
+// (none fires again), closes registered fds' watches, rejects pending
+// promises with [ErrLoopClosed] (their reactions still run), and then closes
+// the loop. It waits for that to finish or for ctx to be done, whichever
+// comes first; a shutdown cut short by ctx still completes on the loop.
+//
+// Shutdown is safe from any goroutine and idempotent. Called from one of the
+// loop's own callbacks it starts the shutdown and returns [ErrWouldBlock]
+// rather than wait for itself; a standalone loop that was never run is shut
+// down on the calling goroutine.
+func (l *Loop) Shutdown(ctx context.Context) error {
+	l.beginShutdown()
+	if l.OnLoop() {
+		return ErrWouldBlock
+	}
+	if l.sched == nil && l.running.CompareAndSwap(false, true) {
+		l.shutdownInline()
+		l.running.Store(false)
+	} else {
+		l.notify()
+	}
+	select {
+	case <-l.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close shuts the loop down and waits for it, as Shutdown without a deadline.
+func (l *Loop) Close() error {
+	return l.Shutdown(context.Background())
+}
+
+// beginShutdown refuses new work and marks the loop as shutting down.
+func (l *Loop) beginShutdown() {
+	l.in.close()
+	for {
+		s := l.state.Load()
+		if s >= int32(StateShuttingDown) ||
+			l.state.CompareAndSwap(s, int32(StateShuttingDown)) {
+			return
+		}
+	}
+}
+
+// shutdownInline shuts down a standalone loop that is not running, on the
+// calling goroutine, which acts as the loop goroutine meanwhile.
+func (l *Loop) shutdownInline() {
+	if l.State() == StateClosed {
+		return
+	}
+	gid := currentGoroutine()
+	registerLoopGoroutine(gid)
+	l.enter(gid)
+	l.finishShutdown()
+	l.leave()
+	unregisterLoopGoroutine(gid)
+}
+
+// finishShutdown runs on the loop: it drains accepted work, cancels timers,
+// rejects pending promises, and closes the loop.
+func (l *Loop) finishShutdown() {
+	if l.State() == StateClosed {
+		return
+	}
+	l.timers = nil
+	l.nextDue.Store(noDeadline)
+	if l.armed != nil {
+		l.armed.Stop()
+		l.armed = nil
+	}
+	l.closeFDs()
+	for {
+		l.yielding = false
+		l.runTasks(math.MaxInt)
+		l.runImmediates()
+		l.rejectPendingPromises()
+		l.runTasks(0) // a checkpoint for the rejections' reactions
+		if l.pos == len(l.batch) && !l.in.pending() && l.imm.len() == 0 && l.micro.len() == 0 {
+			break
+		}
+	}
+	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, ring{}, nil
+	l.publish()
+	l.state.Store(int32(StateClosed))
+	close(l.done)
+	if l.sched != nil {
+		l.sched.detach(l)
+	}
+}

@@ -1,0 +1,37 @@
+package loop
+
+// QueueMicrotask queues fn to run at the current macrotask's microtask
+// checkpoint, after the microtasks already queued. On the loop only: from
+// elsewhere it returns [ErrNotOnLoop] (use Submit).
+func (l *Loop) QueueMicrotask(fn func()) error {
+	if fn == nil {
+		return ErrNilFunc
+	}
+	if !l.OnLoop() {
+		return ErrNotOnLoop
+	}
+	l.micro.push(fn)
+	return nil
+}
+
+// SetImmediate queues fn to run as a macrotask in the loop's immediate
+// phase, after due timers and queued tasks. Immediates queued by immediates
+// run in the next round, as in Node. Safe from any goroutine; after the loop
+// began shutting down it returns [ErrLoopClosed].
+func (l *Loop) SetImmediate(fn func()) error {
+	if fn == nil {
+		return ErrNilFunc
+	}
+	if !l.OnLoop() {
+		return l.Submit(func() { l.imm.push(fn) })
+	}
+	if l.State() >= StateShuttingDown {
+		return ErrLoopClosed
+	}
+	l.imm.push(fn)
+	return nil
+}
+
+// queueMicrotaskOnLoop is QueueMicrotask without the goroutine check, for
+// the package's own callers that are known to run on the loop.
+func (l *Loop) queueMicrotaskOnLoop(fn func()) { l.micro.push(fn) }

@@ -1,0 +1,107 @@
+package loop
+
+import (
+	"errors"
+	"time"
+)
+
+// TimerID names a timer of one loop. IDs are unique per loop, never reused,
+// never 0, and below 2^53 so JavaScript represents them exactly.
+type TimerID uint64
+
+// errBadInterval rejects a non-positive interval period.
+var errBadInterval = errors.New("loop: interval period must be positive")
+
+// ScheduleTimer arranges for fn to run on the loop as a macrotask once d has
+// passed on the loop's clock (negative d counts as 0). Timers with equal
+// deadlines fire in the order they were scheduled. Safe from any goroutine:
+// on the loop the timer is in the heap when ScheduleTimer returns; from
+// elsewhere the ID is returned at once and the timer reaches the heap
+// through the ingress queue, keeping its deadline (now + d at the call).
+func (l *Loop) ScheduleTimer(d time.Duration, fn func()) (TimerID, error) {
+	return l.addTimer(d, 0, fn)
+}
+
+// ScheduleInterval arranges for fn to run every d (d must be positive): the
+// first time after d, then d after each run starts. The interval keeps its
+// ID; cancelling it, from its own callback too, stops it. Safe from any
+// goroutine, as [Loop.ScheduleTimer].
+func (l *Loop) ScheduleInterval(d time.Duration, fn func()) (TimerID, error) {
+	if d <= 0 {
+		return 0, errBadInterval
+	}
+	return l.addTimer(d, int64(d), fn)
+}
+
+func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, error) {
+	if fn == nil {
+		return 0, ErrNilFunc
+	}
+	when := l.clock.Now() + max(int64(d), 0)
+	if l.OnLoop() {
+		id, err := l.addTimerOnLoop(when, period, fn, 0)
+		return TimerID(id), err
+	}
+	n := l.extIDs.Add(1)
+	if n > maxExternalID {
+		return 0, ErrTimerIDsExhausted
+	}
+	id := externalIDBit | n
+	err := l.Submit(func() {
+		if _, err := l.addTimerOnLoop(when, period, fn, id); err != nil {
+			l.report(err)
+		}
+	})
+	return TimerID(id), err
+}
+
+func (l *Loop) addTimerOnLoop(when, period int64, fn func(), extID uint64) (uint64, error) {
+	if l.State() >= StateShuttingDown {
+		return 0, ErrLoopClosed
+	}
+	if l.timers == nil {
+		l.timers = &timerHeap{}
+	}
+	return l.timers.add(when, period, fn, extID)
+}
+
+// CancelTimer cancels a timer or interval. On the loop it is synchronous:
+// the timer will not fire, and an unknown, fired or cancelled ID gets
+// [ErrTimerNotFound]. From another goroutine it is asynchronous: it returns
+// at once, and the timer does not fire if the cancel reaches the loop before
+// the timer is due.
+func (l *Loop) CancelTimer(id TimerID) error {
+	if l.OnLoop() {
+		if l.timers == nil || !l.timers.cancel(uint64(id)) {
+			return ErrTimerNotFound
+		}
+		return nil
+	}
+	return l.Submit(func() {
+		if l.timers != nil {
+			l.timers.cancel(uint64(id))
+		}
+	})
+}
+
+// UnrefTimer stops the timer from keeping a [WithRunUntilIdle] loop alive;
+// RefTimer undoes it. Both follow CancelTimer's rules: synchronous with
+// [ErrTimerNotFound] on the loop, asynchronous elsewhere.
+func (l *Loop) UnrefTimer(id TimerID) error { return l.setTimerRef(id, false) }
+
+// RefTimer makes the timer keep a [WithRunUntilIdle] loop alive again.
+func (l *Loop) RefTimer(id TimerID) error { return l.setTimerRef(id, true) }
+
+func (l *Loop) setTimerRef(id TimerID, ref bool) error {
+	if l.OnLoop() {
+		if l.timers == nil || !l.timers.setRef(uint64(id), ref) {
+			return ErrTimerNotFound
+		}
+		return nil
+	}
+	return l.Submit(func() {
+		if l.timers != nil {
+			l.timers.setRef(uint64(id), ref)
+		}
+	})
+}
