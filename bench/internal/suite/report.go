@@ -71,12 +71,12 @@ func renderDefinitions(p *printer, res *Results) {
 	p.printf("| scenario | definition | counts |\n|---|---|---|\n")
 	for _, s := range res.Scenarios {
 		c := s.ParamsFor(res.Quick)
-		counts := fmt.Sprintf("N=%d", c.N)
+		counts := "N=" + countName(c.N)
 		if c.Pending > 0 {
-			counts += fmt.Sprintf(", pending=%d", c.Pending)
+			counts += ", pending=" + countName(c.Pending)
 		}
 		if c.Batch > 0 {
-			counts += fmt.Sprintf(", batch=%d", c.Batch)
+			counts += ", batch=" + countName(c.Batch)
 		}
 		p.printf("| %s | %s | %s |\n", s.Name, s.Definition, counts)
 	}

@@ -1,10 +1,8 @@
-// Package suite holds the loop suite of BENCHMARKS.md (its scenarios and
-// targets), runs every case in a fresh child process, and renders the
-// markdown report.
 package suite
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/troupe-go/troupe/bench/internal/measure"
 	"github.com/troupe-go/troupe/bench/internal/systems"
@@ -51,8 +49,12 @@ type Target struct {
 // String states the target as the report prints it.
 func (t Target) String() string {
 	switch {
+	case t.Against == "" && t.Limit == 0 && t.Slack > 0:
+		return fmt.Sprintf("0 (≤ %g)", t.Slack)
+	case t.Against == "" && t.Limit == 0:
+		return "0"
 	case t.Against == "":
-		return fmt.Sprintf("≤ %s", formatValue(t.Limit, t.Metric.Unit))
+		return strings.TrimSpace(fmt.Sprintf("≤ %g %s", t.Limit, t.Metric.Unit))
 	case t.Speedup:
 		return fmt.Sprintf("≥ %.3g× faster than %s", t.Limit, t.Against)
 	default:
@@ -170,8 +172,8 @@ var Loop = []Scenario{
 func timerOnLoop(name string, pending int, limitNs float64) Scenario {
 	return Scenario{
 		Name: name,
-		Definition: fmt.Sprintf("inside one task on the loop: schedule %d other 1 h timers (untimed), then schedule a 1 h timer and cancel it, 1M times; per pair; allocs per pair from runtime.MemStats.Mallocs",
-			pending),
+		Definition: "inside one task on the loop: schedule " + countName(pending) +
+			" other 1 h timers (untimed), then schedule a 1 h timer and cancel it, 1M times; per pair; allocs per pair from runtime.MemStats.Mallocs",
 		Per:    "pair",
 		Params: systems.Params{N: million, Pending: pending},
 		Targets: []Target{
@@ -189,4 +191,16 @@ func Find(name string) (Scenario, bool) {
 		}
 	}
 	return Scenario{}, false
+}
+
+// countName writes 10000 as 10k and 1000000 as 1M.
+func countName(n int) string {
+	switch {
+	case n >= million && n%million == 0:
+		return fmt.Sprintf("%dM", n/million)
+	case n >= 1000 && n%1000 == 0:
+		return fmt.Sprintf("%dk", n/1000)
+	default:
+		return fmt.Sprint(n)
+	}
 }
