@@ -1,5 +1,3 @@
-//go:build troupeloop
-
 package systems
 
 import (
@@ -237,9 +235,9 @@ func troupePromiseThen(p Params) (measure.Figures, error) {
 		done = make(chan struct{})
 	)
 	iterate := func() {
-		pr, resolve, _ := loop.NewPromise[int](l)
+		pr, r := loop.NewPromise[int](l)
 		pr.Then(step)
-		resolve(i)
+		r.Resolve(i)
 	}
 	step = func(v int) (int, error) {
 		i++
@@ -274,9 +272,9 @@ func troupeIdle(p Params, pendingTimer bool) (measure.Figures, error) {
 		err = l.Submit(func() {
 			done()
 			_, _ = l.ScheduleTimer(time.Millisecond, done)
-			pr, resolve, _ := loop.NewPromise[int](l)
+			pr, r := loop.NewPromise[int](l)
 			pr.Then(func(v int) (int, error) { done(); return v, nil })
-			resolve(1)
+			r.Resolve(1)
 			if pendingTimer {
 				_, _ = l.ScheduleTimer(hour, noop)
 			}
