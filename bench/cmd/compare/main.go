@@ -3,7 +3,8 @@
 //
 //	go run ./cmd/compare -suite loop            # 5 interleaved runs
 //	go run ./cmd/compare -suite loop -quick     # smoke test
-//	go run ./cmd/compare -suite loop -out RESULTS-run.md
+//	go run ./cmd/compare -suite loop -out RESULTS-run.md -json samples.json
+//	go run ./cmd/compare -scenarios roundtrip,microtask -runs 9
 //
 // Every case (scenario × system) runs in a fresh child process: the binary
 // re-executes itself with -child scenario=X,system=Y, and the child prints
@@ -28,6 +29,7 @@ func main() {
 		runs      = flag.Int("runs", 5, "interleaved runs per case")
 		quick     = flag.Bool("quick", false, "counts ÷ 100 and one run, for smoke testing")
 		out       = flag.String("out", "", "also write the markdown report to this file")
+		jsonOut   = flag.String("json", "", "also write every sample as JSON to this file")
 		only      = flag.String("scenarios", "", "comma-separated scenario names (default: all)")
 		child     = flag.String("child", "", "internal: run one case, scenario=X,system=Y, and print its JSON figures")
 		timeout   = flag.Duration("child-timeout", 5*time.Minute, "limit for one child process")
@@ -40,13 +42,13 @@ func main() {
 		}
 		os.Exit(0)
 	}
-	if err := compare(*suiteName, *runs, *quick, *out, *only, *timeout); err != nil {
+	if err := compare(*suiteName, *runs, *quick, *out, *jsonOut, *only, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
 	}
 }
 
-func compare(suiteName string, runs int, quick bool, out, only string, timeout time.Duration) error {
+func compare(suiteName string, runs int, quick bool, out, jsonOut, only string, timeout time.Duration) error {
 	if suiteName != "loop" {
 		return fmt.Errorf("suite %q is not implemented (only \"loop\")", suiteName)
 	}
@@ -78,6 +80,11 @@ func compare(suiteName string, runs int, quick bool, out, only string, timeout t
 		Started: start,
 		Elapsed: time.Since(start),
 	}
+	if jsonOut != "" {
+		if err := writeJSON(jsonOut, res); err != nil {
+			return err
+		}
+	}
 	var buf bytes.Buffer
 	suite.Render(&buf, rep, res)
 	if out != "" {
@@ -87,6 +94,18 @@ func compare(suiteName string, runs int, quick bool, out, only string, timeout t
 	}
 	_, err = io.Copy(os.Stdout, &buf)
 	return err
+}
+
+func writeJSON(path string, res *suite.Results) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := suite.WriteJSON(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func flagSet(name string) bool {

@@ -89,7 +89,8 @@ func renderDefinitions(p *printer, res *Results) {
 func renderResults(p *printer, res *Results) (met, total int) {
 	p.printf("## Results\n\n")
 	p.printf("Cells: median [min–max] over runs. Ratio: troupe ÷ the named system, run by run (for speed-ups, the named system ÷ troupe). ")
-	p.printf("A target is judged by the median, and is inconclusive when the min–max spread straddles it.\n\n")
+	p.printf("A target is judged by the median, and is inconclusive when the min–max spread straddles it. ")
+	p.printf("A time target met while troupe's CPU per operation exceeded %.3g× its time per operation says so beside the verdict.\n\n", cpuFlagRatio)
 	p.printf("| scenario | metric | %s | ratio | target | verdict |\n", strings.Join(res.Systems, " | "))
 	p.printf("|---|---|%s---|---|---|\n", strings.Repeat("---|", len(res.Systems)))
 	for _, s := range res.Scenarios {
@@ -122,10 +123,34 @@ func renderRow(p *printer, res *Results, s Scenario, t Target) Verdict {
 		}
 	}
 	_, v := t.judge(troupe, res.Samples[Case{s.Name, t.Against}])
-	p.printf("| %s | %s per %s | %s | %s | %s | %s |\n",
-		s.Name, t.Metric.Name, s.Per, strings.Join(cells, " | "), ratio, t, v)
+	p.printf("| %s | %s per %s | %s | %s | %s | %s%s |\n",
+		s.Name, t.Metric.Name, s.Per, strings.Join(cells, " | "), ratio, t, v, cpuFlag(t, v, troupe))
 	return v
 }
+
+// cpuFlag marks a wall-time target met while troupe spent more than 1.5×
+// as much CPU as wall time per operation: more than one core was busy, so
+// the time alone overstates the speed.
+func cpuFlag(t Target, v Verdict, troupe []Sample) string {
+	if v != Met || t.Metric.Name != Time.Name {
+		return ""
+	}
+	var wall, cpu []float64
+	for _, s := range troupe {
+		if s.Err == nil {
+			wall = append(wall, s.Figures.NsPerOp)
+			cpu = append(cpu, s.Figures.CPUNsPerOp)
+		}
+	}
+	w, _ := spreadOf(wall)
+	c, _ := spreadOf(cpu)
+	if w.Median > 0 && c.Median > cpuFlagRatio*w.Median {
+		return fmt.Sprintf(" (CPU/op %.2f× time/op)", c.Median/w.Median)
+	}
+	return ""
+}
+
+const cpuFlagRatio = 1.5
 
 // cell renders one system's figure for metric m, with CPU per operation
 // beside wall time.
