@@ -12,6 +12,9 @@ import (
 // phase resumes where it stopped, finishing the interrupted checkpoint first.
 
 // tick runs one round of the loop with at most budget tasks. On the loop.
+// When a checkpoint exceeds the microtask budget, each phase still runs at
+// least one macrotask before it yields, so a runaway chain cannot starve
+// the work that would stop it.
 func (l *Loop) tick(budget int) {
 	l.yielding = false
 	l.runTimers()
@@ -55,7 +58,7 @@ func (l *Loop) runTasks(budget int) {
 func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
-	for *budget > 0 && !l.yielding {
+	for *budget > 0 {
 		if l.pos == len(l.batch) && !l.refill() {
 			return false
 		}
@@ -66,6 +69,9 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 		l.stats.local[cTasks]++
 		l.runSampled(fn)
 		l.checkpoint()
+		if l.yielding {
+			return false
+		}
 	}
 	return false
 }
@@ -93,7 +99,7 @@ func (l *Loop) runTimers() {
 func (l *Loop) runTimersGuarded(now int64, maxSeq uint64) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
-	for !l.yielding {
+	for {
 		fn, ok := l.timers.popDue(now, maxSeq)
 		if !ok {
 			return false
@@ -101,8 +107,10 @@ func (l *Loop) runTimersGuarded(now int64, maxSeq uint64) (again bool) {
 		l.stats.local[cTimersFired]++
 		fn()
 		l.checkpoint()
+		if l.yielding {
+			return false
+		}
 	}
-	return false
 }
 
 // runImmediates runs the immediates queued before the phase began; those
@@ -116,11 +124,14 @@ func (l *Loop) runImmediates() {
 func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
-	for *n > 0 && !l.yielding {
+	for *n > 0 {
 		*n--
 		l.stats.local[cImmediates]++
 		l.imm.pop()()
 		l.checkpoint()
+		if l.yielding {
+			return false
+		}
 	}
 	return false
 }
