@@ -168,12 +168,15 @@ func (p *Poller) deliver(n int, events []Event) int {
 	return k
 }
 
-// consumeWake re-enables Wake before draining the eventfd, so a Wake racing
-// with the drain either writes again or is covered by this Wait returning.
+// consumeWake drains the eventfd, then re-enables Wake. In this order a
+// Wake racing with it either finds the flag still set and is covered by
+// this Wait returning, or finds it clear and writes again. (The other order
+// could drain a write made after the flag was cleared, leaving the flag
+// set with nothing to clear it: every later Wake would be lost.)
 func (p *Poller) consumeWake() {
-	p.woken.Store(false)
 	var buf [8]byte
 	_, _ = unix.Read(p.wakefd, buf[:])
+	p.woken.Store(false)
 }
 
 // kick writes to the eventfd. Callers hold mu (read) or are Close.
