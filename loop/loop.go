@@ -49,7 +49,7 @@ type Loop struct {
 	extIDs    atomic.Uint64 // external timer ID counter
 	keepAlive atomic.Int64  // KeepAlive handles and in-flight Go-side work
 	running   atomic.Bool   // standalone Run active
-	closing   sync.Once
+	life      *lifetime     // under in.mu; see lifetime
 	done      chan struct{} // closed when the loop reaches StateClosed
 	stats     counters
 }

@@ -92,6 +92,7 @@ func (l *Loop) finishShutdown() {
 	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, ring{}, nil
 	l.publish()
 	l.state.Store(int32(StateClosed))
+	l.endLifetime()
 	close(l.done)
 	if l.sched != nil {
 		l.sched.detach(l)
