@@ -1,0 +1,202 @@
+package loop_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+func newScheduler(t testing.TB, opts ...loop.SchedulerOption) *loop.Scheduler {
+	t.Helper()
+	s := must[*loop.Scheduler](t)(loop.NewScheduler(opts...))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("scheduler shutdown: %v", err)
+		}
+	})
+	return s
+}
+
+func TestDrivenLoopRunsWorkAndTimers(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	s := newScheduler(t, loop.WithWorkers(2), loop.WithSchedulerClock(vc))
+	l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	if err := l.Run(context.Background()); !errors.Is(err, loop.ErrDriven) {
+		t.Fatalf("Run on a driven loop: %v", err)
+	}
+	if _, err := loop.New(loop.WithScheduler(s), loop.WithClock(vc)); err == nil {
+		t.Fatal("WithClock with WithScheduler accepted")
+	}
+	var r recorder
+	do(t, l, func() {
+		r.add("task")
+		l.QueueMicrotask(func() { r.add("micro") })
+		l.ScheduleTimer(time.Second, func() { r.add("timer") })
+	})
+	for vc.Pending() == 0 {
+		runtime.Gosched() // the idle loop arms its wake-up after the task
+	}
+	vc.Advance(time.Second)
+	do(t, l, func() {})
+	do(t, l, func() {})
+	if got := r.list(); len(got) != 3 || got[2] != "timer" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+// Two driven loops telling each other run a ping-pong to completion.
+func TestDrivenPingPong(t *testing.T) {
+	s := newScheduler(t, loop.WithWorkers(2))
+	a := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	b := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	const rounds = 10000
+	done := make(chan struct{})
+	var ping, pong func(n int)
+	ping = func(n int) {
+		if n == rounds {
+			close(done)
+			return
+		}
+		b.Submit(func() { pong(n) })
+	}
+	pong = func(n int) { a.Submit(func() { ping(n + 1) }) }
+	a.Submit(func() { ping(0) })
+	wait(t, done)
+}
+
+// 100k driven loops that ran a task, a timer and a promise hold no
+// goroutine while idle.
+func TestIdleDrivenLoopsHoldNoGoroutines(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	s := newScheduler(t, loop.WithSchedulerClock(vc))
+	before := runtime.NumGoroutine()
+	const n = 100000
+	loops := make([]*loop.Loop, n)
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range loops {
+		l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+		loops[i] = l
+		l.Submit(func() {
+			l.ScheduleTimer(time.Millisecond, func() {
+				p, r := loop.NewPromise[int](l)
+				p.Then(func(v int) (int, error) { wg.Done(); return v, nil })
+				r.Resolve(1)
+			})
+		})
+	}
+	for vc.Pending() < n {
+		runtime.Gosched()
+	}
+	vc.Advance(time.Millisecond)
+	wg.Wait()
+	if got := runtime.NumGoroutine(); got > before+2 {
+		t.Fatalf("%d goroutines with %d idle loops, %d before", got, n, before)
+	}
+	if s.Loops() != n {
+		t.Fatalf("scheduler counts %d loops", s.Loops())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range loops[:10] {
+		if l.State() != loop.StateClosed {
+			t.Fatalf("loop %v after scheduler shutdown", l.State())
+		}
+	}
+	if _, err := loop.New(loop.WithScheduler(s)); !errors.Is(err, loop.ErrSchedulerClosed) {
+		t.Fatalf("New on a closed scheduler: %v", err)
+	}
+}
+
+// Many producers, many loops: every task runs exactly once, in order per
+// producer and loop, and never concurrently with another task of its loop.
+func TestSchedulerStress(t *testing.T) {
+	s := newScheduler(t, loop.WithWorkers(4))
+	const loops, producers, per = 16, 8, 2000
+	type state struct {
+		l       *loop.Loop
+		busy    atomic.Bool
+		last    [producers]int
+		counted int
+	}
+	ls := make([]*state, loops)
+	for i := range ls {
+		ls[i] = &state{l: must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))}
+	}
+	var bad atomic.Value
+	var wg sync.WaitGroup
+	wg.Add(producers * per)
+	for p := range producers {
+		go func() {
+			for i := 1; i <= per; i++ {
+				st := ls[(p+i)%loops]
+				err := st.l.Submit(func() {
+					defer wg.Done()
+					if !st.busy.CompareAndSwap(false, true) {
+						bad.Store("two tasks of one loop ran at once")
+					}
+					if st.last[p] >= i {
+						bad.Store("out of order")
+					}
+					st.last[p] = i
+					st.counted++
+					if i%7 == 0 { // a hand-off to another loop from a worker
+						other := ls[(p+i+1)%loops]
+						wg.Add(1)
+						other.l.Submit(func() { wg.Done() })
+					}
+					st.busy.Store(false)
+				})
+				if err != nil {
+					bad.Store(err.Error())
+					wg.Done()
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	wait(t, done)
+	if v := bad.Load(); v != nil {
+		t.Fatal(v)
+	}
+	total := 0
+	for _, st := range ls {
+		do(t, st.l, func() { total += st.counted })
+	}
+	if total != producers*per {
+		t.Fatalf("ran %d of %d", total, producers*per)
+	}
+}
+
+// Wait from a scheduler worker's callback errors instead of blocking.
+func TestWaitOnWorkerErrors(t *testing.T) {
+	s := newScheduler(t, loop.WithWorkers(1))
+	l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	other := startLoop(t)
+	p, _ := loop.NewPromise[int](other)
+	got := make(chan error, 1)
+	l.Submit(func() {
+		_, err := p.Wait(context.Background())
+		got <- err
+	})
+	select {
+	case err := <-got:
+		if !errors.Is(err, loop.ErrWouldBlock) {
+			t.Fatalf("got %v", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("Wait blocked a worker")
+	}
+}
