@@ -313,3 +313,8 @@ func (p *Poller) release() error {
 	}
 	return errors.Join(err, p.changes.free(), p.events.free())
 }
+
+// closeForgets reports that the kernel's forgetting a closed fd is visible
+// to Register. kqueue forgets silently, so the table keeps the fd
+// registered until Unregister.
+const closeForgets = false

@@ -199,3 +199,8 @@ func closeFD(what string, fd int) error {
 	}
 	return nil
 }
+
+// closeForgets reports that the kernel's forgetting a closed fd is visible
+// to Register, so a closed fd's number may be registered again without
+// Unregister.
+const closeForgets = true
