@@ -17,6 +17,7 @@ import (
 // the work that would stop it.
 func (l *Loop) tick(budget int) {
 	l.yielding = false
+	l.updateTime()
 	l.runTimers()
 	l.runTasks(budget)
 	l.runImmediates()
@@ -90,7 +91,7 @@ func (l *Loop) runTimers() {
 	if l.timers == nil || l.timers.len() == 0 {
 		return
 	}
-	now := l.clock.Now()
+	now := l.updateTime()
 	maxSeq := l.timers.seq // timers scheduled during this phase wait for the next
 	for l.runTimersGuarded(now, maxSeq) {
 	}

@@ -44,6 +44,7 @@ type Loop struct {
 	rejected []rejection // rejected with no reaction, checked after each checkpoint
 	fds      *fdSet
 	yielding bool         // the microtask budget ran out: end this round
+	now      int64        // cached clock time; see ScheduleTimer
 	nextDue  atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
 
 	extIDs    atomic.Uint64 // external timer ID counter
@@ -124,8 +125,17 @@ func (l *Loop) Done() <-chan struct{} { return l.done }
 // Clock returns the loop's clock (its scheduler's, for a driven loop).
 func (l *Loop) Clock() Clock { return l.clock }
 
-// Now returns the loop's current time in nanoseconds on its clock.
+// Now returns the current time in nanoseconds on the loop's clock.
 func (l *Loop) Now() int64 { return l.clock.Now() }
+
+// UpdateTime refreshes the loop's cached time from its clock, for a
+// callback that ran long before it schedules timers. On the loop.
+func (l *Loop) UpdateTime() { l.updateTime() }
+
+func (l *Loop) updateTime() int64 {
+	l.now = l.clock.Now()
+	return l.now
+}
 
 // OnLoop reports whether the caller runs on this loop's goroutine, that is,
 // inside one of its callbacks.
@@ -172,7 +182,7 @@ func (l *Loop) hasWork() bool {
 		return true
 	}
 	if l.timers != nil {
-		if when, ok := l.timers.peek(); ok && when <= l.clock.Now() {
+		if when, ok := l.timers.peek(); ok && when <= l.updateTime() {
 			return true
 		}
 	}

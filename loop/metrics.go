@@ -102,6 +102,7 @@ func (l *Loop) runSampled(fn func()) {
 		fn()
 		return
 	}
+	l.updateTime()
 	start := time.Now()
 	fn()
 	l.observe(time.Since(start))

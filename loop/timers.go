@@ -18,6 +18,11 @@ var errBadInterval = errors.New("loop: interval period must be positive")
 // on the loop the timer is in the heap when ScheduleTimer returns; from
 // elsewhere the ID is returned at once and the timer reaches the heap
 // through the ingress queue, keeping its deadline (now + d at the call).
+//
+// On the loop, d counts from the loop's time, which the loop reads from its
+// clock at the start of each round and every 64 tasks rather than on every
+// call (a clock read costs more than the whole schedule), as libuv's
+// uv_now does; see [Loop.UpdateTime] for a callback that ran long.
 func (l *Loop) ScheduleTimer(d time.Duration, fn func()) (TimerID, error) {
 	return l.addTimer(d, 0, fn)
 }
@@ -37,11 +42,11 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 	if fn == nil {
 		return 0, ErrNilFunc
 	}
-	when := l.clock.Now() + max(int64(d), 0)
 	if l.OnLoop() {
-		id, err := l.addTimerOnLoop(when, period, fn, 0)
+		id, err := l.addTimerOnLoop(l.now+max(int64(d), 0), period, fn, 0)
 		return TimerID(id), err
 	}
+	when := l.clock.Now() + max(int64(d), 0)
 	n := l.extIDs.Add(1)
 	if n > maxExternalID {
 		return 0, ErrTimerIDsExhausted
