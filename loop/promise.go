@@ -22,8 +22,22 @@ type Promise[T any] struct {
 	reported bool // reported as an unhandled rejection (loop only)
 	val      T
 	err      error
-	reacts   []func()
-	waiters  []chan struct{}
+	react1   func()         // the first reaction, inline: most promises have one
+	more     *promiseExtras // further reactions and waiters, rarely needed
+}
+
+// promiseExtras holds what few promises need, out of line to keep promises
+// small.
+type promiseExtras struct {
+	reacts  []func()
+	waiters []chan struct{}
+}
+
+func (p *Promise[T]) extras() *promiseExtras {
+	if p.more == nil {
+		p.more = &promiseExtras{}
+	}
+	return p.more
 }
 
 // Resolver settles its promise. It is the same object as the promise, typed
@@ -134,14 +148,19 @@ func (p *Promise[T]) settleOnLoop(v T, err error) {
 	} else {
 		p.state.Store(fulfilled)
 	}
-	for _, fn := range p.reacts {
-		p.l.queueMicrotaskOnLoop(fn)
+	if p.react1 != nil {
+		p.l.queueMicrotaskOnLoop(p.react1)
+		p.react1 = nil
 	}
-	p.reacts = nil
-	for _, ch := range p.waiters {
-		close(ch)
+	if m := p.more; m != nil {
+		for _, fn := range m.reacts {
+			p.l.queueMicrotaskOnLoop(fn)
+		}
+		for _, ch := range m.waiters {
+			close(ch)
+		}
+		p.more = nil
 	}
-	p.waiters = nil
 }
 
 // settleClosed rejects a promise whose loop is gone; nothing can be
@@ -166,7 +185,12 @@ func (p *Promise[T]) react(fn func()) bool {
 func (p *Promise[T]) reactOnLoop(fn func()) {
 	p.markHandled()
 	if p.state.Load() == pending {
-		p.reacts = append(p.reacts, fn)
+		if p.react1 == nil {
+			p.react1 = fn
+		} else {
+			m := p.extras()
+			m.reacts = append(m.reacts, fn)
+		}
 		return
 	}
 	p.l.queueMicrotaskOnLoop(fn)
@@ -210,7 +234,8 @@ func (p *Promise[T]) Wait(ctx context.Context) (T, error) {
 			close(ch)
 			return
 		}
-		p.waiters = append(p.waiters, ch)
+		m := p.extras()
+		m.waiters = append(m.waiters, ch)
 	})
 	if err != nil {
 		if v, err, ok := p.Settled(); ok {

@@ -19,17 +19,20 @@ type tracked interface {
 type promiseLink struct {
 	prev, next *promiseLink
 	owner      tracked
-	linked     bool
 }
 
 // promiseList is the loop's list of pending promises. Loop only.
 type promiseList struct{ head *promiseLink }
 
+func (pl *promiseList) linked(n *promiseLink) bool {
+	return n.prev != nil || pl.head == n
+}
+
 func (pl *promiseList) add(n *promiseLink) {
-	if n.linked {
+	if pl.linked(n) {
 		return
 	}
-	n.linked, n.prev, n.next = true, nil, pl.head
+	n.prev, n.next = nil, pl.head
 	if pl.head != nil {
 		pl.head.prev = n
 	}
@@ -37,7 +40,7 @@ func (pl *promiseList) add(n *promiseLink) {
 }
 
 func (pl *promiseList) remove(n *promiseLink) {
-	if !n.linked {
+	if !pl.linked(n) {
 		return
 	}
 	if n.prev != nil {
@@ -48,7 +51,7 @@ func (pl *promiseList) remove(n *promiseLink) {
 	if n.next != nil {
 		n.next.prev = n.prev
 	}
-	n.prev, n.next, n.linked = nil, nil, false
+	n.prev, n.next = nil, nil
 }
 
 // rejectPendingPromises rejects every pending promise with ErrLoopClosed;
