@@ -47,24 +47,32 @@
 //
 // # Support
 //
-//	OS             backend         Register fds   verified by tests
-//	linux          epoll+eventfd   yes            yes (CI)
-//	darwin         kqueue          yes            compiled and vetted only
-//	freebsd        kqueue          yes            compiled and vetted only
-//	dragonfly      kqueue          yes            compiled and vetted only
-//	windows        IOCP            no (see below) compiled and vetted only
-//	others         none            New fails with errors.ErrUnsupported
+//	OS          backend                   modes            verified by tests
+//	linux       epoll + eventfd           level/edge/once  yes (CI)
+//	darwin      kqueue + EVFILT_USER      level/edge/once  compiled and vetted only
+//	freebsd     kqueue + EVFILT_USER      level/edge/once  compiled and vetted only
+//	dragonfly   kqueue + EVFILT_USER      level/edge/once  compiled and vetted only
+//	windows     IOCP + AFD poll (sockets) level/once       compiled and vetted only
+//	others      none: New fails with an error wrapping errors.ErrUnsupported
 //
 // Off linux the code is compiled, vetted and its tests compiled for every
-// GOOS above, but it has never run here. kqueue differences to expect: the
-// read and write filters of one fd are reported as separate Events (OR
-// them), HangUp comes from EV_EOF, and a registration whose fd was closed
-// without Unregister keeps its table slot (see above). The kevent buffers
-// live in mmap'ed memory, because the generation travels in udata, a
-// pointer-typed field the garbage collector must never scan.
+// GOOS above, but it has never run here: treat it as unverified until a
+// CI runner of that OS runs the tests.
 //
-// On windows, New, Wait, Wake and Close work on a completion port, but
-// socket readiness (the \Device\Afd IOCTL_AFD_POLL approach of wepoll and
-// mio) is not implemented: Register returns an error wrapping
-// errors.ErrUnsupported.
+// kqueue: the read and write filters of one fd are reported as separate
+// Events (OR them); HangUp comes from EV_EOF; a registration whose fd was
+// closed without Unregister keeps its table slot (see above). The kevent
+// buffers live in mmap'ed memory, because the generation travels in udata,
+// a pointer-typed field the garbage collector must never scan.
+//
+// windows: only sockets can be registered (a [syscall.RawConn] gives the
+// handle). Readiness comes from IOCTL_AFD_POLL requests on a \Device\Afd
+// handle associated with the completion port, the approach of wepoll and
+// mio; each request answers once, and level-triggered registrations are
+// polled again before the next Wait blocks, so a ready socket is reported
+// by every Wait. [EdgeTriggered] is not supported (Register and Modify
+// return an error wrapping errors.ErrUnsupported). Pipes and files cannot
+// be registered. A socket closed without Unregister stops being reported
+// but keeps its table slot, as on kqueue. Close cancels the polls in flight
+// and waits up to two seconds for the kernel to finish with them.
 package poller

@@ -220,10 +220,11 @@ func (p *Poller) Wait(events []Event, timeout time.Duration) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	k := p.deliver(n, events) // also when closed: the backend accounts for what it dequeued
 	if p.closed.Load() {
 		return 0, ErrClosed
 	}
-	return p.deliver(n, events), nil
+	return k, nil
 }
 
 // Wake makes a Wait blocked in another goroutine return, or, if none is
