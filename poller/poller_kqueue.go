@@ -25,8 +25,9 @@ const wakeIdent = 0
 type Poller struct {
 	core
 	kq      int
-	changes kbuf // Register/Modify/Unregister changes and receipts, guarded by mu
-	events  kbuf // Wait's buffer, guarded by waitMu
+	changes kbuf          // Register/Modify/Unregister changes and receipts, guarded by mu
+	events  kbuf          // Wait's buffer, guarded by waitMu
+	ts      unix.Timespec // Wait's timeout, guarded by waitMu
 }
 
 // kbuf is a kevent array in memory the Go garbage collector never scans.
@@ -224,7 +225,7 @@ func (p *Poller) waitOS(limit int, timeout time.Duration) (int, error) {
 	buf := p.events.ev[:limit]
 	start := time.Now()
 	for left := timeout; ; {
-		n, err := unix.Kevent(p.kq, nil, buf, timespec(left))
+		n, err := unix.Kevent(p.kq, nil, buf, p.timespec(left))
 		if err != unix.EINTR {
 			if err != nil {
 				return 0, fmt.Errorf("poller: kevent wait: %w", err)
@@ -248,12 +249,13 @@ func (p *Poller) growEvents(n int) error {
 	return nil
 }
 
-func timespec(d time.Duration) *unix.Timespec {
+// timespec converts a timeout for kevent: nil waits forever.
+func (p *Poller) timespec(d time.Duration) *unix.Timespec {
 	if d < 0 {
 		return nil
 	}
-	ts := unix.NsecToTimespec(d.Nanoseconds())
-	return &ts
+	p.ts = unix.NsecToTimespec(d.Nanoseconds())
+	return &p.ts
 }
 
 func fromKevent(ev *unix.Kevent_t) Events {
