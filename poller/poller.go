@@ -72,7 +72,8 @@ func (e Events) String() string {
 	return strings.Join(names, "|")
 }
 
-// Event is one readiness report filled in by [Poller.Wait].
+// Event is one readiness report filled in by [Poller.Wait]. It is a plain
+// value, safe to copy and use from any goroutine.
 type Event struct {
 	FD     uintptr // the fd (socket handle on windows) given to Register
 	Events Events  // readiness bits; never mode bits

@@ -62,6 +62,7 @@ func (b *kbuf) free() error {
 func udata(ev *unix.Kevent_t) *uintptr { return (*uintptr)(unsafe.Pointer(&ev.Udata)) }
 
 // New returns a Poller with its kqueue and wake event.
+// New is safe to call from any goroutine; each Poller is independent.
 func New() (*Poller, error) {
 	kq, err := unix.Kqueue()
 	if err != nil {

@@ -24,6 +24,7 @@ type Poller struct {
 }
 
 // New returns a Poller with its epoll instance and wake eventfd.
+// New is safe to call from any goroutine; each Poller is independent.
 func New() (*Poller, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {

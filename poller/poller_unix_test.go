@@ -364,3 +364,28 @@ func drainQuiet(f *osFD) {
 		}
 	}
 }
+
+// TestTCPReset: a peer that aborts the connection (RST, through a zero
+// linger) makes the socket report Error and HangUp.
+func TestTCPReset(t *testing.T) {
+	p := newPoller(t)
+	lfd, port := listenLoopback(t)
+	conn, err := net.DialTCP("tcp", nil, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer conn.Close()
+	register(t, p, lfd, poller.Readable, 1)
+	await(t, p, 1, poller.Readable)
+	nfd, _, err := unix.Accept(lfd.n)
+	if err != nil {
+		t.Fatalf("accept: %v", err)
+	}
+	sfd := track(t, nfd)
+	register(t, p, sfd, poller.Readable, 2)
+	if err := conn.SetLinger(0); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	await(t, p, 2, poller.Error|poller.HangUp)
+}

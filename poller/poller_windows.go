@@ -51,6 +51,7 @@ type Poller struct {
 }
 
 // New returns a Poller with its completion port and AFD handle.
+// New is safe to call from any goroutine; each Poller is independent.
 func New() (*Poller, error) {
 	port, err := windows.CreateIoCompletionPort(windows.InvalidHandle, 0, 0, 0)
 	if err != nil {
