@@ -30,7 +30,7 @@ func (l *Loop) checkpoint() {
 	if l.micro.len() > 0 {
 		l.drainMicrotasks()
 	}
-	if len(l.rejected) > 0 {
+	if l.rejected != nil {
 		l.reportUnhandled()
 	}
 }
@@ -60,7 +60,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
 	for *budget > 0 {
-		if l.pos == len(l.batch) && !l.refill() {
+		if int(l.pos) == len(l.batch) && !l.refill() {
 			return false
 		}
 		fn := l.batch[l.pos]
@@ -167,6 +167,7 @@ func (l *Loop) idleTrim() {
 		l.batch = l.batch[:0]
 	}
 	l.pos = 0
+	l.dropTimers()
 	l.micro.trim()
 	l.imm.trim()
 }

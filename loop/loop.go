@@ -30,29 +30,47 @@ type Loop struct {
 	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
 	clock                Clock
 	cfg                  *loopConfig
-	wake                 chan struct{} // standalone: parked Run waits here
+	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
-	batch    []func()
-	pos      int
-	micro    ring
-	imm      ring
-	timers   *timerHeap
-	armed    ClockTimer // wake-up for the earliest timer while idle or parked
-	armedAt  int64
-	promises promiseList
-	rejected []rejection // rejected with no reaction, checked after each checkpoint
-	fds      *fdSet
-	yielding bool         // the microtask budget ran out: end this round
-	now      int64        // cached clock time; see ScheduleTimer
-	nextDue  atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
+	batch     []func()
+	pos       int32
+	yielding  bool // the microtask budget ran out: end this round
+	running   atomic.Bool
+	micro     ring
+	imm       ring
+	timers    *timerHeap
+	timerBase uint32 // where a dropped timer heap left off; see dropTimers
+	timerGen  uint32
+	promises  promiseList
+	rejected  *rejections // rejected with no reaction, checked after each checkpoint
+	fds       *fdSet
+	now       int64 // cached clock time; see ScheduleTimer
 
-	extIDs    atomic.Uint64 // external timer ID counter
-	keepAlive atomic.Int64  // KeepAlive handles and in-flight Go-side work
-	running   atomic.Bool   // standalone Run active
-	life      *lifetime     // under in.mu; see lifetime
-	done      chan struct{} // closed when the loop reaches StateClosed
+	nextDue   atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
+	keepAlive atomic.Int64 // KeepAlive handles and in-flight Go-side work
 	stats     counters
+}
+
+// loopSide holds the state that most loops never need, so an idle loop does
+// not pay for it: the standalone wake channel, the Done channel, the
+// lifetime context and the clock timer armed for an idle loop's timers.
+type loopSide struct {
+	wake       chan struct{} // standalone: a parked Run waits here; set at New
+	done       chan struct{} // under in.mu; made by Done or Shutdown
+	life       context.Context
+	cancelLife context.CancelFunc // under in.mu
+	armed      ClockTimer         // loop only: wake-up for the earliest timer
+	armedAt    int64
+}
+
+// sideState returns the loop's side state, making it on first use.
+func (l *Loop) sideState() *loopSide {
+	if s := l.side.Load(); s != nil {
+		return s
+	}
+	l.side.CompareAndSwap(nil, &loopSide{})
+	return l.side.Load()
 }
 
 // loopConfig holds the rarely set options, allocated only when one is.
@@ -78,7 +96,7 @@ const batchBudget = 256
 // New returns a loop configured by opts. Without [WithScheduler] it is a
 // standalone loop: call [Loop.Run] to run it.
 func New(opts ...Option) (*Loop, error) {
-	l := &Loop{done: make(chan struct{})}
+	l := &Loop{}
 	l.nextDue.Store(noDeadline)
 	for _, opt := range opts {
 		if err := opt(l); err != nil {
@@ -98,7 +116,7 @@ func New(opts ...Option) (*Loop, error) {
 		if l.clock == nil {
 			l.clock = theRealClock
 		}
-		l.wake = make(chan struct{}, 1)
+		l.sideState().wake = make(chan struct{}, 1)
 		l.status.Store(statusAwake) // not parked until Run parks it
 	}
 	if l.cfg == nil {
@@ -119,8 +137,35 @@ func (l *Loop) hooks() *loopConfig {
 func (l *Loop) State() State { return State(l.state.Load()) }
 
 // Done returns a channel closed when the loop has closed: every accepted
-// callback has returned and none will run again.
-func (l *Loop) Done() <-chan struct{} { return l.done }
+// callback has returned and none will run again. Safe from any goroutine.
+func (l *Loop) Done() <-chan struct{} {
+	s := l.sideState()
+	l.in.mu.Lock()
+	defer l.in.mu.Unlock()
+	if s.done == nil {
+		s.done = make(chan struct{})
+		if l.State() == StateClosed {
+			close(s.done)
+		}
+	}
+	return s.done
+}
+
+// markClosed moves the loop to StateClosed and releases whoever waits on
+// Done or the lifetime context.
+func (l *Loop) markClosed() {
+	l.in.mu.Lock()
+	defer l.in.mu.Unlock()
+	l.state.Store(int32(StateClosed))
+	if s := l.side.Load(); s != nil {
+		if s.done != nil {
+			close(s.done)
+		}
+		if s.cancelLife != nil {
+			s.cancelLife()
+		}
+	}
+}
 
 // Clock returns the loop's clock (its scheduler's, for a driven loop).
 func (l *Loop) Clock() Clock { return l.clock }
@@ -171,14 +216,14 @@ func (l *Loop) notify() {
 		return
 	}
 	select {
-	case l.wake <- struct{}{}:
+	case l.side.Load().wake <- struct{}{}:
 	default:
 	}
 }
 
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
-	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || l.pos < len(l.batch) {
+	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) {
 		return true
 	}
 	if l.timers != nil {

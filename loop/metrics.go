@@ -41,7 +41,6 @@ type Percentiles struct {
 // costs a few atomic stores per round rather than one per callback.
 type counters struct {
 	local   [numCounters]uint64 // loop only
-	shown   [numCounters]uint64 // loop only: last published values
 	pub     [numCounters]atomic.Uint64
 	latency atomic.Pointer[latencyEstimator]
 	sample  uint32 // loop only
@@ -66,8 +65,7 @@ func (l *Loop) publish() {
 		c.local[cTimersPending] = 0
 	}
 	for i := range numCounters {
-		if c.local[i] != c.shown[i] {
-			c.shown[i] = c.local[i]
+		if c.local[i] != c.pub[i].Load() { // a plain load; stores are the cost
 			c.pub[i].Store(c.local[i])
 		}
 	}

@@ -6,23 +6,23 @@ package loop
 // large, so an idle loop keeps at most a small array.
 type ring struct {
 	buf        []func()
-	head, size int
+	head, size int32
 }
 
-func (r *ring) len() int { return r.size }
+func (r *ring) len() int { return int(r.size) }
 
 func (r *ring) push(fn func()) {
-	if r.size == len(r.buf) {
+	if int(r.size) == len(r.buf) {
 		r.grow()
 	}
-	r.buf[(r.head+r.size)&(len(r.buf)-1)] = fn
+	r.buf[int(r.head+r.size)&(len(r.buf)-1)] = fn
 	r.size++
 }
 
 func (r *ring) pop() func() {
 	fn := r.buf[r.head]
 	r.buf[r.head] = nil
-	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.head = (r.head + 1) & int32(len(r.buf)-1)
 	r.size--
 	return fn
 }
@@ -31,7 +31,7 @@ func (r *ring) grow() {
 	n := max(len(r.buf)*2, 8)
 	buf := make([]func(), n)
 	for i := range r.size {
-		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+		buf[i] = r.buf[int(r.head+i)&(len(r.buf)-1)]
 	}
 	r.buf, r.head = buf, 0
 }

@@ -26,31 +26,17 @@ func Go[T any](l *Loop, fn func(ctx context.Context) (T, error)) *Promise[T] {
 	return p
 }
 
-// lifetime returns a context cancelled when the loop closes, created on
-// first use so that loops that never need one do not pay for it.
+// lifetime returns a context cancelled when the loop closes, made on first
+// use so that loops that never need one do not pay for it.
 func (l *Loop) lifetime() context.Context {
+	s := l.sideState()
 	l.in.mu.Lock()
 	defer l.in.mu.Unlock()
-	if l.life == nil {
-		l.life = &lifetime{}
-		l.life.ctx, l.life.cancel = context.WithCancel(context.Background())
+	if s.life == nil {
+		s.life, s.cancelLife = context.WithCancel(context.Background())
 		if l.State() == StateClosed {
-			l.life.cancel()
+			s.cancelLife()
 		}
 	}
-	return l.life.ctx
-}
-
-type lifetime struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-// endLifetime cancels the lifetime context, if one was made. On close.
-func (l *Loop) endLifetime() {
-	l.in.mu.Lock()
-	defer l.in.mu.Unlock()
-	if l.life != nil {
-		l.life.cancel()
-	}
+	return s.life
 }

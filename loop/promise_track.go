@@ -76,21 +76,25 @@ func (p *Promise[T]) unhandledRejection() (error, bool) {
 	return p.err, true
 }
 
-type rejection struct{ p tracked }
+// rejections lists promises rejected with no reaction yet.
+type rejections struct{ list []tracked }
 
 // trackRejection remembers a rejection with no reaction yet; the next
 // checkpoint reports it if it is still unhandled then.
 func (l *Loop) trackRejection(p tracked) {
-	l.rejected = append(l.rejected, rejection{p})
+	if l.rejected == nil {
+		l.rejected = &rejections{}
+	}
+	l.rejected.list = append(l.rejected.list, p)
 }
 
 // reportUnhandled runs after a checkpoint's microtasks: rejections still
 // unhandled go to the unhandled-rejection handler.
 func (l *Loop) reportUnhandled() {
-	list := l.rejected
+	list := l.rejected.list
 	l.rejected = nil
-	for _, r := range list {
-		if err, ok := r.p.unhandledRejection(); ok && l.cfg.onUnhandled != nil {
+	for _, p := range list {
+		if err, ok := p.unhandledRejection(); ok && l.cfg.onUnhandled != nil {
 			l.callHook(l.cfg.onUnhandled, err)
 		}
 	}

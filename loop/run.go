@@ -68,7 +68,7 @@ func (l *Loop) park(ctx context.Context) error {
 		return nil
 	}
 	select {
-	case <-l.wake:
+	case <-l.side.Load().wake:
 		return nil
 	case <-ctx.Done():
 		l.unpark()
@@ -80,7 +80,7 @@ func (l *Loop) park(ctx context.Context) error {
 // first, it consumes the token that producer sends.
 func (l *Loop) unpark() {
 	if !l.status.CompareAndSwap(statusIdle, statusAwake) {
-		<-l.wake
+		<-l.side.Load().wake
 	}
 }
 
@@ -94,22 +94,28 @@ func (l *Loop) armWake() {
 	}
 	if !ok {
 		l.nextDue.Store(noDeadline)
-		if l.armed != nil {
-			l.armed.Stop()
-			l.armed = nil
-		}
+		l.disarm()
 		return
 	}
 	l.nextDue.Store(when)
-	if l.armed != nil && l.armedAt == when {
+	s := l.sideState()
+	if s.armed != nil && s.armedAt == when {
 		return
 	}
-	if l.armed == nil {
-		l.armed = l.clock.AfterFunc(when, l.notify)
+	if s.armed == nil {
+		s.armed = l.clock.AfterFunc(when, l.notify)
 	} else {
-		l.armed.Reset(when)
+		s.armed.Reset(when)
 	}
-	l.armedAt = when
+	s.armedAt = when
+}
+
+// disarm stops and drops the idle wake-up timer, if any. On the loop.
+func (l *Loop) disarm() {
+	if s := l.side.Load(); s != nil && s.armed != nil {
+		s.armed.Stop()
+		s.armed = nil
+	}
 }
 
 // noDeadline marks "no pending timer" in nextDue.

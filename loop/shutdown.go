@@ -28,7 +28,7 @@ func (l *Loop) Shutdown(ctx context.Context) error {
 		l.notify()
 	}
 	select {
-	case <-l.done:
+	case <-l.Done():
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -74,10 +74,7 @@ func (l *Loop) finishShutdown() {
 	}
 	l.timers = nil
 	l.nextDue.Store(noDeadline)
-	if l.armed != nil {
-		l.armed.Stop()
-		l.armed = nil
-	}
+	l.disarm()
 	l.closeFDs()
 	for {
 		l.yielding = false
@@ -85,15 +82,13 @@ func (l *Loop) finishShutdown() {
 		l.runImmediates()
 		l.rejectPendingPromises()
 		l.runTasks(0) // a checkpoint for the rejections' reactions
-		if l.pos == len(l.batch) && !l.in.pending() && l.imm.len() == 0 && l.micro.len() == 0 {
+		if int(l.pos) == len(l.batch) && !l.in.pending() && l.imm.len() == 0 && l.micro.len() == 0 {
 			break
 		}
 	}
 	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, ring{}, nil
 	l.publish()
-	l.state.Store(int32(StateClosed))
-	l.endLifetime()
-	close(l.done)
+	l.markClosed()
 	if l.sched != nil {
 		l.sched.detach(l)
 	}

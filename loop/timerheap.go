@@ -43,10 +43,11 @@ type timerSlot struct {
 type timerHeap struct {
 	entries  []heapEntry
 	slots    []timerSlot
-	free     []uint32
-	seq      uint64
 	external map[uint64]uint32 // external ID -> slot
-	refs     int               // referenced timers pending
+	seq      uint64
+	free     uint32 // head of the free-slot list threaded through timerSlot.id, as index+1
+	base     uint32 // the ID slot number of slots[0]; see Loop.dropTimers
+	refs     int32  // referenced timers pending
 }
 
 func (h *timerHeap) len() int { return len(h.entries) }
@@ -68,7 +69,7 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 	}
 	s := &h.slots[slot]
 	gen := s.gen + 1
-	id := uint64(gen)<<slotBits | uint64(slot)
+	id := uint64(gen)<<slotBits | uint64(h.base+slot)
 	if extID != 0 {
 		if h.external == nil {
 			h.external = make(map[uint64]uint32)
@@ -83,12 +84,12 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 }
 
 func (h *timerHeap) allocSlot() (uint32, error) {
-	if n := len(h.free); n > 0 {
-		slot := h.free[n-1]
-		h.free = h.free[:n-1]
+	if h.free != 0 {
+		slot := h.free - 1
+		h.free = uint32(h.slots[slot].id)
 		return slot, nil
 	}
-	if len(h.slots) > slotMask {
+	if int(h.base)+len(h.slots) > slotMask {
 		return 0, ErrTimerIDsExhausted
 	}
 	h.slots = append(h.slots, timerSlot{pos: posFree})
@@ -104,13 +105,13 @@ func (h *timerHeap) lookup(id uint64) (uint32, bool) {
 			return 0, false
 		}
 	} else {
-		slot = uint32(id & slotMask)
+		slot = uint32(id&slotMask) - h.base // wraps to a huge index below base
 	}
 	if int(slot) >= len(h.slots) {
 		return 0, false
 	}
 	s := &h.slots[slot]
-	return slot, s.id == id && s.pos != posFree
+	return slot, s.pos != posFree && s.id == id
 }
 
 // cancel removes a pending timer (an interval too, from its own callback).
@@ -134,8 +135,9 @@ func (h *timerHeap) release(slot uint32) {
 		delete(h.external, s.id)
 	}
 	s.fn, s.pos, s.unref, s.period, s.id = nil, posFree, false, 0, 0
-	if s.gen < maxGen {
-		h.free = append(h.free, slot)
+	if s.gen < maxGen { // else the slot retires: its IDs are used up
+		s.id = uint64(h.free)
+		h.free = slot + 1
 	}
 }
 

@@ -2,12 +2,17 @@ package loop
 
 import (
 	"errors"
+	"sync/atomic"
 	"time"
 )
 
 // TimerID names a timer of one loop. IDs are unique per loop, never reused,
 // never 0, and below 2^53 so JavaScript represents them exactly.
 type TimerID uint64
+
+// externalIDs numbers the timers scheduled from off the loop, for all loops
+// at once: unique in the process is unique per loop, and it saves a field.
+var externalIDs atomic.Uint64
 
 // errBadInterval rejects a non-positive interval period.
 var errBadInterval = errors.New("loop: interval period must be positive")
@@ -47,7 +52,7 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		return TimerID(id), err
 	}
 	when := l.clock.Now() + max(int64(d), 0)
-	n := l.extIDs.Add(1)
+	n := externalIDs.Add(1)
 	if n > maxExternalID {
 		return 0, ErrTimerIDsExhausted
 	}
@@ -65,7 +70,7 @@ func (l *Loop) addTimerOnLoop(when, period int64, fn func(), extID uint64) (uint
 		return 0, ErrLoopClosed
 	}
 	if l.timers == nil {
-		l.timers = &timerHeap{}
+		l.timers = l.newTimerHeap()
 	}
 	return l.timers.add(when, period, fn, extID)
 }
@@ -109,4 +114,33 @@ func (l *Loop) setTimerRef(id TimerID, ref bool) error {
 			l.timers.setRef(uint64(id), ref)
 		}
 	})
+}
+
+// dropTimers gives back an empty timer heap so an idle loop pays nothing
+// for timers it no longer has. Only a heap that ever used a single slot is
+// dropped (the common case of one timer at a time): the loop keeps that
+// slot's number and generation, the next heap resumes from them, and so no
+// ID ever comes back. A heap that grew larger stays: its slot table is the
+// record of the generations it handed out. On the loop.
+func (l *Loop) dropTimers() {
+	h := l.timers
+	if h == nil || h.len() != 0 || len(h.slots) != 1 {
+		return
+	}
+	s := &h.slots[0]
+	if s.gen >= maxGen {
+		return // retired: keep it so the next timer takes a fresh slot
+	}
+	l.timerBase, l.timerGen = h.base, s.gen
+	l.timers = nil
+}
+
+// newTimerHeap starts a heap where the last dropped one left off.
+func (l *Loop) newTimerHeap() *timerHeap {
+	h := &timerHeap{base: l.timerBase}
+	if l.timerGen > 0 {
+		h.slots = []timerSlot{{pos: posFree, gen: l.timerGen}}
+		h.free = 1
+	}
+	return h
 }
