@@ -758,3 +758,64 @@ func TestGoAndShutdown(t *testing.T) {
 		t.Fatalf("Go after close: settled=%v err=%v called=%v", ok, err, called)
 	}
 }
+
+// Reject(nil) and ResolvePromise(nil) still reject, with a non-nil error, so
+// a rejection is never mistaken for a fulfilment.
+func TestPromiseNilRejections(t *testing.T) {
+	tests := []struct {
+		name   string
+		settle func(*loop.Resolver[int])
+	}{
+		{"Reject(nil)", func(r *loop.Resolver[int]) { r.Reject(nil) }},
+		{"ResolvePromise(nil)", func(r *loop.Resolver[int]) { r.ResolvePromise(nil) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := startLoop(t)
+			p, r := loop.NewPromise[int](l)
+			tt.settle(r)
+			if _, err := settleOf(t, p); err == nil {
+				t.Fatal("fulfilled, want a rejection")
+			}
+		})
+	}
+}
+
+// A Wait blocked on a pending promise returns ErrLoopClosed when the loop
+// shuts down.
+func TestPromiseWaitEndsOnShutdown(t *testing.T) {
+	l := startLoop(t)
+	p, _ := loop.NewPromise[int](l)
+	waited := make(chan error, 1)
+	go func() { _, err := p.Wait(context.Background()); waited <- err }()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-waited:
+		if !errors.Is(err, loop.ErrLoopClosed) {
+			t.Fatalf("Wait returned %v, want ErrLoopClosed", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("Wait still blocked after shutdown (hang guard)")
+	}
+}
+
+// Promises of a driven loop run their reactions on that loop, and a
+// settlement from another driven loop's callback hops across.
+func TestPromiseOnDrivenLoop(t *testing.T) {
+	s := must[*loop.Scheduler](t)(loop.NewScheduler(loop.WithWorkers(2)))
+	defer s.Shutdown(context.Background())
+	a := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	b := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	p, r := loop.NewPromise[int](a)
+	var onA atomic.Bool
+	q := p.Then(func(v int) (int, error) { onA.Store(a.OnLoop() && !b.OnLoop()); return v + 1, nil })
+	do(t, b, func() { r.Resolve(1) })
+	if v, err := settleOf(t, q); v != 2 || err != nil {
+		t.Fatalf("got (%v, %v), want 2", v, err)
+	}
+	if !onA.Load() {
+		t.Fatal("reaction did not run on its own loop")
+	}
+}
