@@ -819,3 +819,63 @@ func TestPromiseOnDrivenLoop(t *testing.T) {
 		t.Fatal("reaction did not run on its own loop")
 	}
 }
+
+// Under concurrent settlements and attachments from many goroutines, the
+// promise settles once and every reaction runs exactly once, on the loop,
+// seeing that one outcome.
+func TestPromiseConcurrentSettleAndAttach(t *testing.T) {
+	l := startLoop(t)
+	p, r := loop.NewPromise[int](l)
+	const goroutines, perG = 8, 50
+	var runs, offLoop atomic.Int32
+	seen := make(chan int, goroutines*perG)
+	derived := make(chan *loop.Promise[int], goroutines*perG)
+	start := make(chan struct{})
+	finished := make(chan struct{}, goroutines)
+	for g := range goroutines {
+		go func() {
+			defer func() { finished <- struct{}{} }()
+			<-start
+			for i := range perG {
+				if i == perG/2 {
+					if g%2 == 0 {
+						r.Resolve(g + 1)
+					} else {
+						r.Reject(errA)
+					}
+				}
+				derived <- p.Finally(func() {
+					runs.Add(1)
+					if !l.OnLoop() {
+						offLoop.Add(1)
+					}
+					v, _, _ := p.Settled()
+					seen <- v
+				})
+			}
+		}()
+	}
+	close(start)
+	for range goroutines {
+		<-finished
+	}
+	close(derived)
+	want, wantErr := settleOf(t, p)
+	for q := range derived {
+		if v, err := settleOf(t, q); v != want || err != wantErr {
+			t.Fatalf("derived promise got (%v, %v), want (%v, %v)", v, err, want, wantErr)
+		}
+	}
+	close(seen)
+	for v := range seen {
+		if v != want {
+			t.Fatalf("a reaction saw %v, want %v", v, want)
+		}
+	}
+	if n := runs.Load(); n != goroutines*perG {
+		t.Fatalf("%d reactions ran, want %d", n, goroutines*perG)
+	}
+	if n := offLoop.Load(); n != 0 {
+		t.Fatalf("%d reactions ran off the loop", n)
+	}
+}
