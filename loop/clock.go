@@ -40,21 +40,23 @@ type realClock struct{ epoch time.Time }
 func (c *realClock) Now() int64 { return int64(time.Since(c.epoch)) }
 
 func (c *realClock) AfterFunc(at int64, fn func()) ClockTimer {
-	return &realTimer{c: c, t: time.AfterFunc(time.Duration(at-c.Now()), fn)}
+	return (*realTimer)(time.AfterFunc(time.Duration(at-c.Now()), fn))
 }
 
-type realTimer struct {
-	c *realClock
-	t *time.Timer
+// realTimer is a *time.Timer that takes absolute times; a conversion, not a
+// wrapper, so arming one allocates nothing more than the runtime timer.
+type realTimer time.Timer
+
+func (t *realTimer) Stop() bool { return (*time.Timer)(t).Stop() }
+func (t *realTimer) Reset(at int64) {
+	(*time.Timer)(t).Reset(time.Duration(at - theRealClock.Now()))
 }
 
-func (t *realTimer) Stop() bool     { return t.t.Stop() }
-func (t *realTimer) Reset(at int64) { t.t.Reset(time.Duration(at - t.c.Now())) }
-
-// VirtualClock is a [Clock] whose time moves only when Advance or Set is
-// called; timers that become due fire synchronously inside that call, in
-// deadline order (scheduling order for equal deadlines). Loops woken by it
-// then run their timers on their own goroutines.
+// VirtualClock is a [Clock] whose time moves only when Advance is called;
+// clock timers fire only inside Advance, synchronously, in deadline order
+// (arming order for equal deadlines) — one armed for a time already passed
+// fires at the next Advance, even Advance(0). Loops woken by it then run
+// their own timers on their own goroutines.
 type VirtualClock struct {
 	mu      sync.Mutex
 	now     int64
@@ -135,7 +137,7 @@ func (t *vtimer) Reset(at int64) {
 	c.seq++
 	t.at, t.seq = at, c.seq
 	heap.Push(&c.pending, t)
-	c.fireLocked()
+	c.mu.Unlock()
 }
 
 // vtimerHeap orders clock timers by (deadline, arming order). Virtual clocks

@@ -46,8 +46,11 @@ func (l *Loop) drainMicrotasks() {
 			l.report(ErrMicrotaskBudget)
 			return
 		}
-		l.stats.local[cMicrotasks]++
+		l.stats.delta[cMicrotasks]++
 		l.micro.pop()()
+	}
+	if l.stats.delta[cMicrotasks] > 1<<30 { // a long checkpoint: flush before the delta wraps
+		l.publish()
 	}
 }
 
@@ -67,7 +70,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 		l.batch[l.pos] = nil
 		l.pos++
 		*budget--
-		l.stats.local[cTasks]++
+		l.stats.delta[cTasks]++
 		l.runSampled(fn)
 		l.checkpoint()
 		if l.yielding {
@@ -105,7 +108,7 @@ func (l *Loop) runTimersGuarded(now int64, maxSeq uint64) (again bool) {
 		if !ok {
 			return false
 		}
-		l.stats.local[cTimersFired]++
+		l.stats.delta[cTimersFired]++
 		fn()
 		l.checkpoint()
 		if l.yielding {
@@ -127,7 +130,7 @@ func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 	l.checkpoint()
 	for *n > 0 {
 		*n--
-		l.stats.local[cImmediates]++
+		l.stats.delta[cImmediates]++
 		l.imm.pop()()
 		l.checkpoint()
 		if l.yielding {
@@ -149,7 +152,7 @@ func (l *Loop) recoverInto(again *bool) {
 // report hands a fault to the panic handler. A handler that itself panics
 // is not allowed to take the loop down.
 func (l *Loop) report(err error) {
-	l.stats.local[cPanics]++
+	l.stats.delta[cPanics]++
 	fn := l.cfg.onPanic
 	if fn == nil {
 		return
@@ -169,5 +172,7 @@ func (l *Loop) idleTrim() {
 	l.pos = 0
 	l.dropTimers()
 	l.micro.trim()
-	l.imm.trim()
+	if l.imm.len() == 0 {
+		l.imm = nil
+	}
 }

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -13,8 +14,8 @@ import (
 type ingress struct {
 	mu     sync.Mutex
 	tasks  []func()
+	size   atomic.Int32 // len(tasks), readable without the lock
 	closed bool
-	size   atomic.Int64 // len(tasks), readable without the lock
 }
 
 // push appends fn; it reports false, queueing nothing, once closed.
@@ -25,7 +26,7 @@ func (q *ingress) push(fn func()) bool {
 		return false
 	}
 	q.tasks = append(q.tasks, fn)
-	q.size.Store(int64(len(q.tasks)))
+	q.size.Store(int32(min(len(q.tasks), math.MaxInt32)))
 	q.mu.Unlock()
 	return true
 }

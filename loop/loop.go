@@ -28,7 +28,6 @@ type Loop struct {
 
 	sched                *Scheduler
 	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
-	clock                Clock
 	cfg                  *loopConfig
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
@@ -38,7 +37,7 @@ type Loop struct {
 	yielding  bool // the microtask budget ran out: end this round
 	running   atomic.Bool
 	micro     ring
-	imm       ring
+	imm       *ring // immediates; made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
@@ -57,6 +56,7 @@ type Loop struct {
 // lifetime context and the clock timer armed for an idle loop's timers.
 type loopSide struct {
 	wake       chan struct{} // standalone: a parked Run waits here; set at New
+	clock      Clock         // standalone: set at New
 	done       chan struct{} // under in.mu; made by Done or Shutdown
 	life       context.Context
 	cancelLife context.CancelFunc // under in.mu
@@ -77,6 +77,7 @@ func (l *Loop) sideState() *loopSide {
 type loopConfig struct {
 	onPanic       func(error)
 	onUnhandled   func(error)
+	clock         Clock
 	onHandledLate func(error)
 	microBudget   int
 	untilIdle     bool
@@ -93,6 +94,10 @@ const (
 // yields its worker to other loops.
 const batchBudget = 256
 
+// maxRoundTasks bounds the tasks a standalone loop runs per round, so
+// timers get their turn and counters get published under steady input.
+const maxRoundTasks = 1 << 16
+
 // New returns a loop configured by opts. Without [WithScheduler] it is a
 // standalone loop: call [Loop.Run] to run it.
 func New(opts ...Option) (*Loop, error) {
@@ -103,25 +108,26 @@ func New(opts ...Option) (*Loop, error) {
 			return nil, err
 		}
 	}
+	if l.cfg == nil {
+		l.cfg = &defaultConfig
+	}
 	if l.sched != nil {
-		if l.clock != nil {
+		if l.cfg.clock != nil {
 			return nil, errClockWithScheduler
 		}
-		l.clock = l.sched.clock
 		if err := l.sched.attach(l); err != nil {
 			return nil, err
 		}
 		l.state.Store(int32(StateActive))
-	} else {
-		if l.clock == nil {
-			l.clock = theRealClock
-		}
-		l.sideState().wake = make(chan struct{}, 1)
-		l.status.Store(statusAwake) // not parked until Run parks it
+		return l, nil
 	}
-	if l.cfg == nil {
-		l.cfg = &defaultConfig
+	s := l.sideState()
+	s.wake = make(chan struct{}, 1)
+	s.clock = l.cfg.clock
+	if s.clock == nil {
+		s.clock = theRealClock
 	}
+	l.status.Store(statusAwake) // not parked until Run parks it
 	return l, nil
 }
 
@@ -168,17 +174,22 @@ func (l *Loop) markClosed() {
 }
 
 // Clock returns the loop's clock (its scheduler's, for a driven loop).
-func (l *Loop) Clock() Clock { return l.clock }
+func (l *Loop) Clock() Clock {
+	if l.sched != nil {
+		return l.sched.clock
+	}
+	return l.side.Load().clock
+}
 
 // Now returns the current time in nanoseconds on the loop's clock.
-func (l *Loop) Now() int64 { return l.clock.Now() }
+func (l *Loop) Now() int64 { return l.Clock().Now() }
 
 // UpdateTime refreshes the loop's cached time from its clock, for a
 // callback that ran long before it schedules timers. On the loop.
 func (l *Loop) UpdateTime() { l.updateTime() }
 
 func (l *Loop) updateTime() int64 {
-	l.now = l.clock.Now()
+	l.now = l.Clock().Now()
 	return l.now
 }
 

@@ -36,14 +36,15 @@ type Percentiles struct {
 	Samples uint64
 }
 
-// counters are counted on the loop in plain fields and published to
-// atomics at the end of each round, only those that changed, so counting
-// costs a few atomic stores per round rather than one per callback.
+// counters are counted on the loop as small deltas in plain fields and
+// added to atomics at the end of each round, only those that changed, so
+// counting costs a few atomic adds per round rather than one per callback.
+// A round runs at most maxRoundTasks tasks, so deltas cannot overflow.
 type counters struct {
-	local   [numCounters]uint64 // loop only
+	delta   [numDeltas]uint32 // loop only
+	sample  uint32            // loop only
 	pub     [numCounters]atomic.Uint64
 	latency atomic.Pointer[latencyEstimator]
-	sample  uint32 // loop only
 }
 
 const (
@@ -52,22 +53,26 @@ const (
 	cMicrotasks
 	cImmediates
 	cPanics
-	cTimersPending
-	numCounters
+	numDeltas
+	cTimersPending = numDeltas // a gauge, published as is
+	numCounters    = numDeltas + 1
 )
 
 // publish makes the loop's counters visible to Metrics. On the loop.
 func (l *Loop) publish() {
 	c := &l.stats
-	if l.timers != nil {
-		c.local[cTimersPending] = uint64(l.timers.len())
-	} else {
-		c.local[cTimersPending] = 0
-	}
-	for i := range numCounters {
-		if c.local[i] != c.pub[i].Load() { // a plain load; stores are the cost
-			c.pub[i].Store(c.local[i])
+	for i, d := range c.delta {
+		if d != 0 {
+			c.pub[i].Add(uint64(d))
+			c.delta[i] = 0
 		}
+	}
+	pending := uint64(0)
+	if l.timers != nil {
+		pending = uint64(l.timers.len())
+	}
+	if c.pub[cTimersPending].Load() != pending { // a plain load; stores cost
+		c.pub[cTimersPending].Store(pending)
 	}
 }
 

@@ -26,7 +26,7 @@ func WithClock(c Clock) Option {
 		if c == nil {
 			return errors.New("loop: WithClock(nil)")
 		}
-		l.clock = c
+		l.hooks().clock = c
 		return nil
 	}
 }

@@ -879,3 +879,21 @@ func TestPromiseConcurrentSettleAndAttach(t *testing.T) {
 		t.Fatalf("%d reactions ran off the loop", n)
 	}
 }
+
+// A promise settled by a timer callback runs its reactions before the next
+// timer due in the same round.
+func TestPromiseReactionBeforeNextTimer(t *testing.T) {
+	l, vc := startVirtual(t)
+	var r recorder
+	do(t, l, func() {
+		p, res := loop.NewPromise[int](l)
+		p.Then(record(&r, "reaction"))
+		l.ScheduleTimer(time.Second, func() { r.add("timer 1"); res.Resolve(1) })
+		l.ScheduleTimer(time.Second, func() { r.add("timer 2") })
+	})
+	advance(t, l, vc, time.Second)
+	want := []string{"timer 1", "reaction", "timer 2"}
+	if got := r.list(); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}

@@ -36,7 +36,7 @@ func (l *Loop) Run(ctx context.Context) error {
 
 func (l *Loop) runStandalone(ctx context.Context) error {
 	for {
-		l.tick(math.MaxInt)
+		l.tick(maxRoundTasks)
 		if l.State() == StateShuttingDown {
 			l.finishShutdown()
 			return nil
@@ -98,20 +98,28 @@ func (l *Loop) armWake() {
 		return
 	}
 	l.nextDue.Store(when)
-	s := l.sideState()
+	if l.sched != nil {
+		l.sched.wakeAt(l, when)
+		return
+	}
+	s := l.side.Load()
 	if s.armed != nil && s.armedAt == when {
 		return
 	}
 	if s.armed == nil {
-		s.armed = l.clock.AfterFunc(when, l.notify)
+		s.armed = s.clock.AfterFunc(when, l.notify)
 	} else {
 		s.armed.Reset(when)
 	}
 	s.armedAt = when
 }
 
-// disarm stops and drops the idle wake-up timer, if any. On the loop.
+// disarm drops the idle wake-up, if any. On the loop.
 func (l *Loop) disarm() {
+	if l.timers != nil && l.timers.wake.q != nil {
+		l.timers.wake.q.remove(&l.timers.wake)
+		return
+	}
 	if s := l.side.Load(); s != nil && s.armed != nil {
 		s.armed.Stop()
 		s.armed = nil

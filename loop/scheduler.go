@@ -82,7 +82,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		s.workers = make([]*worker, runtime.GOMAXPROCS(0))
 	}
 	for i := range s.workers {
-		s.workers[i] = &worker{s: s, wake: make(chan struct{}, 1)}
+		s.workers[i] = &worker{s: s, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
 	}
 	s.wg.Add(len(s.workers))
 	for _, w := range s.workers {
@@ -177,6 +177,9 @@ func (s *Scheduler) stopLocked() {
 	}
 	s.stopping = true
 	close(s.empty)
+	for _, w := range s.workers {
+		w.wq.stop()
+	}
 	for _, w := range s.idle {
 		w.signal()
 	}

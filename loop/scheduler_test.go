@@ -80,12 +80,14 @@ func TestIdleDrivenLoopsHoldNoGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	const n = 100000
 	loops := make([]*loop.Loop, n)
-	var wg sync.WaitGroup
+	var wg, scheduled sync.WaitGroup
 	wg.Add(n)
+	scheduled.Add(n)
 	for i := range loops {
 		l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
 		loops[i] = l
 		l.Submit(func() {
+			defer scheduled.Done()
 			l.ScheduleTimer(time.Millisecond, func() {
 				p, r := loop.NewPromise[int](l)
 				p.Then(func(v int) (int, error) { wg.Done(); return v, nil })
@@ -93,9 +95,9 @@ func TestIdleDrivenLoopsHoldNoGoroutines(t *testing.T) {
 			})
 		})
 	}
-	for vc.Pending() < n {
-		runtime.Gosched()
-	}
+	// Loops still going idle when time moves see their timer due on their
+	// lock-free re-check; the others are woken by their worker's queue.
+	scheduled.Wait()
 	vc.Advance(time.Millisecond)
 	wg.Wait()
 	if got := runtime.NumGoroutine(); got > before+2 {

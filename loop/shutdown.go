@@ -72,9 +72,9 @@ func (l *Loop) finishShutdown() {
 	if l.State() == StateClosed {
 		return
 	}
+	l.disarm()
 	l.timers = nil
 	l.nextDue.Store(noDeadline)
-	l.disarm()
 	l.closeFDs()
 	for {
 		l.yielding = false
@@ -86,7 +86,7 @@ func (l *Loop) finishShutdown() {
 			break
 		}
 	}
-	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, ring{}, nil
+	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, nil, nil
 	l.publish()
 	l.markClosed()
 	if l.sched != nil {

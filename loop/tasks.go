@@ -23,13 +23,20 @@ func (l *Loop) SetImmediate(fn func()) error {
 		return ErrNilFunc
 	}
 	if !l.OnLoop() {
-		return l.Submit(func() { l.imm.push(fn) })
+		return l.Submit(func() { l.pushImmediate(fn) })
 	}
 	if l.State() >= StateShuttingDown {
 		return ErrLoopClosed
 	}
-	l.imm.push(fn)
+	l.pushImmediate(fn)
 	return nil
+}
+
+func (l *Loop) pushImmediate(fn func()) {
+	if l.imm == nil {
+		l.imm = &ring{}
+	}
+	l.imm.push(fn)
 }
 
 // queueMicrotaskOnLoop is QueueMicrotask without the goroutine check, for

@@ -35,19 +35,26 @@ type timerSlot struct {
 	fn     func()
 	period int64  // > 0 for intervals
 	id     uint64 // the live timer's ID
-	gen    uint32 // generation of the slot's latest use; part of internal IDs
+	gen    uint32 // generation of the slot's latest use (part of internal IDs), plus unrefBit
 	pos    int32  // heap index, or posFree
-	unref  bool   // does not keep a run-until-idle loop alive
 }
+
+// unrefBit in timerSlot.gen marks a timer that does not keep a
+// run-until-idle loop alive; generations stay below it.
+const unrefBit = 1 << 31
+
+func (s *timerSlot) generation() uint32 { return s.gen &^ unrefBit }
+func (s *timerSlot) unref() bool        { return s.gen&unrefBit != 0 }
 
 type timerHeap struct {
 	entries  []heapEntry
 	slots    []timerSlot
 	external map[uint64]uint32 // external ID -> slot
 	seq      uint64
-	free     uint32 // head of the free-slot list threaded through timerSlot.id, as index+1
-	base     uint32 // the ID slot number of slots[0]; see Loop.dropTimers
-	refs     int32  // referenced timers pending
+	free     uint32    // head of the free-slot list threaded through timerSlot.id, as index+1
+	base     uint32    // the ID slot number of slots[0]; see Loop.dropTimers
+	refs     int32     // referenced timers pending
+	wake     wakeEntry // driven loops: the idle wake-up for these timers
 }
 
 func (h *timerHeap) len() int { return len(h.entries) }
@@ -68,7 +75,7 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 		return 0, err
 	}
 	s := &h.slots[slot]
-	gen := s.gen + 1
+	gen := s.generation() + 1
 	id := uint64(gen)<<slotBits | uint64(h.base+slot)
 	if extID != 0 {
 		if h.external == nil {
@@ -128,13 +135,13 @@ func (h *timerHeap) cancel(id uint64) bool {
 // release frees a slot for reuse under a new generation.
 func (h *timerHeap) release(slot uint32) {
 	s := &h.slots[slot]
-	if !s.unref {
+	if !s.unref() {
 		h.refs--
 	}
 	if s.id&externalIDBit != 0 {
 		delete(h.external, s.id)
 	}
-	s.fn, s.pos, s.unref, s.period, s.id = nil, posFree, false, 0, 0
+	s.fn, s.pos, s.gen, s.period, s.id = nil, posFree, s.generation(), 0, 0
 	if s.gen < maxGen { // else the slot retires: its IDs are used up
 		s.id = uint64(h.free)
 		h.free = slot + 1
@@ -148,10 +155,10 @@ func (h *timerHeap) setRef(id uint64, ref bool) bool {
 		return false
 	}
 	s := &h.slots[slot]
-	if s.unref == !ref {
+	if s.unref() == !ref {
 		return true
 	}
-	s.unref = !ref
+	s.gen ^= unrefBit
 	if ref {
 		h.refs++
 	} else {

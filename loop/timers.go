@@ -51,7 +51,7 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		id, err := l.addTimerOnLoop(l.now+max(int64(d), 0), period, fn, 0)
 		return TimerID(id), err
 	}
-	when := l.clock.Now() + max(int64(d), 0)
+	when := l.Clock().Now() + max(int64(d), 0)
 	n := externalIDs.Add(1)
 	if n > maxExternalID {
 		return 0, ErrTimerIDsExhausted

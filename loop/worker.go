@@ -10,6 +10,7 @@ type worker struct {
 	s    *Scheduler
 	gid  atomic.Int64
 	wake chan struct{}
+	wq   *wakeQueue // wake-ups of idle loops with pending timers
 
 	mu    sync.Mutex // guards local, which stealers take from
 	local loopRing
