@@ -132,6 +132,17 @@ func (s *Scheduler) Shutdown(ctx context.Context) error {
 		return ctx.Err()
 	}
 	s.wg.Wait()
+	s.mu.Lock()
+	var drivers []*fdDriver
+	for _, w := range s.workers {
+		if w.fd != nil {
+			drivers = append(drivers, w.fd)
+		}
+	}
+	s.mu.Unlock()
+	for _, d := range drivers {
+		d.close()
+	}
 	return nil
 }
 

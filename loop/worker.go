@@ -11,6 +11,7 @@ type worker struct {
 	gid  atomic.Int64
 	wake chan struct{}
 	wq   *wakeQueue // wake-ups of idle loops with pending timers
+	fd   *fdDriver  // fd readiness for loops run here; made on first use, under s.mu
 
 	mu    sync.Mutex // guards local, which stealers take from
 	local loopRing
