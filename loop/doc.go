@@ -1,0 +1,90 @@
+// Package loop is troupe's event loop: one per actor, small enough that a
+// process can hold a million of them, most idle.
+//
+// A [Loop] owns an ingress queue of macrotasks that any goroutine may
+// [Loop.Submit] to, a microtask queue ([Loop.QueueMicrotask]), a timer heap
+// ([Loop.ScheduleTimer], [Loop.ScheduleInterval], [Loop.CancelTimer]),
+// immediates ([Loop.SetImmediate]), fd readiness ([Loop.WatchFD]) and typed
+// promises ([Promise], [NewPromise], [Then], [All], [Go]...). It knows
+// nothing of actors.
+//
+// # Order
+//
+// A loop runs one callback at a time. Each round fires the due timers (in
+// deadline order, equal deadlines in scheduling order), then the queued
+// tasks (in submission order per goroutine), then the immediates queued
+// before the round. Every one of these macrotasks is followed by a
+// microtask checkpoint that drains the microtask queue completely,
+// including microtasks queued during the drain, as HTML and Node (>= 11)
+// do. Promise reactions are microtasks. Timers scheduled by a timer
+// callback, and immediates queued by an immediate, wait for the next round.
+//
+// # Standalone and driven loops
+//
+// A standalone loop runs on the goroutine that calls [Loop.Run]; with
+// [WithRunUntilIdle] Run returns, like a Node process, once nothing
+// referenced is left to do ([Loop.UnrefTimer], [Loop.UnrefFD] and
+// [Loop.KeepAlive] adjust what counts).
+//
+// A driven loop ([WithScheduler]) has no goroutine of its own. A
+// [Scheduler] runs driven loops on a fixed pool of workers while they have
+// work: the first Submit to an idle loop wins a compare-and-swap and queues
+// the loop on a worker; the loop then runs a bounded batch and either goes
+// idle again or back in the queue. A loop made runnable by a callback on a
+// worker takes that worker's next slot and runs right after, on the same
+// goroutine, so a ping-pong between two loops costs queue operations, not
+// goroutine switches. An idle driven loop holds no goroutine and no fd, and
+// about 350 bytes of memory (BenchmarkIdleLoop).
+//
+// # Timers of idle loops
+//
+// An idle driven loop with pending timers needs one wake-up, at its
+// earliest deadline. Two designs were measured (BenchmarkIdleWake, arming
+// and disarming one loop's wake-up among 10,000 armed, 2-core machine):
+//
+//	runtime timer per loop (time.AfterFunc + Reset/Stop)   188–236 ns   131 B per armed loop
+//	per-worker wake queue (min-heap, one clock timer)        26–37 ns    49 B per armed loop
+//
+// so each worker keeps a wake queue: a min-heap of (deadline, loop) driven
+// by a single clock timer re-armed to its minimum; firing schedules the
+// loops that are due. Standalone loops, of which there are few, use one
+// clock timer each. A loop's own timers stay in its own 4-ary heap of
+// pointer-free entries; cancel is O(log n) through the slot named in the
+// timer's ID, with no map.
+//
+// # Clocks
+//
+// Time comes from a [Clock] owned by the scheduler (or the standalone
+// loop): [RealClock] by default, or a [VirtualClock] that moves only when a
+// test calls Advance, so timer tests are deterministic and never sleep. On
+// the loop, timers count from the loop's cached time, read once per round
+// and every 64 tasks, as libuv's uv_now.
+//
+// # Goroutines
+//
+// Methods are safe from any goroutine unless their doc says "on the loop".
+// The loop tells its own goroutine apart by goroutine id (a few nanoseconds
+// with github.com/joeycumines/goroutineid): on the loop, calls take an
+// unsynchronized fast path; elsewhere they hop through the ingress queue.
+// Blocking calls ([Promise.Wait], [Loop.Shutdown]) made from any loop's
+// callback return [ErrWouldBlock] instead of stalling a loop. Nothing locks
+// an OS thread. A callback that blocks holds its worker: the other workers
+// keep running and stealing the remaining loops, but the pool does not
+// grow; do blocking work with [Go].
+//
+// # Faults and shutdown
+//
+// A panic in any callback is recovered and reported to the handler set by
+// [WithPanicHandler] as a *[PanicError]; the loop keeps running, and a
+// panicking promise reaction rejects the derived promise. Rejections with
+// no reaction are reported after the checkpoint ([WithUnhandledRejectionHandler]).
+// [Loop.Shutdown] refuses new work, runs what was accepted, fires no more
+// timers, rejects pending promises with [ErrLoopClosed], and returns when
+// the loop has closed.
+//
+// # Metrics
+//
+// [Loop.Metrics] reports counters, queue depth, pending timers and task
+// duration percentiles (P-square estimators over a 1-in-64 sample), cheap
+// enough to leave on: counters are published once per round.
+package loop
