@@ -17,7 +17,7 @@ import (
 // the work that would stop it.
 func (l *Loop) tick(budget int) {
 	l.yielding = false
-	l.updateTime()
+	l.nowStale = true
 	l.runTimers()
 	l.runTasks(budget)
 	l.runImmediates()

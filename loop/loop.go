@@ -35,6 +35,7 @@ type Loop struct {
 	batch     []func()
 	pos       int32
 	yielding  bool // the microtask budget ran out: end this round
+	nowStale  bool // now predates this round; ScheduleTimer refreshes it
 	running   atomic.Bool
 	micro     ring
 	imm       *ring // immediates; made on first use, dropped when idle
@@ -190,6 +191,7 @@ func (l *Loop) UpdateTime() { l.updateTime() }
 
 func (l *Loop) updateTime() int64 {
 	l.now = l.Clock().Now()
+	l.nowStale = false
 	return l.now
 }
 

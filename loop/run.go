@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"math"
+	"runtime"
 )
 
 // Run runs a standalone loop on the calling goroutine until the loop is shut
@@ -60,6 +61,15 @@ func (l *Loop) park(ctx context.Context) error {
 	if l.hasWork() {
 		return nil
 	}
+	// One yield before parking lets the goroutine the last callback just
+	// woke run on this P and answer before the loop parks, so a ping-pong
+	// with another goroutine skips a park and a wake-up per round trip
+	// (BenchmarkRoundtrip: 1.4–1.8x raw channels without it, ~1.05–1.15x
+	// with it). It is one yield, not a spin.
+	runtime.Gosched()
+	if l.hasWork() {
+		return nil
+	}
 	l.armWake()
 	l.idleTrim()
 	l.status.Store(statusIdle)
@@ -67,10 +77,15 @@ func (l *Loop) park(ctx context.Context) error {
 		l.unpark()
 		return nil
 	}
-	select {
-	case <-l.side.Load().wake:
+	wake, done := l.side.Load().wake, ctx.Done()
+	if done == nil { // a plain receive costs less than a select
+		<-wake
 		return nil
-	case <-ctx.Done():
+	}
+	select {
+	case <-wake:
+		return nil
+	case <-done:
 		l.unpark()
 		return ctx.Err()
 	}

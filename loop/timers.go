@@ -48,6 +48,9 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		return 0, ErrNilFunc
 	}
 	if l.OnLoop() {
+		if l.nowStale {
+			l.updateTime()
+		}
 		id, err := l.addTimerOnLoop(l.now+max(int64(d), 0), period, fn, 0)
 		return TimerID(id), err
 	}
