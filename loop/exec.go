@@ -47,7 +47,7 @@ func (l *Loop) drainMicrotasks() {
 			return
 		}
 		l.stats.delta[cMicrotasks]++
-		l.micro.pop()()
+		l.micro.pop().run()
 	}
 	if l.stats.delta[cMicrotasks] > 1<<30 { // a long checkpoint: flush before the delta wraps
 		l.publish()
@@ -131,7 +131,7 @@ func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 	for *n > 0 {
 		*n--
 		l.stats.delta[cImmediates]++
-		l.imm.pop()()
+		l.imm.pop().run()
 		l.checkpoint()
 		if l.yielding {
 			return false

@@ -1,11 +1,22 @@
 package loop
 
+// task is a queued callback: a plain func (as funcTask) or a promise
+// reaction that carries its own state, so attaching one allocates nothing
+// beyond the object that needs to exist anyway.
+type task interface{ run() }
+
+// funcTask makes a func a task; a func value fits an interface without an
+// allocation.
+type funcTask func()
+
+func (f funcTask) run() { f() }
+
 // ring is a growable FIFO of callbacks, used on the loop goroutine only (the
 // microtask and immediate queues), so it needs no synchronization. It
 // allocates on first use and gives its array back when drained if it grew
 // large, so an idle loop keeps at most a small array.
 type ring struct {
-	buf        []func()
+	buf        []task
 	head, size int32
 }
 
@@ -17,7 +28,7 @@ func (r *ring) len() int {
 	return int(r.size)
 }
 
-func (r *ring) push(fn func()) {
+func (r *ring) push(fn task) {
 	if int(r.size) == len(r.buf) {
 		r.grow()
 	}
@@ -25,7 +36,7 @@ func (r *ring) push(fn func()) {
 	r.size++
 }
 
-func (r *ring) pop() func() {
+func (r *ring) pop() task {
 	fn := r.buf[r.head]
 	r.buf[r.head] = nil
 	r.head = (r.head + 1) & int32(len(r.buf)-1)
@@ -35,7 +46,7 @@ func (r *ring) pop() func() {
 
 func (r *ring) grow() {
 	n := max(len(r.buf)*2, 8)
-	buf := make([]func(), n)
+	buf := make([]task, n)
 	for i := range r.size {
 		buf[i] = r.buf[int(r.head+i)&(len(r.buf)-1)]
 	}

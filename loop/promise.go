@@ -22,14 +22,14 @@ type Promise[T any] struct {
 	reported bool // reported as an unhandled rejection (loop only)
 	val      T
 	err      error
-	react1   func()         // the first reaction, inline: most promises have one
+	react1   task           // the first reaction, inline: most promises have one
 	more     *promiseExtras // further reactions and waiters, rarely needed
 }
 
 // promiseExtras holds what few promises need, out of line to keep promises
 // small.
 type promiseExtras struct {
-	reacts  []func()
+	reacts  []task
 	waiters []chan struct{}
 }
 
@@ -57,14 +57,21 @@ const (
 // goroutine; if l has closed, the promise is already rejected with
 // [ErrLoopClosed].
 func NewPromise[T any](l *Loop) (*Promise[T], *Resolver[T]) {
-	p := &Promise[T]{l: l}
+	p := &Promise[T]{}
+	p.init(l, l.OnLoop())
+	return p, (*Resolver[T])(p)
+}
+
+// init binds a zero promise to l and tracks it as pending; onLoop says
+// whether the caller runs on l.
+func (p *Promise[T]) init(l *Loop, onLoop bool) {
+	p.l = l
 	p.link.owner = p
-	if l.OnLoop() {
+	if onLoop {
 		l.promises.add(&p.link)
 	} else if err := l.Submit(func() { l.promises.add(&p.link) }); err != nil {
 		p.settleClosed(err)
 	}
-	return p, (*Resolver[T])(p)
 }
 
 // Resolved returns a promise on l already fulfilled with v.
@@ -174,15 +181,18 @@ func (p *Promise[T]) settleClosed(err error) {
 
 // react runs fn as a microtask on the promise's loop once it has settled.
 // It reports false if the loop has closed and fn will never run.
-func (p *Promise[T]) react(fn func()) bool {
-	if !p.l.OnLoop() {
+func (p *Promise[T]) react(fn task) bool { return p.reactFrom(fn, p.l.OnLoop()) }
+
+// reactFrom is react for a caller that knows whether it runs on p's loop.
+func (p *Promise[T]) reactFrom(fn task, onLoop bool) bool {
+	if !onLoop {
 		return p.l.Submit(func() { p.reactOnLoop(fn) }) == nil
 	}
 	p.reactOnLoop(fn)
 	return true
 }
 
-func (p *Promise[T]) reactOnLoop(fn func()) {
+func (p *Promise[T]) reactOnLoop(fn task) {
 	p.markHandled()
 	if p.state.Load() == pending {
 		if p.react1 == nil {
@@ -209,7 +219,7 @@ func (p *Promise[T]) markHandled() {
 // whenSettled calls fn with the outcome, as a microtask on p's loop; if that
 // loop has closed, fn gets ErrLoopClosed at once.
 func (p *Promise[T]) whenSettled(fn func(T, error)) {
-	if !p.react(func() { fn(p.val, p.err) }) {
+	if !p.react(funcTask(func() { fn(p.val, p.err) })) {
 		var zero T
 		fn(zero, ErrLoopClosed)
 	}

@@ -37,16 +37,32 @@ func (p *Promise[T]) Finally(fn func()) *Promise[T] {
 // Then returns a promise of another type settled by fn(v) when p fulfils
 // with v; a rejection passes through. Safe from any goroutine.
 func Then[T, R any](p *Promise[T], fn func(T) (R, error)) *Promise[R] {
-	q, r := NewPromise[R](p.l)
-	p.chain(r, func() {
-		if p.err != nil {
-			var zero R
-			r.settleOnLoop(zero, p.err)
-			return
-		}
-		r.settleOnLoop(run(func() (R, error) { return fn(p.val) }))
-	})
-	return q
+	op := &thenOp[T, R]{p: p, fn: fn}
+	onLoop := p.l.OnLoop()
+	op.q.init(p.l, onLoop)
+	if !p.reactFrom(op, onLoop) {
+		op.resolver().rejectClosed()
+	}
+	return &op.q
+}
+
+// thenOp is a Then reaction and the promise it settles in one allocation.
+type thenOp[T, R any] struct {
+	q  Promise[R]
+	p  *Promise[T]
+	fn func(T) (R, error)
+}
+
+func (op *thenOp[T, R]) resolver() *Resolver[R] { return (*Resolver[R])(&op.q) }
+
+func (op *thenOp[T, R]) run() {
+	p := op.p
+	if p.err != nil {
+		var zero R
+		op.resolver().settleOnLoop(zero, p.err)
+		return
+	}
+	op.resolver().settleOnLoop(run(func() (R, error) { return op.fn(p.val) }))
 }
 
 // Chain returns a promise that follows the promise fn(v) returns when p
@@ -73,7 +89,7 @@ func Chain[T, R any](p *Promise[T], fn func(T) *Promise[R]) *Promise[R] {
 // chain attaches a reaction that settles r; if p's loop has closed, r is
 // rejected instead.
 func (p *Promise[T]) chain(r settler, fn func()) {
-	if !p.react(fn) {
+	if !p.react(funcTask(fn)) {
 		r.rejectClosed()
 	}
 }

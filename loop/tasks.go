@@ -10,7 +10,7 @@ func (l *Loop) QueueMicrotask(fn func()) error {
 	if !l.OnLoop() {
 		return ErrNotOnLoop
 	}
-	l.micro.push(fn)
+	l.micro.push(funcTask(fn))
 	return nil
 }
 
@@ -36,9 +36,9 @@ func (l *Loop) pushImmediate(fn func()) {
 	if l.imm == nil {
 		l.imm = &ring{}
 	}
-	l.imm.push(fn)
+	l.imm.push(funcTask(fn))
 }
 
 // queueMicrotaskOnLoop is QueueMicrotask without the goroutine check, for
 // the package's own callers that are known to run on the loop.
-func (l *Loop) queueMicrotaskOnLoop(fn func()) { l.micro.push(fn) }
+func (l *Loop) queueMicrotaskOnLoop(t task) { l.micro.push(t) }
