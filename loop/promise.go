@@ -50,8 +50,15 @@ const (
 	pending int32 = iota
 	fulfilled
 	rejected
-	settling // claimed by a settlement that is writing the outcome
+	settling  // claimed by a settlement that is writing the outcome
+	following // resolved with another promise: locked to it until it settles
 )
+
+// isSettled reports whether the outcome is final and readable.
+func (p *Promise[T]) isSettled() bool {
+	s := p.state.Load()
+	return s == fulfilled || s == rejected
+}
 
 // NewPromise returns a pending promise on l and its resolver. Safe from any
 // goroutine; if l has closed, the promise is already rejected with
@@ -87,6 +94,8 @@ func Rejected[T any](l *Loop, err error) *Promise[T] {
 	p.state.Store(rejected)
 	if l.OnLoop() {
 		l.trackRejection(p)
+	} else {
+		_ = l.Submit(func() { l.trackRejection(p) }) // a closed loop reports nothing more
 	}
 	return p
 }
@@ -116,8 +125,10 @@ func (r *Resolver[T]) Reject(err error) {
 	r.settle(zero, err)
 }
 
-// ResolvePromise makes the promise follow q: it settles as q settles.
-// Resolving a promise with itself rejects it with [ErrSelfResolution].
+// ResolvePromise makes the promise follow q: it is locked to q (later
+// Resolve and Reject calls are ignored, as in Promises/A+) and settles as q
+// settles. Resolving a promise with itself rejects it with
+// [ErrSelfResolution].
 func (r *Resolver[T]) ResolvePromise(q *Promise[T]) {
 	p := (*Promise[T])(r)
 	switch {
@@ -125,24 +136,32 @@ func (r *Resolver[T]) ResolvePromise(q *Promise[T]) {
 		r.Reject(errNilPromise)
 	case q == p:
 		r.Reject(ErrSelfResolution)
-	default:
-		q.whenSettled(func(v T, err error) { r.settle(v, err) })
+	case p.state.CompareAndSwap(pending, following):
+		q.whenSettled(func(v T, err error) { r.settleFrom(following, v, err) })
 	}
 }
 
 // settle records the outcome on the promise's loop.
-func (r *Resolver[T]) settle(v T, err error) {
+func (r *Resolver[T]) settle(v T, err error) { r.settleFrom(pending, v, err) }
+
+// settleFrom settles a promise that is in state from (pending, or following
+// another promise), hopping onto its loop.
+func (r *Resolver[T]) settleFrom(from int32, v T, err error) {
 	p := (*Promise[T])(r)
 	if p.l.OnLoop() {
-		p.settleOnLoop(v, err)
+		p.finish(from, v, err)
 		return
 	}
 	// A closed loop has rejected (or will reject) every promise it tracked.
-	_ = p.l.Submit(func() { p.settleOnLoop(v, err) })
+	_ = p.l.Submit(func() { p.finish(from, v, err) })
 }
 
-func (p *Promise[T]) settleOnLoop(v T, err error) {
-	if !p.state.CompareAndSwap(pending, settling) {
+func (p *Promise[T]) settleOnLoop(v T, err error) { p.finish(pending, v, err) }
+
+// finish records the outcome of a promise in state from and queues its
+// reactions. On the loop.
+func (p *Promise[T]) finish(from int32, v T, err error) {
+	if !p.state.CompareAndSwap(from, settling) {
 		return
 	}
 	p.val, p.err = v, err
@@ -173,7 +192,7 @@ func (p *Promise[T]) settleOnLoop(v T, err error) {
 // settleClosed rejects a promise whose loop is gone; nothing can be
 // attached to it on the loop any more, so there is nothing to run.
 func (p *Promise[T]) settleClosed(err error) {
-	if p.state.CompareAndSwap(pending, settling) {
+	if p.state.CompareAndSwap(pending, settling) || p.state.CompareAndSwap(following, settling) {
 		p.err = err
 		p.state.Store(rejected)
 	}
@@ -194,7 +213,7 @@ func (p *Promise[T]) reactFrom(fn task, onLoop bool) bool {
 
 func (p *Promise[T]) reactOnLoop(fn task) {
 	p.markHandled()
-	if p.state.Load() == pending {
+	if !p.isSettled() {
 		if p.react1 == nil {
 			p.react1 = fn
 		} else {
@@ -240,7 +259,7 @@ func (p *Promise[T]) Wait(ctx context.Context) (T, error) {
 	ch := make(chan struct{})
 	err := p.l.Submit(func() {
 		p.markHandled()
-		if p.state.Load() != pending {
+		if p.isSettled() {
 			close(ch)
 			return
 		}

@@ -897,3 +897,47 @@ func TestPromiseReactionBeforeNextTimer(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+func TestShutdownRejectsPromisesMadeDuringShutdown(t *testing.T) {
+	l := startLoop(t)
+	var inner atomic.Value
+	p, _ := loop.NewPromise[int](l)
+	p.Catch(func(error) (int, error) {
+		q, _ := loop.NewPromise[int](l)
+		q.Catch(func(err error) (int, error) { inner.Store(err); return 0, nil })
+		return 0, nil
+	})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err, _ := inner.Load().(error); !errors.Is(err, loop.ErrLoopClosed) {
+		t.Fatalf("inner reaction saw %v, want ErrLoopClosed", inner.Load())
+	}
+}
+
+func TestRejectedOffLoopReported(t *testing.T) {
+	var reported atomic.Int32
+	l := startLoop(t, loop.WithUnhandledRejectionHandler(func(error) { reported.Add(1) }))
+	other := startLoop(t)
+	do(t, other, func() { loop.Rejected[int](l, errors.New("off loop")) })
+	loop.Rejected[int](l, errors.New("from the test goroutine"))
+	do(t, l, func() {})
+	if got := reported.Load(); got != 2 {
+		t.Fatalf("reported %d, want 2", got)
+	}
+}
+
+// Once resolved with another promise, a promise is locked to it.
+func TestResolvePromiseLocksIn(t *testing.T) {
+	l := startLoop(t)
+	q, qr := loop.NewPromise[int](l)
+	p, r := loop.NewPromise[int](l)
+	r.ResolvePromise(q)
+	r.Resolve(5)
+	r.Reject(errors.New("ignored"))
+	qr.Resolve(1)
+	v, err := p.Wait(context.Background())
+	if v != 1 || err != nil {
+		t.Fatalf("got (%v, %v), want 1", v, err)
+	}
+}

@@ -64,7 +64,8 @@ func (l *Loop) rejectPendingPromises() {
 
 func (p *Promise[T]) rejectOnShutdown() {
 	var zero T
-	p.settleOnLoop(zero, ErrLoopClosed)
+	p.finish(pending, zero, ErrLoopClosed)
+	p.finish(following, zero, ErrLoopClosed)
 	p.l.promises.remove(&p.link) // settled elsewhere but still linked
 }
 

@@ -82,7 +82,8 @@ func (l *Loop) finishShutdown() {
 		l.runImmediates()
 		l.rejectPendingPromises()
 		l.runTasks(0) // a checkpoint for the rejections' reactions
-		if int(l.pos) == len(l.batch) && !l.in.pending() && l.imm.len() == 0 && l.micro.len() == 0 {
+		if int(l.pos) == len(l.batch) && !l.in.pending() && l.imm.len() == 0 &&
+			l.micro.len() == 0 && l.promises.head == nil {
 			break
 		}
 	}
