@@ -95,16 +95,16 @@ func (l *Loop) runTimers() {
 		return
 	}
 	now := l.updateTime()
-	maxSeq := l.timers.seq // timers scheduled during this phase wait for the next
-	for l.runTimersGuarded(now, maxSeq) {
+	lastSeq := l.timers.seq // timers scheduled during this phase wait for the next
+	for l.runTimersGuarded(now, lastSeq) {
 	}
 }
 
-func (l *Loop) runTimersGuarded(now int64, maxSeq uint64) (again bool) {
+func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
 	for {
-		fn, ok := l.timers.popDue(now, maxSeq)
+		fn, ok := l.timers.popDue(now, lastSeq)
 		if !ok {
 			return false
 		}

@@ -1,5 +1,7 @@
 package loop
 
+import "slices"
+
 // The timer heap is a 4-ary min-heap of pointer-free entries ordered by
 // (deadline, sequence), so equal deadlines fire in scheduling order. Each
 // entry names a slot; the slot holds the callback and the entry's heap
@@ -25,33 +27,51 @@ const (
 // posFree marks a slot that is not in the heap.
 const posFree = -1
 
+// heapEntry is 16 bytes: the deadline, and key = seq<<slotBits | slot, so
+// comparing keys compares scheduling order.
 type heapEntry struct {
 	when int64
-	seq  uint64
-	slot uint32
+	key  uint64
 }
+
+func (e *heapEntry) slot() uint32 { return uint32(e.key & slotMask) }
+func (e *heapEntry) seq() uint64  { return e.key >> slotBits }
+
+// maxSeq is the largest sequence number a key holds; on reaching it the
+// heap renumbers its entries (see renumber).
+const maxSeq = 1<<(64-slotBits) - 1
 
 type timerSlot struct {
 	fn     func()
-	period int64  // > 0 for intervals
-	id     uint64 // the live timer's ID
-	gen    uint32 // generation of the slot's latest use (part of internal IDs), plus unrefBit
+	period int64  // > 0 for intervals; when free, the next free slot + 1
+	gen    uint32 // generation of the slot's latest use, plus the flag bits
 	pos    int32  // heap index, or posFree
 }
 
-// unrefBit in timerSlot.gen marks a timer that does not keep a
-// run-until-idle loop alive; generations stay below it.
-const unrefBit = 1 << 31
+// Flag bits in timerSlot.gen; generations stay below them.
+const (
+	unrefBit    = 1 << 31 // does not keep a run-until-idle loop alive
+	externalBit = 1 << 30 // its ID was handed out off the loop; see externalIDs
+	genMask     = externalBit - 1
+)
 
-func (s *timerSlot) generation() uint32 { return s.gen &^ unrefBit }
+func (s *timerSlot) generation() uint32 { return s.gen & genMask }
 func (s *timerSlot) unref() bool        { return s.gen&unrefBit != 0 }
+func (s *timerSlot) external() bool     { return s.gen&externalBit != 0 }
+
+// externalIDs maps the IDs of timers scheduled off the loop to their slots
+// and back; most loops never need it.
+type externalIDs struct {
+	byID   map[uint64]uint32
+	bySlot map[uint32]uint64
+}
 
 type timerHeap struct {
 	entries  []heapEntry
 	slots    []timerSlot
-	external map[uint64]uint32 // external ID -> slot
+	external *externalIDs
 	seq      uint64
-	free     uint32    // head of the free-slot list threaded through timerSlot.id, as index+1
+	free     uint32    // head of the free-slot list threaded through timerSlot.period, as index+1
 	base     uint32    // the ID slot number of slots[0]; see Loop.dropTimers
 	refs     int32     // referenced timers pending
 	wake     wakeEntry // driven loops: the idle wake-up for these timers
@@ -79,12 +99,14 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 	id := uint64(gen)<<slotBits | uint64(h.base+slot)
 	if extID != 0 {
 		if h.external == nil {
-			h.external = make(map[uint64]uint32)
+			h.external = &externalIDs{byID: make(map[uint64]uint32), bySlot: make(map[uint32]uint64)}
 		}
-		h.external[extID] = slot
+		h.external.byID[extID] = slot
+		h.external.bySlot[slot] = extID
 		id = extID
+		gen |= externalBit
 	}
-	*s = timerSlot{fn: fn, period: period, id: id, gen: gen}
+	*s = timerSlot{fn: fn, period: period, gen: gen}
 	h.refs++
 	h.push(slot, when)
 	return id, nil
@@ -93,7 +115,7 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 func (h *timerHeap) allocSlot() (uint32, error) {
 	if h.free != 0 {
 		slot := h.free - 1
-		h.free = uint32(h.slots[slot].id)
+		h.free = uint32(h.slots[slot].period)
 		return slot, nil
 	}
 	if int(h.base)+len(h.slots) > slotMask {
@@ -105,20 +127,19 @@ func (h *timerHeap) allocSlot() (uint32, error) {
 
 // lookup resolves an ID to its live slot.
 func (h *timerHeap) lookup(id uint64) (uint32, bool) {
-	var slot uint32
 	if id&externalIDBit != 0 {
-		var ok bool
-		if slot, ok = h.external[id]; !ok {
+		if h.external == nil {
 			return 0, false
 		}
-	} else {
-		slot = uint32(id&slotMask) - h.base // wraps to a huge index below base
+		slot, ok := h.external.byID[id] // present only while the timer lives
+		return slot, ok
 	}
+	slot := uint32(id&slotMask) - h.base // wraps to a huge index below base
 	if int(slot) >= len(h.slots) {
 		return 0, false
 	}
 	s := &h.slots[slot]
-	return slot, s.pos != posFree && s.id == id
+	return slot, s.pos != posFree && !s.external() && uint64(s.generation()) == id>>slotBits
 }
 
 // cancel removes a pending timer (an interval too, from its own callback).
@@ -138,12 +159,13 @@ func (h *timerHeap) release(slot uint32) {
 	if !s.unref() {
 		h.refs--
 	}
-	if s.id&externalIDBit != 0 {
-		delete(h.external, s.id)
+	if s.external() {
+		delete(h.external.byID, h.external.bySlot[slot])
+		delete(h.external.bySlot, slot)
 	}
-	s.fn, s.pos, s.gen, s.period, s.id = nil, posFree, s.generation(), 0, 0
+	s.fn, s.pos, s.gen, s.period = nil, posFree, s.generation(), 0
 	if s.gen < maxGen { // else the slot retires: its IDs are used up
-		s.id = uint64(h.free)
+		s.period = int64(h.free)
 		h.free = slot + 1
 	}
 }
@@ -173,40 +195,71 @@ func (h *timerHeap) setRef(id uint64, ref bool) bool {
 // cancelling it from the callback reports not found. An interval is put back
 // at now+period under a fresh sequence number before its callback runs, so
 // cancelling it from the callback removes it like any pending timer.
-func (h *timerHeap) popDue(now int64, maxSeq uint64) (func(), bool) {
+func (h *timerHeap) popDue(now int64, lastSeq uint64) (func(), bool) {
 	if len(h.entries) == 0 {
 		return nil, false
 	}
 	top := &h.entries[0]
-	if top.when > now || top.seq > maxSeq {
+	if top.when > now || top.seq() > lastSeq {
 		return nil, false
 	}
-	s := &h.slots[top.slot]
+	slot := top.slot()
+	s := &h.slots[slot]
 	fn := s.fn
 	if s.period > 0 {
-		h.seq++
-		top.when, top.seq = now+s.period, h.seq
+		top.when, top.key = now+s.period, h.nextSeq()<<slotBits|uint64(slot)
 		h.siftDown(0)
 		return fn, true
 	}
-	slot := top.slot
 	h.removeAt(0)
 	h.release(slot)
 	return fn, true
 }
 
 func (h *timerHeap) push(slot uint32, when int64) {
-	h.seq++
-	h.entries = append(h.entries, heapEntry{when: when, seq: h.seq, slot: slot})
+	h.entries = append(h.entries, heapEntry{when: when, key: h.nextSeq()<<slotBits | uint64(slot)})
 	h.siftUp(len(h.entries) - 1)
+}
+
+// nextSeq returns the next sequence number, renumbering first if the key's
+// sequence bits are used up (after 2^40 timers on one heap).
+func (h *timerHeap) nextSeq() uint64 {
+	if h.seq == maxSeq {
+		h.renumber()
+	}
+	h.seq++
+	return h.seq
+}
+
+// renumber gives the pending timers sequence numbers 1..n in their current
+// order; heap order is unchanged, as is the relative order of equal
+// deadlines. A timer phase in progress may then fire a timer scheduled
+// during it, once in 2^40 schedules.
+func (h *timerHeap) renumber() {
+	order := slices.Clone(h.entries)
+	slices.SortFunc(order, func(a, b heapEntry) int {
+		if h.less(&a, &b) {
+			return -1
+		}
+		return 1
+	})
+	rank := make(map[uint32]uint64, len(order))
+	for i, e := range order {
+		rank[e.slot()] = uint64(i + 1)
+	}
+	for i := range h.entries {
+		e := &h.entries[i]
+		e.key = rank[e.slot()]<<slotBits | uint64(e.slot())
+	}
+	h.seq = uint64(len(order))
 }
 
 func (h *timerHeap) removeAt(i int) {
 	last := len(h.entries) - 1
-	h.slots[h.entries[i].slot].pos = posFree
+	h.slots[h.entries[i].slot()].pos = posFree
 	if i != last {
 		h.entries[i] = h.entries[last]
-		h.slots[h.entries[i].slot].pos = int32(i)
+		h.slots[h.entries[i].slot()].pos = int32(i)
 	}
 	h.entries = h.entries[:last]
 	if i < last {
@@ -221,7 +274,7 @@ func (h *timerHeap) removeAt(i int) {
 }
 
 func (h *timerHeap) less(a, b *heapEntry) bool {
-	return a.when < b.when || (a.when == b.when && a.seq < b.seq)
+	return a.when < b.when || (a.when == b.when && a.key < b.key)
 }
 
 func (h *timerHeap) siftUp(i int) {
@@ -232,11 +285,11 @@ func (h *timerHeap) siftUp(i int) {
 			break
 		}
 		h.entries[i] = h.entries[parent]
-		h.slots[h.entries[i].slot].pos = int32(i)
+		h.slots[h.entries[i].slot()].pos = int32(i)
 		i = parent
 	}
 	h.entries[i] = e
-	h.slots[e.slot].pos = int32(i)
+	h.slots[e.slot()].pos = int32(i)
 }
 
 func (h *timerHeap) siftDown(i int) {
@@ -257,9 +310,9 @@ func (h *timerHeap) siftDown(i int) {
 			break
 		}
 		h.entries[i] = h.entries[best]
-		h.slots[h.entries[i].slot].pos = int32(i)
+		h.slots[h.entries[i].slot()].pos = int32(i)
 		i = best
 	}
 	h.entries[i] = e
-	h.slots[e.slot].pos = int32(i)
+	h.slots[e.slot()].pos = int32(i)
 }

@@ -67,8 +67,8 @@ func TestTimerHeapAgainstModel(t *testing.T) {
 		}
 	}
 	for i, e := range h.entries {
-		if int(h.slots[e.slot].pos) != i {
-			t.Fatalf("slot %d records position %d, is at %d", e.slot, h.slots[e.slot].pos, i)
+		if int(h.slots[e.slot()].pos) != i {
+			t.Fatalf("slot %d records position %d, is at %d", e.slot(), h.slots[e.slot()].pos, i)
 		}
 	}
 }
@@ -101,5 +101,57 @@ func TestDroppedTimerHeapKeepsIDsUnique(t *testing.T) {
 	id2, _ := l.timers.add(1, 0, func() {}, 0)
 	if id2&slotMask != 1 || seen[id2] || id2 == id {
 		t.Fatalf("after retirement got id %x (previous %x)", id2, id)
+	}
+}
+
+// When the sequence bits of the entry keys run out, the heap renumbers its
+// entries without changing the firing order of equal deadlines.
+func TestTimerHeapSequenceWrapKeepsFIFO(t *testing.T) {
+	var h timerHeap
+	h.seq = maxSeq - 3
+	var order []int
+	for i := range 8 {
+		if _, err := h.add(100, 0, func() { order = append(order, i) }, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.add(50, 0, func() { order = append(order, -1) }, 0)
+	if h.seq >= maxSeq-3 {
+		t.Fatalf("no renumbering: seq %d", h.seq)
+	}
+	for {
+		fn, ok := h.popDue(100, h.seq)
+		if !ok {
+			break
+		}
+		fn()
+	}
+	want := []int{-1, 0, 1, 2, 3, 4, 5, 6, 7}
+	if !slices.Equal(order, want) {
+		t.Fatalf("fired %v, want %v", order, want)
+	}
+}
+
+// External IDs resolve to their slot while the timer lives, and never to
+// an internal timer that reuses the slot.
+func TestTimerHeapExternalIDs(t *testing.T) {
+	var h timerHeap
+	ext := externalIDBit | 7
+	id, _ := h.add(10, 0, func() {}, ext)
+	if id != ext {
+		t.Fatalf("got id %x", id)
+	}
+	if !h.cancel(ext) || h.cancel(ext) {
+		t.Fatal("cancel of an external id")
+	}
+	internal, _ := h.add(10, 0, func() {}, 0) // reuses the slot
+	if _, ok := h.lookup(ext); ok {
+		t.Fatal("stale external id resolves")
+	}
+	if _, ok := h.lookup(internal); !ok {
+		t.Fatal("internal id lost")
+	}
+	if len(h.external.byID) != 0 || len(h.external.bySlot) != 0 {
+		t.Fatal("external maps keep a freed timer")
 	}
 }

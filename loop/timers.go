@@ -12,7 +12,7 @@ type TimerID uint64
 
 // externalIDs numbers the timers scheduled from off the loop, for all loops
 // at once: unique in the process is unique per loop, and it saves a field.
-var externalIDs atomic.Uint64
+var externalCounter atomic.Uint64
 
 // errBadInterval rejects a non-positive interval period.
 var errBadInterval = errors.New("loop: interval period must be positive")
@@ -55,7 +55,7 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		return TimerID(id), err
 	}
 	when := l.Clock().Now() + max(int64(d), 0)
-	n := externalIDs.Add(1)
+	n := externalCounter.Add(1)
 	if n > maxExternalID {
 		return 0, ErrTimerIDsExhausted
 	}
