@@ -7,6 +7,7 @@ require (
 	github.com/dop251/goja_nodejs v0.0.0-20260212111938-1f56ff5bcf14
 	github.com/joeycumines/go-eventloop v0.0.0-20260428025403-c64a0733c558
 	github.com/troupe-go/troupe v0.0.0
+	go.uber.org/goleak v1.3.0
 )
 
 require (

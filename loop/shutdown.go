@@ -12,10 +12,10 @@ import (
 // the loop. It waits for that to finish or for ctx to be done, whichever
 // comes first; a shutdown cut short by ctx still completes on the loop.
 //
-// Shutdown is safe from any goroutine and idempotent. Called from one of the
-// loop's own callbacks it starts the shutdown and returns [ErrWouldBlock]
-// rather than wait for itself; a standalone loop that was never run is shut
-// down on the calling goroutine.
+// Shutdown is safe from any goroutine and idempotent. Called from a loop
+// callback (this loop's or another's) it starts the shutdown and returns
+// [ErrWouldBlock] rather than wait; a standalone loop that is not running
+// is shut down on the calling goroutine.
 func (l *Loop) Shutdown(ctx context.Context) error {
 	l.beginShutdown()
 	if l.OnLoop() {
@@ -26,6 +26,9 @@ func (l *Loop) Shutdown(ctx context.Context) error {
 		l.running.Store(false)
 	} else {
 		l.notify()
+		if onAnyLoop() { // waiting could hold the worker the loop needs
+			return ErrWouldBlock
+		}
 	}
 	select {
 	case <-l.Done():

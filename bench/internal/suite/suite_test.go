@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/troupe-go/troupe/bench/internal/suite"
 	"github.com/troupe-go/troupe/bench/internal/systems"
 )
@@ -24,7 +26,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 // TestQuickSuite runs every case of the loop suite once, in quick mode, each
