@@ -155,3 +155,16 @@ func TestTimerHeapExternalIDs(t *testing.T) {
 		t.Fatal("external maps keep a freed timer")
 	}
 }
+
+// A heap whose slot numbers are used up refuses new timers with
+// ErrTimerIDsExhausted instead of reusing an ID.
+func TestTimerHeapExhaustion(t *testing.T) {
+	h := timerHeap{base: slotMask}
+	id, err := h.add(1, 0, func() {}, 0)
+	if err != nil || id&slotMask != slotMask {
+		t.Fatalf("last slot: id %x err %v", id, err)
+	}
+	if _, err := h.add(1, 0, func() {}, 0); err != ErrTimerIDsExhausted {
+		t.Fatalf("got %v, want ErrTimerIDsExhausted", err)
+	}
+}
