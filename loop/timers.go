@@ -61,7 +61,9 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 	}
 	id := externalIDBit | n
 	err := l.Submit(func() {
-		if _, err := l.addTimerOnLoop(when, period, fn, id); err != nil {
+		// A timer that reaches a shutting-down loop is dropped like every
+		// pending timer then; only exhaustion is a fault worth reporting.
+		if _, err := l.addTimerOnLoop(when, period, fn, id); err != nil && !errors.Is(err, ErrLoopClosed) {
 			l.report(err)
 		}
 	})
