@@ -63,7 +63,7 @@ func (s *timerSlot) external() bool     { return s.gen&externalBit != 0 }
 // and back; most loops never need it.
 type externalIDs struct {
 	byID   map[uint64]uint32
-	bySlot map[uint32]uint64
+	bySlot []uint64 // indexed by slot; 0 where the slot's timer is not external
 }
 
 type timerHeap struct {
@@ -99,10 +99,14 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 	id := uint64(gen)<<slotBits | uint64(h.base+slot)
 	if extID != 0 {
 		if h.external == nil {
-			h.external = &externalIDs{byID: make(map[uint64]uint32), bySlot: make(map[uint32]uint64)}
+			h.external = &externalIDs{byID: make(map[uint64]uint32)}
 		}
-		h.external.byID[extID] = slot
-		h.external.bySlot[slot] = extID
+		x := h.external
+		x.byID[extID] = slot
+		if int(slot) >= len(x.bySlot) {
+			x.bySlot = append(x.bySlot, make([]uint64, len(h.slots)-len(x.bySlot))...)
+		}
+		x.bySlot[slot] = extID
 		id = extID
 		gen |= externalBit
 	}
@@ -161,7 +165,7 @@ func (h *timerHeap) release(slot uint32) {
 	}
 	if s.external() {
 		delete(h.external.byID, h.external.bySlot[slot])
-		delete(h.external.bySlot, slot)
+		h.external.bySlot[slot] = 0
 	}
 	s.fn, s.pos, s.gen, s.period = nil, posFree, s.generation(), 0
 	if s.gen < maxGen { // else the slot retires: its IDs are used up

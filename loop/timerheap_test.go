@@ -151,7 +151,7 @@ func TestTimerHeapExternalIDs(t *testing.T) {
 	if _, ok := h.lookup(internal); !ok {
 		t.Fatal("internal id lost")
 	}
-	if len(h.external.byID) != 0 || len(h.external.bySlot) != 0 {
+	if len(h.external.byID) != 0 || slices.ContainsFunc(h.external.bySlot, func(id uint64) bool { return id != 0 }) {
 		t.Fatal("external maps keep a freed timer")
 	}
 }
