@@ -34,9 +34,9 @@ type Loop struct {
 	// Loop goroutine only.
 	batch     []func()
 	pos       int32
-	yielding  bool // the microtask budget ran out: end this round
-	nowStale  bool // now predates this round; ScheduleTimer refreshes it
-	running   atomic.Bool
+	yielding  bool        // the microtask budget ran out: end this round
+	nowStale  bool        // now predates this round; ScheduleTimer refreshes it
+	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
 	micro     ring
 	imm       *ring // immediates; made on first use, dropped when idle
 	timers    *timerHeap
@@ -52,9 +52,9 @@ type Loop struct {
 	stats     counters
 }
 
-// loopSide holds the state that most loops never need, so an idle loop does
-// not pay for it: the standalone wake channel, the Done channel, the
-// lifetime context and the clock timer armed for an idle loop's timers.
+// loopSide holds the state that most loops never need, so an idle driven
+// loop does not pay for it: a standalone loop's wake channel, clock and
+// wake-up timer, the Done channel and the lifetime context.
 type loopSide struct {
 	wake       chan struct{} // standalone: a parked Run waits here; set at New
 	clock      Clock         // standalone: set at New
