@@ -6,6 +6,9 @@ package loop
 // the loop is idle: it holds no goroutine, and the next Submit, due timer or
 // fd event schedules it again.
 func (l *Loop) activate(gid int64) bool {
+	if l.State() == StateClosed {
+		return false // a late wake-up of a closed loop
+	}
 	l.enter(gid)
 	if l.State() == StateShuttingDown {
 		l.finishShutdown()
@@ -34,7 +37,7 @@ func (l *Loop) activate(gid int64) bool {
 
 // idleRecheck reports, from atomics only, whether an idle loop has work.
 func (l *Loop) idleRecheck() bool {
-	if l.in.pending() || l.State() == StateShuttingDown {
+	if l.in.pending() || l.timerOpsUrgent() || l.State() == StateShuttingDown {
 		return true
 	}
 	due := l.nextDue.Load()

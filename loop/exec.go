@@ -18,6 +18,7 @@ import (
 func (l *Loop) tick(budget int) {
 	l.yielding = false
 	l.nowStale = true
+	l.applyTimerOps()
 	l.runTimers()
 	l.runTasks(budget)
 	l.runImmediates()
@@ -87,6 +88,9 @@ func (l *Loop) refill() bool {
 	}
 	l.batch = l.in.swap(l.batch[:0])
 	l.pos = 0
+	// After the swap: a timer request made before a task in this batch by
+	// the same goroutine is then applied before that task runs.
+	l.applyTimerOps()
 	return len(l.batch) > 0
 }
 

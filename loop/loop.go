@@ -63,6 +63,7 @@ type loopSide struct {
 	cancelLife context.CancelFunc // under in.mu
 	armed      ClockTimer         // loop only: wake-up for the earliest timer
 	armedAt    int64
+	timerOps   timerOps // timer requests made off the loop
 }
 
 // sideState returns the loop's side state, making it on first use.
@@ -236,7 +237,7 @@ func (l *Loop) notify() {
 
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
-	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) {
+	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) || l.timerOpsUrgent() {
 		return true
 	}
 	if l.timers != nil {
@@ -249,7 +250,7 @@ func (l *Loop) hasWork() bool {
 
 // alive reports whether a run-until-idle loop must keep going. On the loop.
 func (l *Loop) alive() bool {
-	if l.hasWork() || l.keepAlive.Load() > 0 {
+	if l.hasWork() || l.keepAlive.Load() > 0 || l.timerOpsPending() {
 		return true
 	}
 	if l.timers != nil && l.timers.refs > 0 {

@@ -91,6 +91,7 @@ func (l *Loop) finishShutdown() {
 		}
 	}
 	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, nil, nil
+	l.closeTimerOps()
 	l.publish()
 	l.markClosed()
 	if l.sched != nil {

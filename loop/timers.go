@@ -22,7 +22,8 @@ var errBadInterval = errors.New("loop: interval period must be positive")
 // deadlines fire in the order they were scheduled. Safe from any goroutine:
 // on the loop the timer is in the heap when ScheduleTimer returns; from
 // elsewhere the ID is returned at once and the timer reaches the heap
-// through the ingress queue, keeping its deadline (now + d at the call).
+// through the loop's queue of timer requests (see timerops.go), keeping its
+// deadline (now + d at the call).
 //
 // On the loop, d counts from the loop's time, which the loop reads from its
 // clock at the start of each round and every 64 tasks rather than on every
@@ -60,13 +61,7 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		return 0, ErrTimerIDsExhausted
 	}
 	id := externalIDBit | n
-	err := l.Submit(func() {
-		// A timer that reaches a shutting-down loop is dropped like every
-		// pending timer then; only exhaustion is a fault worth reporting.
-		if _, err := l.addTimerOnLoop(when, period, fn, id); err != nil && !errors.Is(err, ErrLoopClosed) {
-			l.report(err)
-		}
-	})
+	err := l.queueTimerOp(timerOp{kind: opAdd, when: when, period: period, fn: fn, id: id})
 	return TimerID(id), err
 }
 
@@ -92,11 +87,7 @@ func (l *Loop) CancelTimer(id TimerID) error {
 		}
 		return nil
 	}
-	return l.Submit(func() {
-		if l.timers != nil {
-			l.timers.cancel(uint64(id))
-		}
-	})
+	return l.queueTimerOp(timerOp{kind: opCancel, id: uint64(id)})
 }
 
 // UnrefTimer stops the timer from keeping a [WithRunUntilIdle] loop alive;
@@ -114,11 +105,11 @@ func (l *Loop) setTimerRef(id TimerID, ref bool) error {
 		}
 		return nil
 	}
-	return l.Submit(func() {
-		if l.timers != nil {
-			l.timers.setRef(uint64(id), ref)
-		}
-	})
+	kind := opUnref
+	if ref {
+		kind = opRef
+	}
+	return l.queueTimerOp(timerOp{kind: kind, id: uint64(id)})
 }
 
 // dropTimers gives back an empty timer heap so an idle loop pays nothing
