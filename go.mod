@@ -5,10 +5,14 @@ go 1.26.1
 require (
 	github.com/joeycumines/goroutineid v1.1.0
 	go.uber.org/goleak v1.3.0
+	go.uber.org/zap v1.28.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.49.0
 )
 
-require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	go.uber.org/multierr v1.10.0 // indirect
+)
 
 tool golang.org/x/perf/cmd/benchstat

@@ -30,3 +30,8 @@ func onAnyLoop() bool {
 	_, ok := loopGoroutines.Load(currentGoroutine())
 	return ok
 }
+
+// OnLoopGoroutine reports whether the caller runs on a goroutine that runs
+// loop callbacks (a standalone loop's Run or a scheduler worker), where a
+// blocking call would stall a loop.
+func OnLoopGoroutine() bool { return onAnyLoop() }

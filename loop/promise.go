@@ -293,3 +293,17 @@ func run[R any](fn func() (R, error)) (v R, err error) {
 	}()
 	return fn()
 }
+
+// Untyped is implemented by every [*Promise]: it reports the outcome
+// without the type parameter, for code such as generated actor dispatch
+// that forwards promises of any type.
+type Untyped interface {
+	// WhenSettled calls fn with the outcome as a microtask on the
+	// promise's loop (at once, with ErrLoopClosed, if that loop has closed).
+	WhenSettled(fn func(v any, err error))
+}
+
+// WhenSettled implements [Untyped]. Safe from any goroutine.
+func (p *Promise[T]) WhenSettled(fn func(v any, err error)) {
+	p.whenSettled(func(v T, err error) { fn(v, err) })
+}

@@ -1,0 +1,233 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// cell is the runtime side of one actor: its loop, its current instance,
+// its place in the tree. Everything but the immutable fields is touched on
+// the actor's loop only.
+type cell struct {
+	sys     *System
+	ref     Ref
+	l       *loop.Loop
+	factory Factory
+	cfg     spawnConfig
+	parent  *cell
+
+	actor    Actor
+	state    cellState
+	reason   error // why it stops
+	children map[Ref]*cell
+	waiting  int // children still stopping
+	watchers map[Ref]struct{}
+	watching map[Ref]struct{}
+	restarts []time.Time
+	log      *zap.Logger // made on first use
+	ctx      Context
+}
+
+type cellState uint8
+
+const (
+	cellStarting cellState = iota
+	cellRunning
+	cellStopping
+	cellStopped
+)
+
+func newCell(s *System, parent *cell, ref Ref, f Factory, cfg spawnConfig) (*cell, error) {
+	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent, children: map[Ref]*cell{}}
+	c.ctx.c = c
+	l, err := loop.New(loop.WithScheduler(s.sched), loop.WithPanicHandler(c.loopFault))
+	if err != nil {
+		return nil, err
+	}
+	c.l = l
+	return c, nil
+}
+
+// logger returns the actor's logger, built on first use so that an idle
+// actor pays nothing for it.
+func (c *cell) logger() *zap.Logger {
+	if c.log == nil {
+		c.log = c.sys.log.With(zap.String("kind", c.ref.kind), zap.String("id", c.ref.id))
+	}
+	return c.log
+}
+
+// start makes the first instance and runs its Started hook. On the loop.
+func (c *cell) start() {
+	if c.state != cellStarting {
+		return
+	}
+	c.actor = c.factory()
+	c.state = cellRunning
+	if err := c.hook(func() {
+		if h, ok := c.actor.(StartedHook); ok {
+			h.Started(&c.ctx)
+		}
+	}); err != nil {
+		c.fail(err)
+		return
+	}
+	c.sys.publish(Event{Kind: Started, Actor: c.ref})
+}
+
+// handle runs one user message. On the loop.
+func (c *cell) handle(msg any, reply replyFunc) {
+	if c.state != cellRunning {
+		c.refuse(msg, reply)
+		return
+	}
+	v, err := c.invoke(msg)
+	var pe *loop.PanicError
+	panicked := errors.As(err, &pe)
+	if reply != nil {
+		if u, ok := v.(loop.Untyped); ok && err == nil {
+			u.WhenSettled(reply)
+		} else {
+			reply(v, err)
+		}
+	}
+	if panicked {
+		c.fail(err)
+	}
+}
+
+// refuse sends a message the actor will not handle to dead letters and
+// fails its ask.
+func (c *cell) refuse(msg any, reply replyFunc) {
+	c.sys.deadLetter(c.ref, msg, ErrStopped)
+	if reply != nil {
+		reply(nil, fmt.Errorf("%w: %s", ErrStopped, c.ref))
+	}
+}
+
+func (c *cell) invoke(msg any) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &loop.PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return c.actor.Receive(&c.ctx, msg)
+}
+
+// hook runs a lifecycle hook, turning a panic into an error.
+func (c *cell) hook(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &loop.PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// loopFault receives panics from the actor's timers, microtasks and other
+// loop callbacks outside Receive. On the loop.
+func (c *cell) loopFault(err error) {
+	if c.state == cellRunning {
+		c.fail(err)
+	}
+}
+
+// fail applies supervision to a failure: restart with a fresh instance,
+// unless the restart intensity is exceeded, which stops the actor with the
+// failure as reason (its parent and watchers learn it from Terminated).
+func (c *cell) fail(err error) {
+	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.ref.String()))
+	now := time.Now()
+	keep := c.restarts[:0]
+	for _, t := range c.restarts {
+		if now.Sub(t) < c.cfg.window {
+			keep = append(keep, t)
+		}
+	}
+	c.restarts = keep
+	if len(c.restarts) >= c.cfg.maxRestarts {
+		c.stop(fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.ref, c.cfg.maxRestarts, c.cfg.window, err))
+		return
+	}
+	c.restarts = append(c.restarts, now)
+	old := c.actor
+	_ = c.hook(func() {
+		if h, ok := old.(RestartingHook); ok {
+			h.Restarting(&c.ctx, err)
+		}
+	})
+	c.state = cellStarting
+	c.start()
+	c.sys.publish(Event{Kind: Restarted, Actor: c.ref, Reason: err})
+}
+
+// stop begins stopping: children first, then the actor. On the loop.
+func (c *cell) stop(reason error) {
+	if c.state == cellStopping || c.state == cellStopped {
+		return
+	}
+	wasRunning := c.state == cellRunning
+	c.state, c.reason = cellStopping, reason
+	if wasRunning {
+		_ = c.hook(func() {
+			if h, ok := c.actor.(StoppingHook); ok {
+				h.Stopping(&c.ctx)
+			}
+		})
+	}
+	c.waiting = len(c.children)
+	for _, child := range c.children {
+		child.sendSystem(stopSignal{reason: errParentStopping})
+	}
+	if c.waiting == 0 {
+		c.finish()
+	}
+}
+
+var errParentStopping = errors.New("actor: parent stopping")
+
+// childStopped counts a child down. On the loop.
+func (c *cell) childStopped(child *cell) {
+	if _, ok := c.children[child.ref]; !ok {
+		return
+	}
+	delete(c.children, child.ref)
+	if c.state == cellStopping {
+		if c.waiting--; c.waiting == 0 {
+			c.finish()
+		}
+	}
+}
+
+// finish completes a stop once the children are gone. On the loop.
+func (c *cell) finish() {
+	if c.actor != nil {
+		_ = c.hook(func() {
+			if h, ok := c.actor.(StoppedHook); ok {
+				h.Stopped(&c.ctx)
+			}
+		})
+	}
+	c.state = cellStopped
+	c.sys.unregister(c)
+	for w := range c.watchers {
+		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.ref, Reason: c.reason}})
+	}
+	for w := range c.watching {
+		c.sys.deliverSystem(w, unwatchSignal{watcher: c.ref})
+	}
+	if c.parent != nil {
+		c.parent.sendSystem(childStoppedSignal{child: c})
+	}
+	c.sys.publish(Event{Kind: Stopped, Actor: c.ref, Reason: c.reason})
+	// Messages still queued are refused (dead letters) as the loop drains.
+	_ = c.l.Shutdown(context.Background())
+}

@@ -1,0 +1,120 @@
+package actor
+
+import (
+	"context"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// Context is what a handler gets: the actor's identity, its loop, and the
+// operations an actor performs. It is also a context.Context that is done
+// when the actor stops and that marks its holder as running inside a
+// handler, so blocking calls given it ([Ask], [loop.Promise.Wait]) return
+// an error instead of blocking. Use it only on the actor's loop.
+type Context struct {
+	c       *cell
+	loopCtx context.Context // made on first use
+}
+
+var _ context.Context = (*Context)(nil)
+
+// Self returns the actor's ref.
+func (x *Context) Self() Ref { return x.c.ref }
+
+// Parent returns the parent's ref (zero for a top-level actor).
+func (x *Context) Parent() Ref {
+	if x.c.parent == nil {
+		return Ref{}
+	}
+	return x.c.parent.ref
+}
+
+// System returns the actor's system.
+func (x *Context) System() *System { return x.c.sys }
+
+// Logger returns the actor's logger, carrying its kind and id.
+func (x *Context) Logger() *zap.Logger { return x.c.logger() }
+
+// Loop returns the actor's loop, for timers and promises.
+func (x *Context) Loop() *loop.Loop { return x.c.l }
+
+// Tell sends msg to another actor, as [System.Tell]; it never blocks.
+func (x *Context) Tell(to Ref, msg any) error { return x.c.sys.Tell(to, msg) }
+
+// Spawn starts a child actor, supervised by this one and stopped before it.
+func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
+	if x.c.state != cellRunning {
+		return Ref{}, ErrStopped
+	}
+	return x.c.sys.spawn(x.c, kind, id, f, opts)
+}
+
+// Stop stops the actor named r now: its children first, then it; messages
+// it has not handled yet go to dead letters.
+func (x *Context) Stop(r Ref) { x.c.sys.Stop(r) }
+
+// Watch asks for a [Terminated] message when the actor named r stops (at
+// once, if it is not alive).
+func (x *Context) Watch(r Ref) {
+	if x.c.watching == nil {
+		x.c.watching = map[Ref]struct{}{}
+	}
+	x.c.watching[r] = struct{}{}
+	target := x.c.sys.lookup(r)
+	if target == nil {
+		self := x.c
+		self.sendSystem(terminatedSignal{Terminated{Actor: r, Reason: ErrNotFound}})
+		return
+	}
+	target.sendSystem(watchSignal{watcher: x.c.ref})
+}
+
+// Unwatch cancels Watch; a Terminated already queued is not delivered.
+func (x *Context) Unwatch(r Ref) {
+	delete(x.c.watching, r)
+	x.c.sys.deliverSystem(r, unwatchSignal{watcher: x.c.ref})
+}
+
+// Stop stops the actor named r now (see [Context.Stop]). Safe from any
+// goroutine.
+func (s *System) Stop(r Ref) {
+	s.deliverSystem(r, stopSignal{})
+}
+
+// Poison stops the actor named r after the messages already queued for
+// it. Safe from any goroutine.
+func (s *System) Poison(r Ref) error {
+	c := s.lookup(r)
+	if c == nil {
+		return ErrNotFound
+	}
+	return c.l.Submit(func() { c.handleSystem(poisonSignal{}) })
+}
+
+// Deadline implements context.Context: an actor has none.
+func (x *Context) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+// Done implements context.Context: closed when the actor's loop closes.
+func (x *Context) Done() <-chan struct{} { return x.c.l.Done() }
+
+// Err implements context.Context.
+func (x *Context) Err() error {
+	select {
+	case <-x.Done():
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+// Value implements context.Context; it carries the actor's loop, which is
+// how blocking calls recognise a handler's context.
+func (x *Context) Value(key any) any {
+	if x.loopCtx == nil {
+		x.loopCtx = loop.WithLoop(context.Background(), x.c.l)
+	}
+	return x.loopCtx.Value(key)
+}

@@ -1,0 +1,25 @@
+package actor
+
+import "errors"
+
+// Sentinel errors. Errors from this package wrap one of these with %w where
+// more context helps; test for them with [errors.Is].
+var (
+	// ErrStopped: the target actor has stopped (or stops before handling
+	// the message).
+	ErrStopped = errors.New("actor: stopped")
+	// ErrNotFound: no actor with that ref lives in this system.
+	ErrNotFound = errors.New("actor: not found")
+	// ErrTimeout: an ask got no reply before its deadline.
+	ErrTimeout = errors.New("actor: ask timed out")
+	// ErrWouldBlock: a blocking ask was made from inside a handler; use
+	// the asynchronous ask there.
+	ErrWouldBlock = errors.New("actor: blocking ask from a handler")
+	// ErrSystemClosed: the actor system is shutting down or closed.
+	ErrSystemClosed = errors.New("actor: system closed")
+	// ErrNameTaken: an actor of that kind and id already lives.
+	ErrNameTaken = errors.New("actor: name taken")
+	// ErrNoReply: the handler for an ask returned no value of the asked
+	// type.
+	ErrNoReply = errors.New("actor: reply of the wrong type")
+)

@@ -1,0 +1,109 @@
+package actor
+
+import "sync"
+
+// DeadLetter is a message that could not be delivered, with the reason.
+type DeadLetter struct {
+	To      Ref
+	Message any
+	Reason  error
+}
+
+// EventKind says what happened to an actor.
+type EventKind int
+
+const (
+	// Started: the actor was spawned and its Started hook ran.
+	Started EventKind = iota
+	// Restarted: a fresh instance replaced one that failed.
+	Restarted
+	// Stopped: the actor stopped; Reason says why (nil for a requested stop).
+	Stopped
+)
+
+// String names the kind.
+func (k EventKind) String() string {
+	switch k {
+	case Started:
+		return "started"
+	case Restarted:
+		return "restarted"
+	case Stopped:
+		return "stopped"
+	}
+	return "unknown"
+}
+
+// Event is a lifecycle event of an actor.
+type Event struct {
+	Kind   EventKind
+	Actor  Ref
+	Reason error
+}
+
+// bus fans dead letters and events out to subscribers. Subscribers run on
+// the goroutine that publishes (an actor's loop, or a sender): they must
+// not block.
+type bus struct {
+	mu     sync.RWMutex
+	seq    int
+	dead   map[int]func(DeadLetter)
+	events map[int]func(Event)
+}
+
+// SubscribeDeadLetters calls fn for every dead letter until cancel is
+// called. fn runs on the publishing goroutine and must not block.
+func (s *System) SubscribeDeadLetters(fn func(DeadLetter)) (cancel func()) {
+	b := &s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dead == nil {
+		b.dead = make(map[int]func(DeadLetter))
+	}
+	b.seq++
+	id := b.seq
+	b.dead[id] = fn
+	return func() {
+		b.mu.Lock()
+		delete(b.dead, id)
+		b.mu.Unlock()
+	}
+}
+
+// SubscribeEvents calls fn for every lifecycle event until cancel is
+// called. fn runs on the publishing goroutine and must not block.
+func (s *System) SubscribeEvents(fn func(Event)) (cancel func()) {
+	b := &s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.events == nil {
+		b.events = make(map[int]func(Event))
+	}
+	b.seq++
+	id := b.seq
+	b.events[id] = fn
+	return func() {
+		b.mu.Lock()
+		delete(b.events, id)
+		b.mu.Unlock()
+	}
+}
+
+func (s *System) deadLetter(to Ref, msg any, reason error) {
+	s.deadLetters.Add(1)
+	b := &s.bus
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for _, fn := range b.dead {
+		fn(DeadLetter{To: to, Message: msg, Reason: reason})
+	}
+}
+
+func (s *System) publish(e Event) {
+	b := &s.bus
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for _, fn := range b.events {
+		fn(e)
+	}
+}

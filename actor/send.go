@@ -1,0 +1,119 @@
+package actor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// replyFunc receives the outcome of an ask. It may be called on any
+// goroutine and must not block.
+type replyFunc func(v any, err error)
+
+// Tell sends msg to the actor named to, at most once, and returns at once.
+// Messages from one sender to one receiver are handled in the order sent.
+// A message that cannot be delivered goes to dead letters, and Tell
+// returns the reason ([ErrNotFound], [ErrStopped]). Safe from any
+// goroutine.
+func (s *System) Tell(to Ref, msg any) error { return s.deliver(to, msg, nil) }
+
+// deliver queues msg on the target's loop, or dead-letters it.
+func (s *System) deliver(to Ref, msg any, reply replyFunc) error {
+	c := s.lookup(to)
+	if c == nil {
+		err := fmt.Errorf("%w: %s", ErrNotFound, to)
+		s.deadLetter(to, msg, err)
+		if reply != nil {
+			reply(nil, err)
+		}
+		return err
+	}
+	if err := c.l.Submit(func() { c.handle(msg, reply) }); err != nil {
+		err = fmt.Errorf("%w: %s", ErrStopped, to)
+		s.deadLetter(to, msg, err)
+		if reply != nil {
+			reply(nil, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// Ask sends msg to the actor named to and waits for its reply, for callers
+// outside actors. Without a deadline in ctx, the system's ask timeout
+// applies. From inside a handler (ctx is a *Context, or the call runs on
+// an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
+// A reply that is not an R fails with [ErrNoReply].
+func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
+	var zero R
+	if _, ok := loop.FromContext(ctx); ok || loop.OnLoopGoroutine() {
+		return zero, ErrWouldBlock
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.askTimeout)
+		defer cancel()
+	}
+	type result struct {
+		v   any
+		err error
+	}
+	ch := make(chan result, 1)
+	_ = s.deliver(to, msg, func(v any, err error) { ch <- result{v, err} })
+	select {
+	case r := <-ch:
+		return convert[R](r.v, r.err)
+	case <-ctx.Done():
+		return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
+	}
+}
+
+// AskAsync sends msg to the actor named to and returns a promise of its
+// reply, settled on the asking actor's own loop: a handler never blocks on
+// another actor, so A asking B asking A cannot deadlock. The promise
+// rejects with [ErrTimeout] after the system's ask timeout.
+func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
+	l := c.c.l
+	p, r := loop.NewPromise[R](l)
+	timer, err := l.ScheduleTimer(c.c.sys.askTimeout, func() {
+		r.Reject(fmt.Errorf("%w: %s", ErrTimeout, to))
+	})
+	if err != nil {
+		r.Reject(err)
+		return p
+	}
+	_ = c.c.sys.deliver(to, msg, func(v any, err error) {
+		// Settle on the asker's loop, where the timer can be cancelled;
+		// a closed loop has already rejected the promise.
+		_ = l.Submit(func() {
+			_ = l.CancelTimer(timer)
+			v, err := convert[R](v, err)
+			if err != nil {
+				r.Reject(err)
+				return
+			}
+			r.Resolve(v)
+		})
+	})
+	return p
+}
+
+// convert turns an untyped reply into an R.
+func convert[R any](v any, err error) (R, error) {
+	var zero R
+	if err != nil {
+		return zero, err
+	}
+	if v == nil {
+		if any(zero) == nil { // R is an interface type: nil is a fine R
+			return zero, nil
+		}
+		return zero, fmt.Errorf("%w: got no value, want %T", ErrNoReply, zero)
+	}
+	r, ok := v.(R)
+	if !ok {
+		return zero, fmt.Errorf("%w: got %T, want %T", ErrNoReply, v, zero)
+	}
+	return r, nil
+}

@@ -1,0 +1,58 @@
+package actor
+
+// System messages travel the same loop as user messages but are handled by
+// the runtime, never by Receive, and are never refused.
+
+type stopSignal struct{ reason error }
+
+type poisonSignal struct{}
+
+type watchSignal struct{ watcher Ref }
+
+type unwatchSignal struct{ watcher Ref }
+
+type terminatedSignal struct{ t Terminated }
+
+type childStoppedSignal struct{ child *cell }
+
+// sendSystem queues a system message on the cell's loop. A loop that has
+// closed needs none: the actor has stopped.
+func (c *cell) sendSystem(sig any) {
+	_ = c.l.Submit(func() { c.handleSystem(sig) })
+}
+
+// deliverSystem sends a system message to the actor named r, if it lives.
+func (s *System) deliverSystem(r Ref, sig any) {
+	if c := s.lookup(r); c != nil {
+		c.sendSystem(sig)
+	}
+}
+
+// handleSystem runs a system message. On the loop.
+func (c *cell) handleSystem(sig any) {
+	switch m := sig.(type) {
+	case stopSignal:
+		c.stop(m.reason)
+	case poisonSignal:
+		c.stop(nil)
+	case watchSignal:
+		if c.state == cellStopped {
+			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.ref, Reason: c.reason}})
+			return
+		}
+		if c.watchers == nil {
+			c.watchers = map[Ref]struct{}{}
+		}
+		c.watchers[m.watcher] = struct{}{}
+	case unwatchSignal:
+		delete(c.watchers, m.watcher)
+	case terminatedSignal:
+		if _, ok := c.watching[m.t.Actor]; !ok || c.state != cellRunning {
+			return // unwatched meanwhile, or no longer handling messages
+		}
+		delete(c.watching, m.t.Actor)
+		c.handle(m.t, nil)
+	case childStoppedSignal:
+		c.childStopped(m.child)
+	}
+}

@@ -1,0 +1,58 @@
+package actor
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SpawnOption configures an actor at spawn.
+type SpawnOption func(*spawnConfig) error
+
+type spawnConfig struct {
+	maxRestarts int
+	window      time.Duration
+}
+
+// WithRestartLimit sets the restart intensity: more than max restarts
+// within window stop the actor instead (default 10 within a minute).
+func WithRestartLimit(max int, window time.Duration) SpawnOption {
+	return func(c *spawnConfig) error {
+		if max < 0 || window <= 0 {
+			return errors.New("actor: WithRestartLimit needs max >= 0 and a positive window")
+		}
+		c.maxRestarts, c.window = max, window
+		return nil
+	}
+}
+
+func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
+	if kind == "" || id == "" {
+		return Ref{}, errors.New("actor: spawn needs a kind and an id")
+	}
+	if f == nil {
+		return Ref{}, errors.New("actor: spawn with a nil factory")
+	}
+	cfg := spawnConfig{maxRestarts: 10, window: time.Minute}
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return Ref{}, err
+		}
+	}
+	c, err := newCell(s, parent, NewRef(s.name, kind, id), f, cfg)
+	if err != nil {
+		return Ref{}, err
+	}
+	if err := s.register(c); err != nil {
+		_ = c.l.Close()
+		return Ref{}, err
+	}
+	if parent != nil {
+		parent.children[c.ref] = c
+	}
+	if err := c.l.Submit(c.start); err != nil {
+		s.unregister(c)
+		return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.ref, err)
+	}
+	return c.ref, nil
+}

@@ -1,0 +1,187 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// System is a set of actors that share a scheduler (workers, clock, idle
+// timer and fd infrastructure), a registry of names, a logger and dead
+// letters. Its methods are safe from any goroutine.
+type System struct {
+	name       string
+	log        *zap.Logger
+	sched      *loop.Scheduler
+	askTimeout time.Duration
+
+	mu     sync.RWMutex
+	cells  map[Ref]*cell
+	closed bool
+	live   sync.WaitGroup // one per cell not yet terminated
+
+	bus         bus
+	deadLetters atomic.Uint64
+}
+
+// Option configures a [System] at [NewSystem].
+type Option func(*config) error
+
+type config struct {
+	log        *zap.Logger
+	workers    int
+	clock      loop.Clock
+	askTimeout time.Duration
+}
+
+// WithLogger sets the system's logger (default: zap.NewNop). Actor loggers
+// derive from it, carrying the actor's kind and id.
+func WithLogger(l *zap.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return errors.New("actor: WithLogger(nil)")
+		}
+		c.log = l
+		return nil
+	}
+}
+
+// WithWorkers sets the number of scheduler workers (default GOMAXPROCS).
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return errors.New("actor: WithWorkers needs at least one worker")
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithClock sets the clock of every actor's loop (default the real clock);
+// tests use a [loop.VirtualClock].
+func WithClock(clk loop.Clock) Option {
+	return func(c *config) error {
+		if clk == nil {
+			return errors.New("actor: WithClock(nil)")
+		}
+		c.clock = clk
+		return nil
+	}
+}
+
+// WithAskTimeout sets the deadline of asks made without one (default 5 s).
+func WithAskTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return errors.New("actor: WithAskTimeout needs a positive duration")
+		}
+		c.askTimeout = d
+		return nil
+	}
+}
+
+// NewSystem starts an actor system named name.
+func NewSystem(name string, opts ...Option) (*System, error) {
+	if name == "" {
+		return nil, errors.New("actor: empty system name")
+	}
+	cfg := config{log: zap.NewNop(), askTimeout: 5 * time.Second}
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	var sopts []loop.SchedulerOption
+	if cfg.workers > 0 {
+		sopts = append(sopts, loop.WithWorkers(cfg.workers))
+	}
+	if cfg.clock != nil {
+		sopts = append(sopts, loop.WithSchedulerClock(cfg.clock))
+	}
+	sched, err := loop.NewScheduler(sopts...)
+	if err != nil {
+		return nil, err
+	}
+	return &System{
+		name:       name,
+		log:        cfg.log.With(zap.String("system", name)),
+		sched:      sched,
+		askTimeout: cfg.askTimeout,
+		cells:      make(map[Ref]*cell),
+	}, nil
+}
+
+// Name returns the system's name.
+func (s *System) Name() string { return s.name }
+
+// Logger returns the system's logger.
+func (s *System) Logger() *zap.Logger { return s.log }
+
+// DeadLetters returns how many messages went to dead letters so far.
+func (s *System) DeadLetters() uint64 { return s.deadLetters.Load() }
+
+// Spawn starts a top-level actor of the given kind and id, made by f. f is
+// called again for a fresh instance whenever the actor restarts.
+func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
+	return s.spawn(nil, kind, id, f, opts)
+}
+
+// Shutdown stops every actor, children before their parents; messages not
+// yet handled go to dead letters and every pending ask settles. It returns
+// when all actors have stopped and the scheduler is down, or ctx is done.
+func (s *System) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	var top []*cell
+	for _, c := range s.cells {
+		if c.parent == nil {
+			top = append(top, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range top {
+		c.sendSystem(stopSignal{reason: ErrSystemClosed})
+	}
+	done := make(chan struct{})
+	go func() { s.live.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return fmt.Errorf("actor: shutdown: %w", ctx.Err())
+	}
+	return s.sched.Shutdown(ctx)
+}
+
+func (s *System) lookup(r Ref) *cell {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cells[r]
+}
+
+func (s *System) register(c *cell) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrSystemClosed
+	}
+	if _, ok := s.cells[c.ref]; ok {
+		return fmt.Errorf("%w: %s", ErrNameTaken, c.ref)
+	}
+	s.cells[c.ref] = c
+	s.live.Add(1)
+	return nil
+}
+
+func (s *System) unregister(c *cell) {
+	s.mu.Lock()
+	delete(s.cells, c.ref)
+	s.mu.Unlock()
+	s.live.Done()
+}
