@@ -31,6 +31,8 @@ type cell struct {
 	watchers map[Ref]struct{}
 	watching map[Ref]struct{}
 	restarts []time.Time
+	timers   map[any]keyedTimer // keyed timers; see Timers
+	timerGen uint64
 	log      *zap.Logger // made on first use
 	ctx      Context
 }
@@ -158,6 +160,7 @@ func (c *cell) fail(err error) {
 		return
 	}
 	c.restarts = append(c.restarts, now)
+	c.ctx.Timers().CancelAll() // a fresh instance starts with no timers
 	old := c.actor
 	_ = c.hook(func() {
 		if h, ok := old.(RestartingHook); ok {
@@ -175,6 +178,7 @@ func (c *cell) stop(reason error) {
 		return
 	}
 	wasRunning := c.state == cellRunning
+	c.ctx.Timers().CancelAll()
 	c.state, c.reason = cellStopping, reason
 	if wasRunning {
 		_ = c.hook(func() {

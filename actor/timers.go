@@ -1,0 +1,121 @@
+package actor
+
+import (
+	"errors"
+	"time"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// Timers schedules messages to the actor itself, by key, with the
+// semantics of Akka's TimerScheduler: starting a key replaces the timer it
+// had; cancelling a key guarantees its message is not handled afterwards
+// (timer messages are handled straight from the actor's loop, with no queue
+// to linger in); all timers are cancelled when the actor stops or
+// restarts. Get it with [Context.Timers]; use it only in handlers.
+type Timers struct{ c *cell }
+
+// keyedTimer is the live timer of one key.
+type keyedTimer struct {
+	id  loop.TimerID
+	gen uint64 // which start this is; a callback of an older start is ignored
+}
+
+var errBadTimerPeriod = errors.New("actor: timer period must be positive")
+
+// Timers returns the actor's keyed timers.
+func (x *Context) Timers() Timers { return Timers{x.c} }
+
+// StartSingle delivers msg to the actor once, after d, under key.
+func (t Timers) StartSingle(key any, d time.Duration, msg any) error {
+	return t.start(key, d, msg, 0, false)
+}
+
+// StartFixedDelay delivers msg every d, measured from the end of the
+// previous delivery's handling, under key.
+func (t Timers) StartFixedDelay(key any, d time.Duration, msg any) error {
+	if d <= 0 {
+		return errBadTimerPeriod
+	}
+	return t.start(key, d, msg, d, false)
+}
+
+// StartFixedRate delivers msg every d, measured from the previous
+// delivery's deadline (so a slow handler does not shift the schedule),
+// under key.
+func (t Timers) StartFixedRate(key any, d time.Duration, msg any) error {
+	if d <= 0 {
+		return errBadTimerPeriod
+	}
+	return t.start(key, d, msg, d, true)
+}
+
+// Cancel cancels the timer of key, if any: its message will not be handled
+// after Cancel returns.
+func (t Timers) Cancel(key any) {
+	c := t.c
+	if kt, ok := c.timers[key]; ok {
+		_ = c.l.CancelTimer(kt.id)
+		delete(c.timers, key)
+	}
+}
+
+// IsActive reports whether key has a live timer.
+func (t Timers) IsActive(key any) bool {
+	_, ok := t.c.timers[key]
+	return ok
+}
+
+// CancelAll cancels every timer of the actor.
+func (t Timers) CancelAll() {
+	for key := range t.c.timers {
+		t.Cancel(key)
+	}
+}
+
+func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, fixedRate bool) error {
+	c := t.c
+	if c.state != cellRunning && c.state != cellStarting {
+		return ErrStopped
+	}
+	t.Cancel(key)
+	c.timerGen++
+	gen := c.timerGen
+	due := c.l.Now() + int64(max(d, 0))
+	var fire func()
+	fire = func() {
+		kt, ok := c.timers[key]
+		if !ok || kt.gen != gen || c.state != cellRunning {
+			return
+		}
+		if period == 0 {
+			delete(c.timers, key)
+		}
+		c.handle(msg, nil)
+		if period == 0 {
+			return
+		}
+		if kt, ok = c.timers[key]; !ok || kt.gen != gen {
+			return // the handler cancelled or replaced it
+		}
+		next := period
+		if fixedRate {
+			due += int64(period)
+			next = time.Duration(max(due-c.l.Now(), 0))
+		}
+		if id, err := c.l.ScheduleTimer(next, fire); err == nil {
+			c.timers[key] = keyedTimer{id: id, gen: gen}
+		} else {
+			delete(c.timers, key)
+		}
+	}
+	id, err := c.l.ScheduleTimer(d, fire)
+	if err != nil {
+		return err
+	}
+	if c.timers == nil {
+		c.timers = map[any]keyedTimer{}
+	}
+	c.timers[key] = keyedTimer{id: id, gen: gen}
+	return nil
+}
