@@ -1,0 +1,80 @@
+package actor_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+)
+
+// greeter replies to a name with a greeting and counts the greetings.
+type greeter struct{ count int }
+
+func (g *greeter) Receive(c *actor.Context, msg any) (any, error) {
+	switch m := msg.(type) {
+	case string:
+		g.count++
+		return fmt.Sprintf("hello %s (#%d)", m, g.count), nil
+	}
+	return nil, fmt.Errorf("greeter: unexpected %T", msg)
+}
+
+func ExampleSystem_Spawn() {
+	sys, _ := actor.NewSystem("example")
+	defer sys.Shutdown(context.Background())
+
+	ref, _ := sys.Spawn("greeter", "main", func() actor.Actor { return &greeter{} })
+	fmt.Println(ref)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	reply, err := actor.Ask[string](ctx, sys, ref, "ada")
+	fmt.Println(reply, err)
+	// Output:
+	// troupe://example/greeter/main
+	// hello ada (#1) <nil>
+}
+
+func ExampleAskAsync() {
+	sys, _ := actor.NewSystem("example")
+	defer sys.Shutdown(context.Background())
+
+	greet, _ := sys.Spawn("greeter", "g", func() actor.Actor { return &greeter{} })
+	// A front actor asks the greeter from its handler: the ask is a promise
+	// settled on the front actor's loop, and the front actor replies with
+	// the promise it chained from it.
+	front, _ := sys.Spawn("front", "f", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			p := actor.AskAsync[string](c, greet, msg)
+			return loop.Then(p, func(s string) (string, error) { return "front: " + s, nil }), nil
+		})
+	})
+	reply, err := actor.Ask[string](context.Background(), sys, front, "grace")
+	fmt.Println(reply, err)
+	// Output:
+	// front: hello grace (#1) <nil>
+}
+
+func ExampleTimers() {
+	sys, _ := actor.NewSystem("example")
+	defer sys.Shutdown(context.Background())
+
+	done := make(chan string)
+	ref, _ := sys.Spawn("reminder", "r", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch msg {
+			case "arm":
+				return nil, c.Timers().StartSingle("nudge", 10*time.Millisecond, "nudge")
+			case "nudge":
+				done <- "nudged"
+			}
+			return nil, nil
+		})
+	})
+	sys.Tell(ref, "arm")
+	fmt.Println(<-done)
+	// Output:
+	// nudged
+}
