@@ -5,6 +5,7 @@
 //	go run ./cmd/compare -suite loop -quick     # smoke test
 //	go run ./cmd/compare -suite loop -out RESULTS-run.md -json samples.json
 //	go run ./cmd/compare -scenarios roundtrip,microtask -runs 9
+//	go run ./cmd/compare -suite actor -runs 3  # troupe vs Proto.Actor
 //
 // Every case (scenario × system) runs in a fresh child process: the binary
 // re-executes itself with -child scenario=X,system=Y, and the child prints
@@ -25,12 +26,12 @@ import (
 
 func main() {
 	var (
-		suiteName = flag.String("suite", "loop", "suite to run (only \"loop\" exists)")
+		suiteName = flag.String("suite", "loop", "suite to run: \"loop\" or \"actor\"")
 		runs      = flag.Int("runs", 5, "interleaved runs per case")
 		quick     = flag.Bool("quick", false, "counts ÷ 100 and one run, for smoke testing")
 		out       = flag.String("out", "", "also write the markdown report to this file")
 		jsonOut   = flag.String("json", "", "also write every sample as JSON to this file")
-		only      = flag.String("scenarios", "", "comma-separated scenario names (default: all)")
+		only      = flag.String("scenarios", "", "comma-separated scenario names of the suite (default: all)")
 		child     = flag.String("child", "", "internal: run one case, scenario=X,system=Y, and print its JSON figures")
 		timeout   = flag.Duration("child-timeout", 5*time.Minute, "limit for one child process")
 	)
@@ -49,8 +50,9 @@ func main() {
 }
 
 func compare(suiteName string, runs int, quick bool, out, jsonOut, only string, timeout time.Duration) error {
-	if suiteName != "loop" {
-		return fmt.Errorf("suite %q is not implemented (only \"loop\")", suiteName)
+	su, err := suite.ByName(suiteName)
+	if err != nil {
+		return err
 	}
 	if quick && !flagSet("runs") {
 		runs = 1
@@ -68,7 +70,7 @@ func compare(suiteName string, runs int, quick bool, out, jsonOut, only string, 
 	}
 	start := time.Now()
 	res, err := suite.Run(suite.Options{
-		Exe: exe, Runs: runs, Quick: quick, Scenarios: names,
+		Suite: su, Exe: exe, Runs: runs, Quick: quick, Scenarios: names,
 		ChildTimeout: timeout, Progress: os.Stderr,
 	})
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 
 // Options configure a parent run.
 type Options struct {
+	Suite Suite
 	// Exe is the binary re-executed for each case; it must accept
 	// -child and -quick as cmd/compare does.
 	Exe   string
@@ -44,6 +45,7 @@ type Sample struct {
 
 // Results holds every sample of a parent run.
 type Results struct {
+	Suite     Suite
 	Runs      int
 	Quick     bool
 	Env       []string
@@ -70,16 +72,14 @@ func childEnv() []string {
 
 // Run runs every case once per round, interleaved, for opts.Runs rounds.
 func Run(opts Options) (*Results, error) {
-	scenarios, err := pick(opts.Scenarios)
+	scenarios, err := opts.Suite.pick(opts.Scenarios)
 	if err != nil {
 		return nil, err
 	}
 	res := &Results{
-		Runs: opts.Runs, Quick: opts.Quick, Env: childEnv(), Scenarios: scenarios,
+		Suite: opts.Suite, Runs: opts.Runs, Quick: opts.Quick, Env: childEnv(),
+		Scenarios: scenarios, Systems: opts.Suite.Systems,
 		Samples: map[Case][]Sample{}, NA: map[Case]string{},
-	}
-	for _, s := range systems.All() {
-		res.Systems = append(res.Systems, s.Name)
 	}
 	for round := 1; round <= opts.Runs; round++ {
 		for _, sc := range scenarios {
@@ -98,15 +98,16 @@ func Run(opts Options) (*Results, error) {
 	return res, nil
 }
 
-func pick(names []string) ([]Scenario, error) {
+// pick returns the suite's scenarios called names, or all of them.
+func (su Suite) pick(names []string) ([]Scenario, error) {
 	if len(names) == 0 {
-		return Loop, nil
+		return su.Scenarios, nil
 	}
 	var out []Scenario
 	for _, n := range names {
-		s, ok := Find(n)
+		s, ok := su.find(n)
 		if !ok {
-			return nil, fmt.Errorf("unknown scenario %q", n)
+			return nil, fmt.Errorf("unknown scenario %q in the %s suite", n, su.Name)
 		}
 		out = append(out, s)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -25,7 +26,7 @@ type Report struct {
 // "N of M targets met".
 func Render(w io.Writer, rep Report, res *Results) {
 	p := &printer{w: w}
-	p.printf("# troupe loop suite: troupe, go-eventloop, goja_nodejs\n\n")
+	p.printf("# %s\n\n", res.Suite.Heading())
 	p.printf("Command: `%s` (%s, %s)\n\n", rep.Command, rep.Started.UTC().Format(time.RFC3339), rep.Elapsed.Round(time.Second))
 	renderMachine(p, rep.Machine, res)
 	renderDefinitions(p, res)
@@ -47,18 +48,18 @@ func renderMachine(p *printer, m Machine, res *Results) {
 	if res.Quick {
 		p.printf("; **quick mode: counts ÷ 100, smoke test only**")
 	}
-	p.printf("\n- Peers: %s\n\n", peerVersions())
+	p.printf("\n- Peers: %s\n\n", peerVersions(res.Suite.Peers))
 }
 
-func peerVersions() string {
+// peerVersions lists the build's versions of the modules at paths.
+func peerVersions(paths []string) string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
 	}
 	var out []string
 	for _, d := range info.Deps {
-		switch d.Path {
-		case "github.com/joeycumines/go-eventloop", "github.com/dop251/goja_nodejs", "github.com/dop251/goja":
+		if slices.Contains(paths, d.Path) {
 			out = append(out, d.Path+" "+d.Version)
 		}
 	}
@@ -78,11 +79,12 @@ func renderDefinitions(p *printer, res *Results) {
 		if c.Batch > 0 {
 			counts += ", batch=" + countName(c.Batch)
 		}
+		if c.Senders > 0 {
+			counts += ", senders=" + countName(c.Senders)
+		}
 		p.printf("| %s | %s | %s |\n", s.Name, s.Definition, counts)
 	}
-	p.printf("\nTimes are wall-clock ns per operation; CPU is the child's user+sys time over the same timed region, per operation. "+
-		"Memory is (HeapInuse+StackInuse) growth after runtime.GC() twice, per loop. "+
-		"Zero-allocation targets allow %.3g allocs per operation of amortised growth.\n\n", zeroAllocSlack)
+	p.printf("\n%s\n\n", res.Suite.Method)
 }
 
 // renderResults prints one row per target and returns how many were met.
@@ -113,8 +115,8 @@ func renderRow(p *printer, res *Results, s Scenario, t Target) Verdict {
 		cells = append(cells, cell(res, Case{s.Name, sys}, t.Metric))
 	}
 	against, shown := t.Against, t
-	if against == "" && t.Metric.Name == Time.Name {
-		against, shown = systems.GoEventloop, Target{Metric: Time, Against: systems.GoEventloop}
+	if against == "" && (t.Metric.Name == Time.Name || t.Metric.Name == SpawnTime.Name) {
+		against, shown = res.Suite.Reference, Target{Metric: t.Metric, Against: res.Suite.Reference}
 	}
 	ratio := "—"
 	if against != "" {
@@ -123,8 +125,12 @@ func renderRow(p *printer, res *Results, s Scenario, t Target) Verdict {
 		}
 	}
 	_, v := t.judge(troupe, res.Samples[Case{s.Name, t.Against}])
-	p.printf("| %s | %s per %s | %s | %s | %s | %s%s |\n",
-		s.Name, t.Metric.Name, s.Per, strings.Join(cells, " | "), ratio, t, v, cpuFlag(t, v, troupe))
+	metric := t.Metric.Name + " per " + s.Per
+	if t.Metric.Total {
+		metric = t.Metric.Name
+	}
+	p.printf("| %s | %s | %s | %s | %s | %s%s |\n",
+		s.Name, metric, strings.Join(cells, " | "), ratio, t, v, cpuFlag(t, v, troupe))
 	return v
 }
 
@@ -201,6 +207,10 @@ func formatValue(v float64, unit string) string {
 		default:
 			return fmt.Sprintf("%.2f ns", v)
 		}
+	case "MB":
+		return fmt.Sprintf("%.1f MB", v)
+	case "s":
+		return fmt.Sprintf("%.2f s", v)
 	case "B":
 		switch {
 		case a >= 1e6:

@@ -12,7 +12,9 @@ import (
 type Metric struct {
 	Name string
 	Unit string
-	get  func(measure.Figures) float64
+	// Total marks a figure for the whole case rather than per operation.
+	Total bool
+	get   func(measure.Figures) float64
 }
 
 // Value returns the metric's figure in f.
@@ -20,12 +22,20 @@ func (m Metric) Value(f measure.Figures) float64 { return m.get(f) }
 
 // The metrics targets are stated in.
 var (
-	Time       = Metric{"time", "ns", func(f measure.Figures) float64 { return f.NsPerOp }}
-	CPU        = Metric{"CPU", "ns", func(f measure.Figures) float64 { return f.CPUNsPerOp }}
-	Allocs     = Metric{"allocs", "", func(f measure.Figures) float64 { return f.AllocsPerOp }}
-	Bytes      = Metric{"memory", "B", func(f measure.Figures) float64 { return f.BytesPerOp }}
-	Goroutines = Metric{"goroutines", "", func(f measure.Figures) float64 { return f.GoroutinesPerOp }}
-	FDs        = Metric{"fds", "", func(f measure.Figures) float64 { return f.FDsPerOp }}
+	Time       = Metric{Name: "time", Unit: "ns", get: func(f measure.Figures) float64 { return f.NsPerOp }}
+	CPU        = Metric{Name: "CPU", Unit: "ns", get: func(f measure.Figures) float64 { return f.CPUNsPerOp }}
+	Allocs     = Metric{Name: "allocs", get: func(f measure.Figures) float64 { return f.AllocsPerOp }}
+	Bytes      = Metric{Name: "memory", Unit: "B", get: func(f measure.Figures) float64 { return f.BytesPerOp }}
+	Goroutines = Metric{Name: "goroutines", get: func(f measure.Figures) float64 { return f.GoroutinesPerOp }}
+	FDs        = Metric{Name: "fds", get: func(f measure.Figures) float64 { return f.FDsPerOp }}
+	// TotalBytes is the whole case's memory growth, in MB.
+	TotalBytes = Metric{Name: "total memory", Unit: "MB", Total: true, get: func(f measure.Figures) float64 {
+		return f.BytesPerOp * float64(f.Ops) / 1e6
+	}}
+	// SpawnTime is the whole timed region of idle_1m, its spawn, in seconds.
+	SpawnTime = Metric{Name: "spawn time, total", Unit: "s", Total: true, get: func(f measure.Figures) float64 {
+		return f.NsPerOp * float64(f.Ops) / 1e9
+	}}
 )
 
 // Target is one pass/fail criterion for troupe in a scenario.
@@ -55,6 +65,8 @@ func (t Target) String() string {
 		return "0"
 	case t.Against == "":
 		return strings.TrimSpace(fmt.Sprintf("≤ %g %s", t.Limit, t.Metric.Unit))
+	case t.Speedup && t.Limit < 1:
+		return fmt.Sprintf("≥ %.3g× the speed of %s", t.Limit, t.Against)
 	case t.Speedup:
 		return fmt.Sprintf("≥ %.3g× faster than %s", t.Limit, t.Against)
 	default:
@@ -96,8 +108,8 @@ const (
 	zeroAllocSlack = 0.001
 )
 
-// Loop is the loop suite, in report order.
-var Loop = []Scenario{
+// loopScenarios are the loop suite's scenarios, in report order.
+var loopScenarios = []Scenario{
 	{
 		Name:       "submit_exec",
 		Definition: "one external goroutine submits 1M no-op tasks to a running loop; time from the first submit to the last task's execution, per task",
@@ -181,16 +193,6 @@ func timerOnLoop(name string, pending int, limitNs float64) Scenario {
 			{Metric: Allocs, Limit: 0, Slack: zeroAllocSlack},
 		},
 	}
-}
-
-// Find returns the loop-suite scenario called name.
-func Find(name string) (Scenario, bool) {
-	for _, s := range Loop {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return Scenario{}, false
 }
 
 // countName writes 10000 as 10k and 1000000 as 1M.

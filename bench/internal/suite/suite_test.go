@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,8 +30,9 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// TestQuickSuite runs every case of the loop suite once, in quick mode, each
-// in its own child process, and renders the report.
+// TestQuickSuite runs every case of each suite once, in quick mode, each in
+// its own child process, and renders the report. The actor suite's quick
+// cases take about a second in all.
 func TestQuickSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a child process per case")
@@ -39,12 +41,23 @@ func TestQuickSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := suite.Run(suite.Options{Exe: exe, Runs: 1, Quick: true, ChildTimeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
+	for _, su := range suite.Suites {
+		t.Run(su.Name, func(t *testing.T) {
+			res, err := suite.Run(suite.Options{Suite: su, Exe: exe, Runs: 1, Quick: true, ChildTimeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkQuickRun(t, su, res)
+		})
 	}
+}
+
+// checkQuickRun checks that every case of su either ran once and reported
+// figures or was n/a, and that the report ends with its targets line.
+func checkQuickRun(t *testing.T, su suite.Suite, res *suite.Results) {
+	t.Helper()
 	ran := 0
-	for _, sc := range suite.Loop {
+	for _, sc := range su.Scenarios {
 		for _, sys := range res.Systems {
 			c := suite.Case{Scenario: sc.Name, System: sys}
 			t.Run(sc.Name+"/"+sys, func(t *testing.T) {
@@ -77,21 +90,82 @@ func TestQuickSuite(t *testing.T) {
 	if !regexp.MustCompile(`\n\d+ of \d+ targets met\n$`).Match(buf.Bytes()) {
 		t.Errorf("report does not end with the targets line:\n%s", buf.String())
 	}
+	if want := "# " + su.Heading() + "\n"; !bytes.HasPrefix(buf.Bytes(), []byte(want)) {
+		t.Errorf("report starts %q, want %q", firstLine(buf.String()), want)
+	}
 }
 
-// TestEveryScenarioHasACase checks that each system either runs each
-// scenario or says why not, except the baseline's single scenario.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// TestEveryScenarioHasACase checks that each system of a suite either runs
+// each of its scenarios or says why not; the raw-channel baseline runs only
+// the scenarios that name it.
 func TestEveryScenarioHasACase(t *testing.T) {
-	for _, sc := range suite.Loop {
-		for _, sys := range systems.All() {
-			_, err := systems.Lookup(sys.Name, sc.Name)
-			if err == nil || sys.Name == systems.RawChannels {
-				continue
-			}
-			if !errors.Is(err, systems.ErrNA) || err.Error() == systems.ErrNA.Error() {
-				t.Errorf("%s / %s: %v, want a case or an n/a reason", sc.Name, sys.Name, err)
+	for _, su := range suite.Suites {
+		for _, sc := range su.Scenarios {
+			for _, sys := range su.Systems {
+				_, err := systems.Lookup(sys, sc.Name)
+				if err == nil || sys == systems.RawChannels {
+					continue
+				}
+				if !errors.Is(err, systems.ErrNA) || err.Error() == systems.ErrNA.Error() {
+					t.Errorf("%s %s / %s: %v, want a case or an n/a reason", su.Name, sc.Name, sys, err)
+				}
 			}
 		}
+	}
+}
+
+// TestActorSuiteWiring checks the actor suite's columns and what they run:
+// Proto.Actor every scenario, raw channels pingpong, and troupe none until
+// actor/ exists.
+func TestActorSuiteWiring(t *testing.T) {
+	if got, want := suite.Actor.Systems, []string{systems.Troupe, systems.ProtoActor, systems.RawChannels}; !slices.Equal(got, want) {
+		t.Errorf("actor suite systems = %q, want %q", got, want)
+	}
+	var names []string
+	for _, sc := range suite.Actor.Scenarios {
+		names = append(names, sc.Name)
+	}
+	if !slices.Equal(names, systems.ActorScenarios) {
+		t.Errorf("actor scenarios = %q, want %q", names, systems.ActorScenarios)
+	}
+	for _, name := range names {
+		if _, err := systems.Lookup(systems.ProtoActor, name); err != nil {
+			t.Errorf("Proto.Actor / %s: %v", name, err)
+		}
+		_, err := systems.Lookup(systems.RawChannels, name)
+		if wantCase := name == "pingpong"; (err == nil) != wantCase {
+			t.Errorf("raw channels / %s: err = %v, want a case: %v", name, err, wantCase)
+		}
+	}
+}
+
+// TestScenarioNamesUnique checks that a scenario name picks one scenario
+// across suites, as a child process finds its case by name alone.
+func TestScenarioNamesUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, su := range suite.Suites {
+		for _, sc := range su.Scenarios {
+			if other, ok := seen[sc.Name]; ok {
+				t.Errorf("scenario %q is in both the %s and %s suites", sc.Name, other, su.Name)
+			}
+			seen[sc.Name] = su.Name
+		}
+	}
+}
+
+func TestByName(t *testing.T) {
+	for _, name := range []string{"loop", "actor"} {
+		if su, err := suite.ByName(name); err != nil || su.Name != name {
+			t.Errorf("ByName(%q) = %q, %v", name, su.Name, err)
+		}
+	}
+	if _, err := suite.ByName("js"); err == nil {
+		t.Error(`ByName("js"): no error`)
 	}
 }
 

@@ -2,12 +2,13 @@ package systems
 
 import "github.com/troupe-go/troupe/bench/internal/measure"
 
-// rawChannels is the baseline: two goroutines and unbuffered channels,
-// no loop at all.
+// rawChannels is the baseline of roundtrip (loop suite) and pingpong (actor
+// suite): two goroutines and unbuffered channels, no loop, no actor.
 var rawChannels = register(&System{
 	Name: RawChannels,
 	Cases: map[string]Case{
 		"roundtrip": rawRoundtrip,
+		"pingpong":  rawRoundtrip,
 	},
 })
 

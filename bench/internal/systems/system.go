@@ -17,6 +17,9 @@ type Params struct {
 	Batch int
 	// Pending is the number of other timers pending during the timed region.
 	Pending int
+	// Senders is the number of goroutines sharing the N operations, where a
+	// scenario has several (fan-in).
+	Senders int
 }
 
 // Case runs one scenario once and reports its figures. It runs in a fresh
@@ -41,7 +44,12 @@ const (
 	GoEventloop = "go-eventloop"
 	GojaNodejs  = "goja_nodejs"
 	RawChannels = "raw channels"
+	ProtoActor  = "Proto.Actor"
 )
+
+// ActorScenarios names the actor suite's scenarios, for systems that mark
+// them all at once.
+var ActorScenarios = []string{"pingpong", "fanin", "ask", "spawn", "idle_actor", "idle_1m"}
 
 var registry = map[string]*System{}
 
@@ -50,9 +58,20 @@ func register(s *System) *System {
 	return s
 }
 
-// All returns the systems in report order.
+// cannotRun records that s cannot run the named scenarios, and why.
+func (s *System) cannotRun(why string, scenarios ...string) {
+	if s.NA == nil {
+		s.NA = map[string]string{}
+	}
+	for _, name := range scenarios {
+		s.NA[name] = why
+	}
+}
+
+// All returns every registered system in report order; a suite picks its
+// columns from them by name.
 func All() []*System {
-	order := map[string]int{Troupe: 0, GoEventloop: 1, GojaNodejs: 2, RawChannels: 3}
+	order := map[string]int{Troupe: 0, GoEventloop: 1, GojaNodejs: 2, ProtoActor: 3, RawChannels: 4}
 	out := make([]*System, 0, len(registry))
 	for _, s := range registry {
 		out = append(out, s)
