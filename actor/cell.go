@@ -47,7 +47,7 @@ const (
 )
 
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg spawnConfig) (*cell, error) {
-	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent, children: map[Ref]*cell{}}
+	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent}
 	c.ctx.c = c
 	l, err := loop.New(loop.WithScheduler(s.sched), loop.WithPanicHandler(c.loopFault))
 	if err != nil {

@@ -48,6 +48,9 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		return Ref{}, err
 	}
 	if parent != nil {
+		if parent.children == nil {
+			parent.children = map[Ref]*cell{}
+		}
 		parent.children[c.ref] = c
 	}
 	if err := c.l.Submit(c.start); err != nil {
