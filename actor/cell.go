@@ -22,6 +22,7 @@ type cell struct {
 	factory Factory
 	cfg     spawnConfig
 	parent  *cell
+	mbox    *mailbox // nil: unbounded
 
 	actor    Actor
 	state    cellState
@@ -49,6 +50,9 @@ const (
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg spawnConfig) (*cell, error) {
 	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent}
 	c.ctx.c = c
+	if cfg.mailboxCap > 0 {
+		c.mbox = &mailbox{cap: cfg.mailboxCap, policy: cfg.mailboxPolicy}
+	}
 	l, err := loop.New(loop.WithScheduler(s.sched), loop.WithPanicHandler(c.loopFault))
 	if err != nil {
 		return nil, err

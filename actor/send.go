@@ -18,26 +18,32 @@ type replyFunc func(v any, err error)
 // goroutine.
 func (s *System) Tell(to Ref, msg any) error { return s.deliver(to, msg, nil) }
 
-// deliver queues msg on the target's loop, or dead-letters it.
+// deliver queues msg on the target's loop without blocking, or
+// dead-letters it.
 func (s *System) deliver(to Ref, msg any, reply replyFunc) error {
+	return s.deliverCtx(context.Background(), false, to, msg, reply)
+}
+
+// deliverCtx is deliver for a sender that, if wait is set, may wait for
+// room in a bounded mailbox under ctx.
+func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, reply replyFunc) error {
 	c := s.lookup(to)
-	if c == nil {
-		err := fmt.Errorf("%w: %s", ErrNotFound, to)
-		s.deadLetter(to, msg, err)
-		if reply != nil {
-			reply(nil, err)
-		}
-		return err
-	}
-	if err := c.l.Submit(func() { c.handle(msg, reply) }); err != nil {
+	var err error
+	switch {
+	case c == nil:
+		err = fmt.Errorf("%w: %s", ErrNotFound, to)
+	case c.mbox != nil:
+		err = c.enqueue(ctx, wait, msg, reply)
+	case c.l.Submit(func() { c.handle(msg, reply) }) != nil:
 		err = fmt.Errorf("%w: %s", ErrStopped, to)
+	}
+	if err != nil {
 		s.deadLetter(to, msg, err)
 		if reply != nil {
 			reply(nil, err)
 		}
-		return err
 	}
-	return nil
+	return err
 }
 
 // Ask sends msg to the actor named to and waits for its reply, for callers
@@ -60,7 +66,7 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		err error
 	}
 	ch := make(chan result, 1)
-	_ = s.deliver(to, msg, func(v any, err error) { ch <- result{v, err} })
+	_ = s.deliverCtx(ctx, true, to, msg, func(v any, err error) { ch <- result{v, err} })
 	select {
 	case r := <-ch:
 		return convert[R](r.v, r.err)

@@ -10,8 +10,10 @@ import (
 type SpawnOption func(*spawnConfig) error
 
 type spawnConfig struct {
-	maxRestarts int
-	window      time.Duration
+	maxRestarts   int
+	window        time.Duration
+	mailboxCap    int
+	mailboxPolicy MailboxPolicy
 }
 
 // WithRestartLimit sets the restart intensity: more than max restarts

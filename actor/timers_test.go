@@ -1,7 +1,10 @@
 package actor_test
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,6 +35,9 @@ func (a *timed) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case startCmd:
 		switch m.kind {
+		case "marker": // due now on the clock, not on the loop's cached time
+			c.Loop().UpdateTime()
+			return nil, t.StartSingle(m.key, 0, m.msg)
 		case "single":
 			return nil, t.StartSingle(m.key, m.d, m.msg)
 		case "delay":
@@ -69,6 +75,8 @@ type timerRig struct {
 	ref actor.Ref
 	mu  sync.Mutex
 	got []string
+
+	flushes int
 }
 
 func newTimerRig(t *testing.T) *timerRig {
@@ -87,12 +95,31 @@ func (r *timerRig) do(msg any) any {
 	return v
 }
 
-// advance moves virtual time and lets the actor handle what fell due.
+// advance moves virtual time and waits until the actor has handled what
+// fell due. A message the loop is handling when time moves may run before
+// the timers that became due (tasks and timers take turns by rounds), so
+// it waits for a zero-delay marker timer instead: the marker fires in a
+// timer phase after the advance, behind every timer that was due earlier.
 func (r *timerRig) advance(d time.Duration) {
+	r.t.Helper()
 	r.vc.Advance(d)
-	runtime.Gosched()
-	r.do("sync")
-	r.do("sync")
+	r.flushes++
+	marker := fmt.Sprintf("flush-%d", r.flushes)
+	r.do(startCmd{key: marker, msg: marker, kind: "marker"})
+	deadline := time.Now().Add(waitLimit)
+	for !r.saw(marker) {
+		if time.Now().After(deadline) {
+			r.t.Fatal("marker timer never fired (hang guard)")
+		}
+		r.vc.Advance(0) // a wake-up armed for a time already passed fires on the next Advance
+		runtime.Gosched()
+	}
+}
+
+func (r *timerRig) saw(msg string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Contains(r.got, msg)
 }
 
 func (r *timerRig) delivered() []string {
@@ -100,7 +127,7 @@ func (r *timerRig) delivered() []string {
 	defer r.mu.Unlock()
 	var out []string
 	for _, s := range r.got {
-		if s != "sync" {
+		if s != "sync" && !strings.HasPrefix(s, "flush-") {
 			out = append(out, s)
 		}
 	}
