@@ -72,6 +72,8 @@ func TestFormatValue(t *testing.T) {
 		{312, "B", "312 B"},
 		{37_700, "B", "37.7 kB"},
 		{1_310_000, "B", "1.31 MB"},
+		{769.2, "MB", "769.2 MB"},
+		{5.981, "s", "5.98 s"},
 		{0, "", "0"},
 		{0.0002, "", "2.0e-04"},
 		{7, "", "7"},
@@ -79,6 +81,27 @@ func TestFormatValue(t *testing.T) {
 	for _, tt := range tests {
 		if got := formatValue(tt.v, tt.unit); got != tt.want {
 			t.Errorf("formatValue(%g, %q) = %q, want %q", tt.v, tt.unit, got, tt.want)
+		}
+	}
+}
+
+func TestTargetString(t *testing.T) {
+	tests := []struct {
+		target Target
+		want   string
+	}{
+		{Target{Metric: Time, Limit: 50}, "≤ 50 ns"},
+		{Target{Metric: Allocs, Limit: 0, Slack: 0.001}, "0 (≤ 0.001)"},
+		{Target{Metric: Goroutines, Limit: 0}, "0"},
+		{Target{Metric: TotalBytes, Limit: 500}, "≤ 500 MB"},
+		{Target{Metric: SpawnTime, Limit: 1.1}, "≤ 1.1 s"},
+		{Target{Metric: Time, Against: "go-eventloop", Speedup: true, Limit: 1.5}, "≥ 1.5× faster than go-eventloop"},
+		{Target{Metric: Time, Against: "raw channels", Speedup: true, Limit: 0.8}, "≥ 0.8× the speed of raw channels"},
+		{Target{Metric: CPU, Against: "raw channels", Limit: 1.5}, "≤ 1.5× raw channels"},
+	}
+	for _, tt := range tests {
+		if got := tt.target.String(); got != tt.want {
+			t.Errorf("%+v: got %q, want %q", tt.target, got, tt.want)
 		}
 	}
 }
