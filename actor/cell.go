@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -31,7 +30,8 @@ type cell struct {
 	waiting  int // children still stopping
 	watchers map[Ref]struct{}
 	watching map[Ref]struct{}
-	restarts []time.Time
+	restarts []int64 // clock times of restarts within the window
+	pending  []pendingMsg // messages that arrived while suspended
 	timers   map[any]keyedTimer // keyed timers; see Timers
 	timerGen uint64
 	log      *zap.Logger // made on first use
@@ -43,6 +43,7 @@ type cellState uint8
 const (
 	cellStarting cellState = iota
 	cellRunning
+	cellSuspended // failed, waiting for its restart (backoff, or an all-for-one decision)
 	cellStopping
 	cellStopped
 )
@@ -90,6 +91,10 @@ func (c *cell) start() {
 
 // handle runs one user message. On the loop.
 func (c *cell) handle(msg any, reply replyFunc) {
+	if c.state == cellSuspended {
+		c.pending = append(c.pending, pendingMsg{msg, reply})
+		return
+	}
 	if c.state != cellRunning {
 		c.refuse(msg, reply)
 		return
@@ -146,36 +151,6 @@ func (c *cell) loopFault(err error) {
 	}
 }
 
-// fail applies supervision to a failure: restart with a fresh instance,
-// unless the restart intensity is exceeded, which stops the actor with the
-// failure as reason (its parent and watchers learn it from Terminated).
-func (c *cell) fail(err error) {
-	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.ref.String()))
-	now := time.Now()
-	keep := c.restarts[:0]
-	for _, t := range c.restarts {
-		if now.Sub(t) < c.cfg.window {
-			keep = append(keep, t)
-		}
-	}
-	c.restarts = keep
-	if len(c.restarts) >= c.cfg.maxRestarts {
-		c.stop(fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.ref, c.cfg.maxRestarts, c.cfg.window, err))
-		return
-	}
-	c.restarts = append(c.restarts, now)
-	c.ctx.Timers().CancelAll() // a fresh instance starts with no timers
-	old := c.actor
-	_ = c.hook(func() {
-		if h, ok := old.(RestartingHook); ok {
-			h.Restarting(&c.ctx, err)
-		}
-	})
-	c.state = cellStarting
-	c.start()
-	c.sys.publish(Event{Kind: Restarted, Actor: c.ref, Reason: err})
-}
-
 // stop begins stopping: children first, then the actor. On the loop.
 func (c *cell) stop(reason error) {
 	if c.state == cellStopping || c.state == cellStopped {
@@ -225,6 +200,10 @@ func (c *cell) finish() {
 		})
 	}
 	c.state = cellStopped
+	for _, p := range c.pending {
+		c.refuse(p.msg, p.reply)
+	}
+	c.pending = nil
 	c.sys.unregister(c)
 	for w := range c.watchers {
 		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.ref, Reason: c.reason}})

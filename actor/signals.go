@@ -54,5 +54,15 @@ func (c *cell) handleSystem(sig any) {
 		c.handle(m.t, nil)
 	case childStoppedSignal:
 		c.childStopped(m.child)
+	case restartSignal:
+		if c.state == cellRunning || c.state == cellSuspended {
+			c.restart(m.err)
+		}
+	case siblingFailedSignal:
+		c.siblingFailed(m.child, m.err)
+	case escalateSignal:
+		if c.state == cellRunning {
+			c.fail(&EscalatedError{Child: m.child, Err: m.err})
+		}
 	}
 }

@@ -14,6 +14,9 @@ type spawnConfig struct {
 	window        time.Duration
 	mailboxCap    int
 	mailboxPolicy MailboxPolicy
+	childStrategy Strategy
+	backoffMin    time.Duration
+	backoffMax    time.Duration
 }
 
 // WithRestartLimit sets the restart intensity: more than max restarts

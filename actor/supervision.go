@@ -1,0 +1,178 @@
+package actor
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Strategy says how an actor supervises its children when one fails.
+type Strategy int
+
+const (
+	// OneForOne restarts only the child that failed (the default).
+	OneForOne Strategy = iota
+	// AllForOne restarts every child when one fails, for children whose
+	// states only make sense together.
+	AllForOne
+)
+
+// WithChildStrategy sets how the spawned actor supervises its children.
+func WithChildStrategy(s Strategy) SpawnOption {
+	return func(c *spawnConfig) error {
+		if s != OneForOne && s != AllForOne {
+			return fmt.Errorf("actor: unknown strategy %d", s)
+		}
+		c.childStrategy = s
+		return nil
+	}
+}
+
+// WithBackoff delays restarts: the first by min, each further restart
+// within the restart window by twice the previous, at most max. Messages
+// that arrive meanwhile wait, in order, for the fresh instance.
+func WithBackoff(min, max time.Duration) SpawnOption {
+	return func(c *spawnConfig) error {
+		if min <= 0 || max < min {
+			return errors.New("actor: WithBackoff needs 0 < min <= max")
+		}
+		c.backoffMin, c.backoffMax = min, max
+		return nil
+	}
+}
+
+// EscalatedError is the failure an actor's parent sees when the child
+// exceeded its restart limit: the child stops, and the parent fails with
+// this error, which its own supervision then handles. A top-level actor
+// that exceeds its limit just stops.
+type EscalatedError struct {
+	Child Ref
+	Err   error
+}
+
+// Error implements error.
+func (e *EscalatedError) Error() string {
+	return fmt.Sprintf("actor: child %s escalated: %v", e.Child, e.Err)
+}
+
+// Unwrap returns the child's failure.
+func (e *EscalatedError) Unwrap() error { return e.Err }
+
+type pendingMsg struct {
+	msg   any
+	reply replyFunc
+}
+
+type restartSignal struct{ err error }
+
+type siblingFailedSignal struct {
+	child *cell
+	err   error
+}
+
+type escalateSignal struct {
+	child Ref
+	err   error
+}
+
+// fail applies supervision to a failure of this actor. On the loop.
+func (c *cell) fail(err error) {
+	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.ref.String()))
+	if p := c.parent; p != nil && p.cfg.childStrategy == AllForOne {
+		c.state = cellSuspended // until the parent restarts all its children
+		p.sendSystem(siblingFailedSignal{child: c, err: err})
+		return
+	}
+	c.restart(err)
+}
+
+// restart replaces the instance with a fresh one, after the backoff if
+// any, unless the restart limit is exceeded: then the actor stops and its
+// parent (if any) fails with an EscalatedError. On the loop.
+func (c *cell) restart(err error) {
+	if c.state == cellStopping || c.state == cellStopped {
+		return
+	}
+	now := c.l.Now()
+	keep := c.restarts[:0]
+	for _, t := range c.restarts {
+		if now-t < int64(c.cfg.window) {
+			keep = append(keep, t)
+		}
+	}
+	c.restarts = keep
+	if len(c.restarts) >= c.cfg.maxRestarts {
+		limit := fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.ref, c.cfg.maxRestarts, c.cfg.window, err)
+		c.stop(limit)
+		if c.parent != nil {
+			c.parent.sendSystem(escalateSignal{child: c.ref, err: limit})
+		}
+		return
+	}
+	c.restarts = append(c.restarts, now)
+	c.ctx.Timers().CancelAll() // a fresh instance starts with no timers
+	old := c.actor
+	_ = c.hook(func() {
+		if h, ok := old.(RestartingHook); ok {
+			h.Restarting(&c.ctx, err)
+		}
+	})
+	if d := c.backoff(); d > 0 {
+		c.state = cellSuspended
+		if _, terr := c.l.ScheduleTimer(d, func() { c.resume(err) }); terr == nil {
+			return
+		}
+	}
+	c.resume(err)
+}
+
+// backoff returns the delay before the current restart.
+func (c *cell) backoff() time.Duration {
+	if c.cfg.backoffMin <= 0 {
+		return 0
+	}
+	d := c.cfg.backoffMin
+	for range len(c.restarts) - 1 {
+		if d >= c.cfg.backoffMax/2 {
+			return c.cfg.backoffMax
+		}
+		d *= 2
+	}
+	return d
+}
+
+// resume starts the fresh instance and replays the messages that waited.
+func (c *cell) resume(err error) {
+	if c.state == cellStopping || c.state == cellStopped {
+		return
+	}
+	c.state = cellStarting
+	c.start()
+	if c.state != cellRunning {
+		return
+	}
+	c.sys.publish(Event{Kind: Restarted, Actor: c.ref, Reason: err})
+	pending := c.pending
+	c.pending = nil
+	for i, p := range pending {
+		c.handle(p.msg, p.reply)
+		if c.state == cellSuspended { // failed again: the rest waits again
+			c.pending = append(c.pending, pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// siblingFailed applies an all-for-one decision: every child restarts.
+// On the parent's loop.
+func (c *cell) siblingFailed(child *cell, err error) {
+	for _, ch := range c.children {
+		reason := err
+		if ch != child {
+			reason = fmt.Errorf("actor: sibling %s failed: %w", child.ref, err)
+		}
+		ch.sendSystem(restartSignal{err: reason})
+	}
+}

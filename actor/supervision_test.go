@@ -1,0 +1,172 @@
+package actor_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+)
+
+// parentOf spawns children in its Started hook, as told.
+type parentOf struct {
+	kids  int
+	make  func(i int) actor.Factory
+	opts  []actor.SpawnOption
+	onErr func(error)
+}
+
+func (p *parentOf) Started(c *actor.Context) {
+	for i := range p.kids {
+		if _, err := c.Spawn("kid", fmt.Sprint(i), p.make(i), p.opts...); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func (p *parentOf) Receive(c *actor.Context, msg any) (any, error) { return nil, nil }
+
+// counting kids remember their starts, so a test sees who restarted.
+func countingKid(starts *[3]atomic.Int32, i int) actor.Factory {
+	return func() actor.Actor {
+		starts[i].Add(1)
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if msg == "boom" {
+				panic("kid failed")
+			}
+			return msg, nil
+		})
+	}
+}
+
+func TestAllForOneRestartsSiblings(t *testing.T) {
+	for _, tc := range []struct {
+		strategy actor.Strategy
+		want     [3]int32
+	}{
+		{actor.OneForOne, [3]int32{1, 2, 1}},
+		{actor.AllForOne, [3]int32{2, 2, 2}},
+	} {
+		t.Run(fmt.Sprint(tc.strategy), func(t *testing.T) {
+			s := newSystem(t)
+			var starts [3]atomic.Int32
+			restarted := make(chan struct{}, 3)
+			s.SubscribeEvents(func(e actor.Event) {
+				if e.Kind == actor.Restarted {
+					restarted <- struct{}{}
+				}
+			})
+			parent, _ := s.Spawn("parent", "p", func() actor.Actor {
+				return &parentOf{kids: 3, make: func(i int) actor.Factory { return countingKid(&starts, i) }}
+			}, actor.WithChildStrategy(tc.strategy))
+			ask[any](t, s, parent, "sync")
+			kid1 := actor.NewRef("test", "kid", "1")
+			if _, err := ask[any](t, s, kid1, "sync"); err != nil {
+				t.Fatal(err)
+			}
+			ask[any](t, s, kid1, "boom")
+			n := 1
+			if tc.strategy == actor.AllForOne {
+				n = 3
+			}
+			for range n {
+				select {
+				case <-restarted:
+				case <-time.After(waitLimit):
+					t.Fatal("restart missing (hang guard)")
+				}
+			}
+			for i := range 3 {
+				ask[any](t, s, actor.NewRef("test", "kid", fmt.Sprint(i)), "sync")
+				if got := starts[i].Load(); got != tc.want[i] {
+					t.Fatalf("kid %d started %d times, want %d", i, got, tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// A child past its restart limit stops and its parent fails with an
+// EscalatedError, which the parent's own supervision handles.
+func TestRestartLimitEscalates(t *testing.T) {
+	s := newSystem(t)
+	var mu sync.Mutex
+	var parentFailures []error
+	s.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.Restarted && e.Actor.Kind() == "parent" {
+			mu.Lock()
+			parentFailures = append(parentFailures, e.Reason)
+			mu.Unlock()
+		}
+	})
+	var starts [3]atomic.Int32
+	parent, _ := s.Spawn("parent", "p", func() actor.Actor {
+		return &parentOf{kids: 1, make: func(i int) actor.Factory { return countingKid(&starts, i) },
+			opts: []actor.SpawnOption{actor.WithRestartLimit(1, time.Minute)}}
+	})
+	ask[any](t, s, parent, "sync")
+	kid := actor.NewRef("test", "kid", "0")
+	ask[any](t, s, kid, "boom") // restarted
+	ask[any](t, s, kid, "boom") // limit exceeded: stops, escalates
+	deadline := time.Now().Add(waitLimit)
+	for {
+		mu.Lock()
+		n := len(parentFailures)
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond) // polling a condition, not timing
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var esc *actor.EscalatedError
+	if len(parentFailures) == 0 || !errors.As(parentFailures[0], &esc) || esc.Child != kid {
+		t.Fatalf("parent failures %v, want an EscalatedError from %s", parentFailures, kid)
+	}
+}
+
+// With backoff, a failed actor waits before restarting; messages that
+// arrive meanwhile are handled, in order, by the fresh instance.
+func TestBackoffDelaysRestartAndKeepsMessages(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	s := newSystem(t, actor.WithClock(vc), actor.WithWorkers(1))
+	var mu sync.Mutex
+	var got []any
+	starts := atomic.Int32{}
+	ref, _ := s.Spawn("slow", "s", func() actor.Actor {
+		starts.Add(1)
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if msg == "boom" {
+				panic("fail")
+			}
+			mu.Lock()
+			got = append(got, msg)
+			mu.Unlock()
+			return msg, nil
+		})
+	}, actor.WithBackoff(time.Second, 4*time.Second))
+	ask[any](t, s, ref, "first")
+	s.Tell(ref, "boom")
+	s.Tell(ref, "a")
+	s.Tell(ref, "b")
+	for vc.Pending() == 0 { // the backoff timer is armed
+		time.Sleep(time.Millisecond) // polling a condition, not timing
+	}
+	if starts.Load() != 1 {
+		t.Fatal("restarted before the backoff")
+	}
+	vc.Advance(time.Second)
+	if v, err := ask[string](t, s, ref, "c"); err != nil || v != "c" {
+		t.Fatalf("after backoff: %v, %v", v, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(got) != "[first a b c]" || starts.Load() != 2 {
+		t.Fatalf("handled %v with %d starts", got, starts.Load())
+	}
+}
