@@ -30,8 +30,8 @@ type cell struct {
 	waiting  int // children still stopping
 	watchers map[Ref]struct{}
 	watching map[Ref]struct{}
-	restarts []int64 // clock times of restarts within the window
-	pending  []pendingMsg // messages that arrived while suspended
+	restarts []int64            // clock times of restarts within the window
+	pending  []pendingMsg       // messages that arrived while suspended
 	timers   map[any]keyedTimer // keyed timers; see Timers
 	timerGen uint64
 	log      *zap.Logger // made on first use

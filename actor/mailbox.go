@@ -51,7 +51,7 @@ type mailbox struct {
 	cap    int
 	policy MailboxPolicy
 	mu     sync.Mutex
-	queued []*envelope    // in the order their tasks run
+	queued []*envelope   // in the order their tasks run
 	room   chan struct{} // closed when a message leaves; then replaced
 }
 
