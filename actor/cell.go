@@ -33,6 +33,8 @@ type cell struct {
 	restarts []int64            // clock times of restarts within the window
 	pending  []pendingMsg       // messages that arrived while suspended
 	timers   map[any]keyedTimer // keyed timers; see Timers
+	rt       *receiveTimeout
+	inTimer  bool // a keyed timer's message is being handled
 	timerGen uint64
 	log      *zap.Logger // made on first use
 	ctx      Context
@@ -100,6 +102,9 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		return
 	}
 	v, err := c.invoke(msg)
+	if c.rt != nil && !c.inTimer && !isTimerMessage(msg) {
+		c.armReceiveTimeout()
+	}
 	var pe *loop.PanicError
 	panicked := errors.As(err, &pe)
 	if reply != nil {
@@ -158,6 +163,7 @@ func (c *cell) stop(reason error) {
 	}
 	wasRunning := c.state == cellRunning
 	c.ctx.Timers().CancelAll()
+	c.clearReceiveTimeout()
 	c.state, c.reason = cellStopping, reason
 	if wasRunning {
 		_ = c.hook(func() {

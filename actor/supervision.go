@@ -113,6 +113,7 @@ func (c *cell) restart(err error) {
 	}
 	c.restarts = append(c.restarts, now)
 	c.ctx.Timers().CancelAll() // a fresh instance starts with no timers
+	c.clearReceiveTimeout()
 	old := c.actor
 	_ = c.hook(func() {
 		if h, ok := old.(RestartingHook); ok {

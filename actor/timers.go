@@ -91,7 +91,9 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 		if period == 0 {
 			delete(c.timers, key)
 		}
+		c.inTimer = true
 		c.handle(msg, nil)
+		c.inTimer = false
 		if period == 0 {
 			return
 		}

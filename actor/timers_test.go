@@ -199,3 +199,52 @@ func TestKeyedTimersCancelledOnRestart(t *testing.T) {
 		t.Fatalf("timer survived a restart: %v", got)
 	}
 }
+
+// A receive timeout fires after each idle period, is pushed back by
+// messages but not by timer deliveries, and stops when cleared.
+func TestReceiveTimeout(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	s := newSystem(t, actor.WithClock(vc), actor.WithWorkers(1))
+	var mu sync.Mutex
+	var timeouts int
+	ref, _ := s.Spawn("idle", "1", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch m := msg.(type) {
+			case actor.ReceiveTimeout:
+				mu.Lock()
+				timeouts++
+				mu.Unlock()
+			case time.Duration:
+				c.SetReceiveTimeout(m)
+			}
+			return nil, nil
+		})
+	})
+	count := func() int { mu.Lock(); defer mu.Unlock(); return timeouts }
+	step := func(d time.Duration) {
+		vc.Advance(d)
+		ask[any](t, s, ref, "sync") // a message: it also pushes the timeout back
+	}
+	ask[any](t, s, ref, time.Second)
+	step(500 * time.Millisecond)
+	step(500 * time.Millisecond) // 1 s since start, but a message came at 0.5 s
+	if n := count(); n != 0 {
+		t.Fatalf("%d timeouts though messages kept coming", n)
+	}
+	vc.Advance(time.Second)
+	deadline := time.Now().Add(waitLimit)
+	for count() == 0 && time.Now().Before(deadline) {
+		vc.Advance(0)
+		time.Sleep(time.Millisecond) // polling a condition, not timing
+	}
+	if count() != 1 {
+		t.Fatalf("%d timeouts after an idle second, want 1", count())
+	}
+	ask[any](t, s, ref, time.Duration(0)) // clear
+	before := count()
+	vc.Advance(5 * time.Second)
+	ask[any](t, s, ref, "sync")
+	if count() != before {
+		t.Fatal("a cleared receive timeout fired")
+	}
+}
