@@ -34,7 +34,12 @@ type cell struct {
 	pending  []pendingMsg       // messages that arrived while suspended
 	timers   map[any]keyedTimer // keyed timers; see Timers
 	rt       *receiveTimeout
-	inTimer  bool // a keyed timer's message is being handled
+	inTimer  bool     // a keyed timer's message is being handled
+	current  handled // the message being handled, for Stash
+	inRecv   bool    // Receive is running
+	stash    []handled
+	unstash   bool
+	replaying bool
 	timerGen uint64
 	log      *zap.Logger // made on first use
 	ctx      Context
@@ -101,13 +106,16 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		c.refuse(msg, reply)
 		return
 	}
+	c.current, c.inRecv = handled{msg: msg, reply: reply}, true
 	v, err := c.invoke(msg)
+	stashed := c.current.stashed
+	c.current, c.inRecv = handled{}, false
 	if c.rt != nil && !c.inTimer && !isTimerMessage(msg) {
 		c.armReceiveTimeout()
 	}
 	var pe *loop.PanicError
 	panicked := errors.As(err, &pe)
-	if reply != nil {
+	if reply != nil && !stashed {
 		if u, ok := v.(loop.Untyped); ok && err == nil {
 			u.WhenSettled(reply)
 		} else {
@@ -116,6 +124,10 @@ func (c *cell) handle(msg any, reply replyFunc) {
 	}
 	if panicked {
 		c.fail(err)
+		return
+	}
+	if c.unstash {
+		c.replayStash()
 	}
 }
 
@@ -210,6 +222,7 @@ func (c *cell) finish() {
 		c.refuse(p.msg, p.reply)
 	}
 	c.pending = nil
+	c.refuseStash()
 	c.sys.unregister(c)
 	for w := range c.watchers {
 		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.ref, Reason: c.reason}})

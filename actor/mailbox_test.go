@@ -142,3 +142,61 @@ func TestFullMailboxStillStops(t *testing.T) {
 		t.Fatal("a full actor did not stop (hang guard)")
 	}
 }
+
+// An actor stashes messages until it is ready, then handles them in order
+// before anything queued after; a stashed ask is answered later; the stash
+// has a bound.
+func TestStash(t *testing.T) {
+	s := newSystem(t)
+	var mu sync.Mutex
+	var order []any
+	stashed := make(chan struct{}, 10)
+	ref, _ := s.Spawn("stasher", "s", func() actor.Actor {
+		ready := false
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			if msg == "ready" {
+				ready = true
+				c.UnstashAll()
+				return nil, nil
+			}
+			if !ready {
+				err := c.Stash()
+				if err == nil {
+					stashed <- struct{}{}
+				}
+				return nil, err
+			}
+			mu.Lock()
+			order = append(order, msg)
+			mu.Unlock()
+			return msg, nil
+		})
+	}, actor.WithStash(3))
+	answered := make(chan any, 1)
+	go func() { v, _ := ask[any](t, s, ref, "asked-early"); answered <- v }()
+	<-stashed
+	s.Tell(ref, 1)
+	s.Tell(ref, 2)
+	<-stashed
+	<-stashed
+	// The stash holds three: the ask and 1, 2; a fourth is refused.
+	if _, err := ask[any](t, s, ref, 3); !errors.Is(err, actor.ErrStashFull) {
+		t.Fatalf("fourth stash: %v", err)
+	}
+	s.Tell(ref, "ready")
+	s.Tell(ref, "after")
+	select {
+	case v := <-answered:
+		if v != "asked-early" {
+			t.Fatalf("stashed ask answered %v", v)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("stashed ask never answered (hang guard)")
+	}
+	ask[any](t, s, ref, "sync")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(order) != 5 || order[3] != "after" || order[4] != "sync" {
+		t.Fatalf("handled %v", order)
+	}
+}

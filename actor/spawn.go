@@ -17,6 +17,7 @@ type spawnConfig struct {
 	childStrategy Strategy
 	backoffMin    time.Duration
 	backoffMax    time.Duration
+	stashBound    int
 }
 
 // WithRestartLimit sets the restart intensity: more than max restarts

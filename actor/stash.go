@@ -1,0 +1,89 @@
+package actor
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrStashFull: Stash was called with the stash at its bound.
+var ErrStashFull = errors.New("actor: stash full")
+
+// defaultStashBound bounds a stash unless WithStash says otherwise.
+const defaultStashBound = 1000
+
+// WithStash sets how many messages the actor may hold in its stash.
+func WithStash(bound int) SpawnOption {
+	return func(c *spawnConfig) error {
+		if bound < 1 {
+			return errors.New("actor: WithStash needs a bound of at least 1")
+		}
+		c.stashBound = bound
+		return nil
+	}
+}
+
+// Stash sets the message being handled aside, with its ask (the asker
+// keeps waiting), until [Context.UnstashAll]. It fails with ErrStashFull at
+// the stash's bound ([WithStash], default 1000); the message then counts
+// as handled. Call it only from Receive.
+func (x *Context) Stash() error {
+	c := x.c
+	if !c.inRecv {
+		return errors.New("actor: Stash outside Receive")
+	}
+	bound := c.cfg.stashBound
+	if bound == 0 {
+		bound = defaultStashBound
+	}
+	if len(c.stash) >= bound {
+		return fmt.Errorf("%w: %s (%d)", ErrStashFull, c.ref, bound)
+	}
+	c.stash = append(c.stash, c.current)
+	c.current.stashed = true
+	return nil
+}
+
+// UnstashAll hands the stashed messages back, in the order they were
+// stashed, right after the current message: before any message still
+// queued.
+func (x *Context) UnstashAll() {
+	x.c.unstash = true
+}
+
+// handled is the message being handled, as Stash needs it.
+type handled struct {
+	msg     any
+	reply   replyFunc
+	stashed bool
+}
+
+// replayStash runs the stashed messages after the message that asked for
+// it. A replayed message that asks for UnstashAll again is handled by this
+// same loop, not by recursion. On the loop.
+func (c *cell) replayStash() {
+	if c.replaying {
+		return
+	}
+	c.replaying = true
+	defer func() { c.replaying = false }()
+	for c.unstash && c.state == cellRunning {
+		c.unstash = false
+		batch := c.stash
+		c.stash = nil
+		for i, m := range batch {
+			if c.state != cellRunning {
+				c.stash = append(batch[i:], c.stash...) // stopping refuses them below
+				break
+			}
+			c.handle(m.msg, m.reply)
+		}
+	}
+}
+
+// refuseStash sends what is left in the stash to dead letters. On the loop.
+func (c *cell) refuseStash() {
+	for _, m := range c.stash {
+		c.refuse(m.msg, m.reply)
+	}
+	c.stash = nil
+}
