@@ -23,26 +23,26 @@ type cell struct {
 	parent  *cell
 	mbox    *mailbox // nil: unbounded
 
-	actor    Actor
-	state    cellState
-	reason   error // why it stops
-	children map[Ref]*cell
-	waiting  int // children still stopping
-	watchers map[Ref]struct{}
-	watching map[Ref]struct{}
-	restarts []int64            // clock times of restarts within the window
-	pending  []pendingMsg       // messages that arrived while suspended
-	timers   map[any]keyedTimer // keyed timers; see Timers
-	rt       *receiveTimeout
-	inTimer  bool     // a keyed timer's message is being handled
-	current  handled // the message being handled, for Stash
-	inRecv   bool    // Receive is running
-	stash    []handled
+	actor     Actor
+	state     cellState
+	reason    error // why it stops
+	children  map[Ref]*cell
+	waiting   int // children still stopping
+	watchers  map[Ref]struct{}
+	watching  map[Ref]struct{}
+	restarts  []int64            // clock times of restarts within the window
+	pending   []pendingMsg       // messages that arrived while suspended
+	timers    map[any]keyedTimer // keyed timers; see Timers
+	rt        *receiveTimeout
+	inTimer   bool    // a keyed timer's message is being handled
+	current   handled // the message being handled, for Stash
+	inRecv    bool    // Receive is running
+	stash     []handled
 	unstash   bool
 	replaying bool
-	timerGen uint64
-	log      *zap.Logger // made on first use
-	ctx      Context
+	timerGen  uint64
+	log       *zap.Logger // made on first use
+	ctx       Context
 }
 
 type cellState uint8
