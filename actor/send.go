@@ -3,6 +3,8 @@ package actor
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -56,24 +58,39 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	if _, ok := loop.FromContext(ctx); ok || loop.OnLoopGoroutine() {
 		return zero, ErrWouldBlock
 	}
+	// Without a deadline in ctx, a pooled timer bounds the ask: cheaper
+	// than deriving a context per ask.
+	var expired <-chan time.Time
 	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.askTimeout)
-		defer cancel()
+		t := askTimers.Get().(*time.Timer)
+		t.Reset(s.askTimeout)
+		defer func() { t.Stop(); askTimers.Put(t) }()
+		expired = t.C
 	}
-	type result struct {
-		v   any
-		err error
-	}
-	ch := make(chan result, 1)
-	_ = s.deliverCtx(ctx, true, to, msg, func(v any, err error) { ch <- result{v, err} })
+	ch := make(chan askResult, 1)
+	_ = s.deliverCtx(ctx, true, to, msg, func(v any, err error) { ch <- askResult{v, err} })
 	select {
 	case r := <-ch:
 		return convert[R](r.v, r.err)
 	case <-ctx.Done():
 		return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
+	case <-expired:
+		return zero, fmt.Errorf("%w: %s: no reply within %s", ErrTimeout, to, s.askTimeout)
 	}
 }
+
+type askResult struct {
+	v   any
+	err error
+}
+
+// askTimers holds stopped timers for blocking asks (since Go 1.23 a
+// stopped or reset timer never delivers a stale tick).
+var askTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}}
 
 // AskAsync sends msg to the actor named to and returns a promise of its
 // reply, settled on the asking actor's own loop: a handler never blocks on
