@@ -3,20 +3,23 @@ module github.com/troupe-go/troupe
 go 1.26.1
 
 require (
+	github.com/dave/jennifer v1.7.1
 	github.com/joeycumines/goroutineid v1.1.0
 	go.uber.org/goleak v1.3.0
 	go.uber.org/zap v1.28.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.49.0
+	golang.org/x/tools v0.52.0
 )
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
-	github.com/dave/jennifer v1.7.1 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 )
 
-tool golang.org/x/perf/cmd/benchstat
+tool (
+	github.com/troupe-go/troupe/gen/cmd/troupegen
+	golang.org/x/perf/cmd/benchstat
+)

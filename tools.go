@@ -6,5 +6,6 @@ package troupe
 // tooling that predates the Go 1.24 tool directive. tools_test.go checks
 // that the two lists stay equal.
 import (
+	_ "github.com/troupe-go/troupe/gen/cmd/troupegen"
 	_ "golang.org/x/perf/cmd/benchstat"
 )

@@ -1,0 +1,53 @@
+// Command troupegen generates typed actor refs for the Go package in the
+// current directory: for every struct annotated with //troupe:actor, a
+// <name>_actor.gen.go file beside it (see package
+// github.com/troupe-go/troupe/gen). Run it from a directive:
+//
+//	//go:generate go tool troupegen
+//
+// Problems with the input are printed one a line, as
+// "file:line:col: message", and the exit status is 1.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/troupe-go/troupe/gen"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
+
+// run runs troupegen with args, printing problems to stderr, and returns
+// the exit status.
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("troupegen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: troupegen (in the directory of a package, e.g. from //go:generate go tool troupegen)")
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return 2
+	}
+	files, err := gen.Generate(".")
+	if err == nil {
+		err = gen.Write(".", files)
+	}
+	var probs gen.Problems
+	switch {
+	case errors.As(err, &probs):
+		fmt.Fprintln(stderr, probs.Error())
+		return 1
+	case err != nil:
+		fmt.Fprintln(stderr, "troupegen:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,302 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// Import paths of the runtime the generated code targets.
+const (
+	actorPath = "github.com/troupe-go/troupe/actor"
+	loopPath  = "github.com/troupe-go/troupe/loop"
+)
+
+// resultKind is the shape of a message method's results.
+type resultKind int
+
+const (
+	resultNone       resultKind = iota // no results: a tell
+	resultValue                        // R
+	resultError                        // error
+	resultValueError                   // (R, error)
+	resultPromise                      // *loop.Promise[R]
+)
+
+// param is a message parameter (after the *actor.Context).
+type param struct {
+	name string     // as declared; "" when blank or unnamed
+	typ  types.Type // for a variadic parameter, its slice type
+}
+
+// message is a message method of an actor.
+type message struct {
+	name     string
+	pos      token.Pos
+	sig      *types.Signature
+	params   []param
+	variadic bool
+	result   resultKind
+	reply    types.Type // R, for resultValue, resultValueError and resultPromise
+}
+
+// asks reports whether the message has results, and so an ask.
+func (m *message) asks() bool { return m.result != resultNone }
+
+// actorSpec is an annotated struct and its messages.
+type actorSpec struct {
+	name  string
+	pos   token.Pos
+	obj   *types.TypeName
+	kind  string
+	hooks []string // lifecycle hooks it implements, sorted
+	msgs  []message
+}
+
+// hookParams lists the lifecycle hooks of package actor: their method
+// names and the parameters after the *actor.Context.
+var hookParams = map[string][]string{
+	"Restarting": {"error"},
+	"Started":    nil,
+	"Stopped":    nil,
+	"Stopping":   nil,
+}
+
+// analyzer turns annotated type specs into actor specs, reporting what it
+// cannot generate code for.
+type analyzer struct {
+	*reporter
+	pkg      *types.Package
+	info     *types.Info
+	decls    map[*types.Func]*ast.FuncDecl
+	typeErrs Problems // type errors outside generated files
+	lenient  bool     // leave out messages whose signature does not type-check
+	// sawInvalid records a message signature that did not type-check.
+	sawInvalid bool
+}
+
+// actor analyzes one annotated spec; ok is false when it has problems.
+func (a *analyzer) actor(an annotated) (actorSpec, bool) {
+	ts := an.spec
+	obj, _ := a.info.Defs[ts.Name].(*types.TypeName)
+	if obj == nil {
+		return actorSpec{}, false // redeclared: the type checker says so
+	}
+	switch {
+	case ts.Name.Name == "_":
+		a.errorf(ts.Name.Pos(), "//troupe:actor on a blank type name")
+		return actorSpec{}, false
+	case ts.TypeParams != nil:
+		a.errorf(ts.Name.Pos(), "actor %s: generic actor structs are not supported", obj.Name())
+		return actorSpec{}, false
+	case ts.Assign.IsValid():
+		a.errorf(ts.Name.Pos(), "actor %s: //troupe:actor on an alias; annotate the struct type itself", obj.Name())
+		return actorSpec{}, false
+	}
+	named, _ := obj.Type().(*types.Named)
+	if _, isStruct := ts.Type.(*ast.StructType); !isStruct || named == nil {
+		a.errorf(ts.Name.Pos(), "//troupe:actor on %s, which is not a struct type", obj.Name())
+		return actorSpec{}, false
+	}
+	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind}
+	if spec.kind == "" {
+		spec.kind = spec.name
+	}
+	before := len(a.probs)
+	spec.hooks = a.hooks(named)
+	for i := range named.NumMethods() {
+		if m, ok := a.message(spec, named.Method(i)); ok {
+			spec.msgs = append(spec.msgs, m)
+		}
+	}
+	slices.SortFunc(spec.msgs, func(x, y message) int { return strings.Compare(x.name, y.name) })
+	return spec, len(a.probs) == before
+}
+
+// hooks returns the lifecycle hooks *T implements, declared or promoted.
+func (a *analyzer) hooks(named *types.Named) []string {
+	var hooks []string
+	for name := range hookParams {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), false, a.pkg, name)
+		if fn, ok := obj.(*types.Func); ok && isHook(fn) {
+			hooks = append(hooks, name)
+		}
+	}
+	slices.Sort(hooks)
+	return hooks
+}
+
+// isHook reports whether fn has the signature of the lifecycle hook of
+// its name.
+func isHook(fn *types.Func) bool {
+	want, ok := hookParams[fn.Name()]
+	sig := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 0 || sig.Variadic() || sig.Params().Len() != len(want)+1 {
+		return false
+	}
+	if !isContextPtr(sig.Params().At(0).Type()) {
+		return false
+	}
+	for i, w := range want {
+		if types.TypeString(sig.Params().At(i+1).Type(), nil) != w {
+			return false
+		}
+	}
+	return true
+}
+
+// message analyzes method fn of actor spec; ok is false when fn is not a
+// message or has problems (which it reports).
+func (a *analyzer) message(spec actorSpec, fn *types.Func) (message, bool) {
+	if !fn.Exported() {
+		return message{}, false
+	}
+	sig := fn.Type().(*types.Signature)
+	ps := sig.Params()
+	if ps.Len() == 0 || !isContextPtr(ps.At(0).Type()) {
+		a.misplacedContext(spec, fn)
+		return message{}, false
+	}
+	if _, isHookName := hookParams[fn.Name()]; isHookName {
+		if !isHook(fn) {
+			a.errorf(fn.Pos(), "%s.%s: a method named like a lifecycle hook must have the hook's signature (see actor.%sHook)",
+				spec.name, fn.Name(), fn.Name())
+		}
+		return message{}, false
+	}
+	if a.invalid(spec, fn) {
+		return message{}, false
+	}
+	m := message{name: fn.Name(), pos: fn.Pos(), sig: sig, variadic: sig.Variadic()}
+	ok := true
+	for i := 1; i < ps.Len(); i++ {
+		p := ps.At(i)
+		name := p.Name()
+		if name == "_" {
+			name = ""
+		}
+		m.params = append(m.params, param{name: name, typ: p.Type()})
+		ok = a.checkType(spec, fn, p.Pos(), "parameter "+orUnnamed(p.Name()), p.Type()) && ok
+	}
+	return m, a.results(spec, fn, &m) && ok
+}
+
+func orUnnamed(name string) string {
+	if name == "" || name == "_" {
+		return "(unnamed)"
+	}
+	return name
+}
+
+// misplacedContext reports an exported method that takes an actor
+// context anywhere but first: it was meant to be a message.
+func (a *analyzer) misplacedContext(spec actorSpec, fn *types.Func) {
+	ps := fn.Type().(*types.Signature).Params()
+	for i := range ps.Len() {
+		t := ps.At(i).Type()
+		switch {
+		case i == 0 && isContextNamed(t):
+			a.errorf(fn.Pos(), "%s.%s: the first parameter of a message method must be *actor.Context, not actor.Context",
+				spec.name, fn.Name())
+			return
+		case i > 0 && isContextPtr(t):
+			a.errorf(fn.Pos(), "%s.%s: *actor.Context must be the first parameter of a message method",
+				spec.name, fn.Name())
+			return
+		}
+	}
+}
+
+// invalid reports whether fn's signature holds an invalid type, and
+// reports the type errors behind it.
+func (a *analyzer) invalid(spec actorSpec, fn *types.Func) bool {
+	if !hasInvalid(fn.Type()) {
+		return false
+	}
+	a.sawInvalid = true
+	if a.lenient {
+		return true
+	}
+	decl := a.decls[fn]
+	found := false
+	if decl != nil {
+		from, to := a.fset.Position(decl.Type.Pos()), a.fset.Position(decl.Type.End())
+		from.Filename, to.Filename = relPath(a.dir, from.Filename), relPath(a.dir, to.Filename)
+		for _, e := range a.typeErrs {
+			if e.Pos.Filename == from.Filename && !posBefore(e.Pos, from) && posBefore(e.Pos, to) {
+				a.probs = append(a.probs, e)
+				found = true
+			}
+		}
+	}
+	if !found {
+		a.errorf(fn.Pos(), "%s.%s: the signature does not type-check", spec.name, fn.Name())
+	}
+	return true
+}
+
+func posBefore(p, q token.Position) bool {
+	return p.Line < q.Line || p.Line == q.Line && p.Column < q.Column
+}
+
+// results sets m's result shape from fn's results, reporting unsupported
+// ones.
+func (a *analyzer) results(spec actorSpec, fn *types.Func, m *message) bool {
+	rs := m.sig.Results()
+	bad := func(format string, args ...any) bool {
+		a.errorf(fn.Pos(), spec.name+"."+fn.Name()+": "+format, args...)
+		return false
+	}
+	switch {
+	case rs.Len() == 0:
+		m.result = resultNone
+		return true
+	case rs.Len() > 2:
+		return bad("more than two results; want none, R, error, (R, error) or *loop.Promise[R]")
+	case rs.Len() == 2 && !isError(rs.At(1).Type()):
+		return bad("the second result must be error")
+	case rs.Len() == 2 && isPromise(rs.At(0).Type()) != nil:
+		return bad("(*loop.Promise[R], error) is not supported; return a rejected promise instead")
+	case rs.Len() == 2:
+		m.result, m.reply = resultValueError, rs.At(0).Type()
+	case isError(rs.At(0).Type()):
+		m.result = resultError
+		return true
+	case isPromise(rs.At(0).Type()) != nil:
+		m.result, m.reply = resultPromise, isPromise(rs.At(0).Type())
+	default:
+		m.result, m.reply = resultValue, rs.At(0).Type()
+	}
+	return a.checkType(spec, fn, rs.At(0).Pos(), "result", m.reply)
+}
+
+// checkType reports a type that cannot travel in a message, or an
+// unexported type in the API of an exported actor.
+func (a *analyzer) checkType(spec actorSpec, fn *types.Func, pos token.Pos, what string, t types.Type) bool {
+	if !pos.IsValid() {
+		pos = fn.Pos()
+	}
+	if why := unsupported(t); why != "" {
+		a.errorf(pos, "%s.%s: %s has unsupported type %s: %s", spec.name, fn.Name(), what, a.typeString(t), why)
+		return false
+	}
+	if spec.obj.Exported() {
+		if name := unexportedIn(a.pkg, t); name != "" {
+			a.errorf(pos, "%s.%s: %s uses unexported type %s in a method of exported actor %s",
+				spec.name, fn.Name(), what, name, spec.name)
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == a.pkg {
+			return ""
+		}
+		return p.Name()
+	})
+}

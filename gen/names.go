@@ -1,0 +1,102 @@
+package gen
+
+import (
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// names are the identifiers generated for one actor.
+type names struct {
+	file       string // counter_actor.gen.go
+	adapter    string // counterActor
+	factory    string // counterFactory
+	ref        string // CounterRef
+	refOf      string // CounterRefOf
+	spawn      string // SpawnCounter
+	spawnChild string // SpawnCounterChild
+	timers     string // CounterTimers
+	timersOf   string // CounterTimersOf
+}
+
+// namesOf returns the generated names of actor type name: exported for an
+// exported actor, unexported otherwise.
+func namesOf(name string) names {
+	lower := lowerFirst(name)
+	upper := upperFirst(name)
+	pub := func(s string) string { return s }
+	if !token.IsExported(name) {
+		pub = lowerFirst
+	}
+	return names{
+		file:       snake(name) + "_actor.gen.go",
+		adapter:    lower + "Actor",
+		factory:    lower + "Factory",
+		ref:        pub(upper + "Ref"),
+		refOf:      pub(upper + "RefOf"),
+		spawn:      pub("Spawn" + upper),
+		spawnChild: pub("Spawn" + upper + "Child"),
+		timers:     pub(upper + "Timers"),
+		timersOf:   pub(upper + "TimersOf"),
+	}
+}
+
+// topLevel lists the package-level names of n, for clash checks.
+func (n names) topLevel() []string {
+	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf}
+}
+
+// msgType returns the name of the message struct of method of actor.
+func msgType(actor, method string) string {
+	return lowerFirst(actor) + upperFirst(method) + "Msg"
+}
+
+// lowerFirst lowers the leading capital of s, or its leading run of
+// capitals as an initialism: HTTPServer → httpServer, ID → id.
+func lowerFirst(s string) string {
+	rs := []rune(s)
+	n := 0
+	for n < len(rs) && unicode.IsUpper(rs[n]) {
+		n++
+	}
+	if n > 1 && n < len(rs) && unicode.IsLower(rs[n]) {
+		n-- // the last capital starts the next word
+	}
+	for i := range n {
+		rs[i] = unicode.ToLower(rs[i])
+	}
+	return string(rs)
+}
+
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// snake turns a Go name into a file name stem: HTTPServer → http_server.
+func snake(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 &&
+			(unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
+				i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// fresh returns base, or base with a number, whichever taken does not
+// hold, and marks it taken.
+func fresh(base string, taken map[string]bool) string {
+	name := base
+	for i := 2; taken[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	taken[name] = true
+	return name
+}

@@ -1,0 +1,142 @@
+package gen
+
+import (
+	"go/types"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// guards renders the compile-time guards: a message method whose
+// signature changed since generation breaks the build here.
+func (r *renderer) guards() {
+	if len(r.spec.msgs) == 0 {
+		return
+	}
+	r.f.Add(doc("Compile-time guards: if one fails to compile, a message method of %s changed; run go generate.",
+		r.spec.name))
+	r.f.Var().DefsFunc(func(g *jen.Group) {
+		for _, m := range r.spec.msgs {
+			g.Id("_").Add(r.methodExprType(m)).Op("=").Parens(jen.Op("*").Id(r.spec.name)).Dot(m.name)
+		}
+	})
+}
+
+// methodExprType renders the type of the method expression (*T).M.
+func (r *renderer) methodExprType(m message) jen.Code {
+	ps := []jen.Code{jen.Op("*").Id(r.spec.name), jen.Op("*").Qual(actorPath, "Context")}
+	for i, p := range m.params {
+		if m.variadic && i == len(m.params)-1 {
+			ps = append(ps, jen.Op("...").Add(r.typ(p.typ.(*types.Slice).Elem())))
+			continue
+		}
+		ps = append(ps, r.typ(p.typ))
+	}
+	var rs []jen.Code
+	results := m.sig.Results()
+	for i := range results.Len() {
+		rs = append(rs, r.typ(results.At(i).Type()))
+	}
+	return jen.Func().Params(ps...).Params(rs...)
+}
+
+// messages renders a struct per message, holding its parameters.
+func (r *renderer) messages() {
+	for _, m := range r.spec.msgs {
+		names := r.paramNames(m)
+		r.f.Commentf("%s is the message of [%s.%s].", msgType(r.spec.name, m.name), r.spec.name, m.name)
+		r.f.Type().Id(msgType(r.spec.name, m.name)).StructFunc(func(g *jen.Group) {
+			for i, p := range m.params {
+				g.Id(names[i]).Add(r.typ(p.typ))
+			}
+		})
+	}
+}
+
+// adapter renders the type implementing actor.Actor for the struct, its
+// Receive, the hooks it forwards and the factory wrapper.
+func (r *renderer) adapter() {
+	s, n := r.spec, r.n
+	r.f.Add(doc("%s adapts a *%s to actor.Actor: Receive calls the method a message stands for, "+
+		"and the lifecycle hooks of %s pass through.", n.adapter, s.name, s.name))
+	r.f.Type().Id(n.adapter).Struct(jen.Id("a").Op("*").Id(s.name))
+	r.f.Line()
+
+	r.f.Comment("Receive implements actor.Actor.")
+	r.f.Func().Params(jen.Id("x").Op("*").Id(n.adapter)).Id("Receive").
+		Params(jen.Id("c").Op("*").Qual(actorPath, "Context"), jen.Id("msg").Any()).
+		Params(jen.Any(), jen.Error()).BlockFunc(r.receiveBody)
+
+	for _, h := range s.hooks {
+		r.f.Commentf("%s implements actor.%sHook.", h, h)
+		ps := []jen.Code{jen.Id("c").Op("*").Qual(actorPath, "Context")}
+		args := []jen.Code{jen.Id("c")}
+		if h == "Restarting" {
+			ps = append(ps, jen.Id("reason").Error())
+			args = append(args, jen.Id("reason"))
+		}
+		r.f.Func().Params(jen.Id("x").Op("*").Id(n.adapter)).Id(h).Params(ps...).
+			Block(jen.Id("x").Dot("a").Dot(h).Call(args...))
+	}
+
+	r.f.Add(doc("%s wraps f, a factory of %s, into an actor.Factory (nil for a nil f).", n.factory, s.name))
+	r.f.Func().Id(n.factory).Params(jen.Id("f").Func().Params().Op("*").Id(s.name)).Qual(actorPath, "Factory").Block(
+		jen.If(jen.Id("f").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Func().Params().Qual(actorPath, "Actor").Block(
+			jen.Return(jen.Op("&").Id(n.adapter).Values(jen.Id("a").Op(":").Id("f").Call())),
+		)),
+	)
+}
+
+// receiveBody renders the type switch of Receive.
+func (r *renderer) receiveBody(g *jen.Group) {
+	s := r.spec
+	unexpected := jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(
+		jen.Lit("troupe: %T: unexpected message %T"), jen.Id("x").Dot("a"), jen.Id("msg")))
+	if len(s.msgs) == 0 {
+		g.Add(unexpected)
+		return
+	}
+	usesM := false
+	for _, m := range s.msgs {
+		usesM = usesM || len(m.params) > 0
+	}
+	subject := jen.Id("msg").Assert(jen.Type())
+	if usesM {
+		subject = jen.Id("m").Op(":=").Add(subject)
+	}
+	g.Switch(subject).BlockFunc(func(g *jen.Group) {
+		for _, m := range s.msgs {
+			g.Case(jen.Id(msgType(s.name, m.name))).Block(r.dispatch(m)...)
+		}
+	})
+	g.Add(unexpected)
+}
+
+// dispatch renders the statements that call m's method and return its
+// outcome as Receive's.
+func (r *renderer) dispatch(m message) []jen.Code {
+	names := r.paramNames(m)
+	args := []jen.Code{jen.Id("c")}
+	for i, name := range names {
+		arg := jen.Id("m").Dot(name)
+		if m.variadic && i == len(names)-1 {
+			arg.Op("...")
+		}
+		args = append(args, arg)
+	}
+	call := jen.Id("x").Dot("a").Dot(m.name).Call(args...)
+	switch m.result {
+	case resultNone:
+		return []jen.Code{call, jen.Return(jen.Nil(), jen.Nil())}
+	case resultValue, resultPromise:
+		return []jen.Code{jen.Return(call, jen.Nil())}
+	case resultError:
+		return []jen.Code{
+			jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Comment("struct{}{} and not nil: an ask of a method returning only an error wants a reply."),
+			jen.Return(jen.Struct().Values(), jen.Nil()),
+		}
+	default:
+		return []jen.Code{jen.Return(call)}
+	}
+}
