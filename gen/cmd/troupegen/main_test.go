@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestProblems: bad input prints the problems, as the golden file has
+// them, and exits with status 1.
+func TestProblems(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/bad_types/errors.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("../../testdata/bad_types/input")
+	var stderr bytes.Buffer
+	if code := run(nil, &stderr); code != 1 {
+		t.Fatalf("exit status %d, want 1", code)
+	}
+	if stderr.String() != string(want) {
+		t.Fatalf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run([]string{"extra"}, &stderr); code != 2 {
+		t.Fatalf("exit status %d, want 2", code)
+	}
+	if !bytes.Contains(stderr.Bytes(), []byte("usage: troupegen")) {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
+}
