@@ -80,8 +80,12 @@ func (l *Loop) publish() {
 const sampleEvery = 64
 
 // Metrics returns a snapshot of the loop's metrics. Safe from any goroutine;
-// counters are published at the end of each phase of the loop's round.
+// counters are published at the end of each of the loop's rounds, and
+// called on the loop itself Metrics is exact.
 func (l *Loop) Metrics() Metrics {
+	if l.OnLoop() {
+		l.publish()
+	}
 	s := &l.stats
 	m := Metrics{
 		TasksRun:      s.pub[cTasks].Load(),
