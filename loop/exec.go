@@ -18,7 +18,6 @@ import (
 func (l *Loop) tick(budget int) {
 	l.yielding = false
 	l.nowStale = true
-	l.applyTimerOps()
 	l.runTimers()
 	l.runTasks(budget)
 	l.runImmediates()
@@ -95,10 +94,17 @@ func (l *Loop) refill() bool {
 }
 
 func (l *Loop) runTimers() {
+	if (l.timers == nil || l.timers.len() == 0) && !l.timerOpsPending() {
+		return
+	}
+	// Read the time first, then apply the off-loop timer requests: a
+	// cancel queued before the clock passed a timer's deadline is applied
+	// before that timer could fire.
+	now := l.updateTime()
+	l.applyTimerOps()
 	if l.timers == nil || l.timers.len() == 0 {
 		return
 	}
-	now := l.updateTime()
 	lastSeq := l.timers.seq // timers scheduled during this phase wait for the next
 	for l.runTimersGuarded(now, lastSeq) {
 	}
