@@ -54,37 +54,28 @@ type bus struct {
 // SubscribeDeadLetters calls fn for every dead letter until cancel is
 // called. fn runs on the publishing goroutine and must not block.
 func (s *System) SubscribeDeadLetters(fn func(DeadLetter)) (cancel func()) {
-	b := &s.bus
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.dead == nil {
-		b.dead = make(map[int]func(DeadLetter))
-	}
-	b.seq++
-	id := b.seq
-	b.dead[id] = fn
-	return func() {
-		b.mu.Lock()
-		delete(b.dead, id)
-		b.mu.Unlock()
-	}
+	return subscribe(&s.bus, &s.bus.dead, fn)
 }
 
 // SubscribeEvents calls fn for every lifecycle event until cancel is
 // called. fn runs on the publishing goroutine and must not block.
 func (s *System) SubscribeEvents(fn func(Event)) (cancel func()) {
-	b := &s.bus
+	return subscribe(&s.bus, &s.bus.events, fn)
+}
+
+// subscribe adds fn to one of the bus's subscriber sets.
+func subscribe[T any](b *bus, set *map[int]func(T), fn func(T)) (cancel func()) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.events == nil {
-		b.events = make(map[int]func(Event))
+	if *set == nil {
+		*set = make(map[int]func(T))
 	}
 	b.seq++
 	id := b.seq
-	b.events[id] = fn
+	(*set)[id] = fn
 	return func() {
 		b.mu.Lock()
-		delete(b.events, id)
+		delete(*set, id)
 		b.mu.Unlock()
 	}
 }
