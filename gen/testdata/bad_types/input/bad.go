@@ -28,7 +28,8 @@ func (b *Bad) SecretResult(c *actor.Context) *secret                   { return 
 func (b *Bad) SecretSlice(c *actor.Context, s []map[string]secret)     {}
 func (b *Bad) Tagged(c *actor.Context, s struct {
 	X int `json:"x"`
-})                                                               {}
+}) {
+}
 func (b *Bad) Iface(c *actor.Context, s interface{ M() })        {}
 func (b *Bad) Undefined(c *actor.Context, u Nowhere)             {}
 func (b *Bad) CtxValue(c actor.Context)                          {}
