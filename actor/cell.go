@@ -19,7 +19,7 @@ type cell struct {
 	ref     Ref
 	l       *loop.Loop
 	factory Factory
-	cfg     spawnConfig
+	cfg     *spawnConfig // shared by every actor spawned without options
 	parent  *cell
 	mbox    *mailbox // nil: unbounded
 
@@ -55,7 +55,7 @@ const (
 	cellStopped
 )
 
-func newCell(s *System, parent *cell, ref Ref, f Factory, cfg spawnConfig) (*cell, error) {
+func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
 	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent}
 	c.ctx.c = c
 	if cfg.mailboxCap > 0 {

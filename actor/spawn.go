@@ -32,6 +32,10 @@ func WithRestartLimit(max int, window time.Duration) SpawnOption {
 	}
 }
 
+// defaultSpawnConfig is the configuration of actors spawned without
+// options; they share it rather than each carrying a copy.
+var defaultSpawnConfig = spawnConfig{maxRestarts: 10, window: time.Minute}
+
 func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
 	if kind == "" || id == "" {
 		return Ref{}, errors.New("actor: spawn needs a kind and an id")
@@ -39,11 +43,15 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if f == nil {
 		return Ref{}, errors.New("actor: spawn with a nil factory")
 	}
-	cfg := spawnConfig{maxRestarts: 10, window: time.Minute}
-	for _, opt := range opts {
-		if err := opt(&cfg); err != nil {
-			return Ref{}, err
+	cfg := &defaultSpawnConfig
+	if len(opts) > 0 {
+		own := defaultSpawnConfig
+		for _, opt := range opts {
+			if err := opt(&own); err != nil {
+				return Ref{}, err
+			}
 		}
+		cfg = &own
 	}
 	c, err := newCell(s, parent, NewRef(s.name, kind, id), f, cfg)
 	if err != nil {

@@ -56,7 +56,7 @@ func (t Timers) Cancel(key any) {
 	c := t.c
 	if kt, ok := c.timers[key]; ok {
 		_ = c.l.CancelTimer(kt.id)
-		delete(c.timers, key)
+		c.dropTimer(key)
 	}
 }
 
@@ -89,7 +89,7 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 			return
 		}
 		if period == 0 {
-			delete(c.timers, key)
+			c.dropTimer(key)
 		}
 		c.inTimer = true
 		c.handle(msg, nil)
@@ -108,7 +108,7 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 		if id, err := c.l.ScheduleTimer(next, fire); err == nil {
 			c.timers[key] = keyedTimer{id: id, gen: gen}
 		} else {
-			delete(c.timers, key)
+			c.dropTimer(key)
 		}
 	}
 	id, err := c.l.ScheduleTimer(d, fire)
@@ -120,4 +120,13 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 	}
 	c.timers[key] = keyedTimer{id: id, gen: gen}
 	return nil
+}
+
+// dropTimer forgets key's timer; an empty map is dropped too, so an idle
+// actor whose timers have fired keeps no map.
+func (c *cell) dropTimer(key any) {
+	delete(c.timers, key)
+	if len(c.timers) == 0 {
+		c.timers = nil
+	}
 }
