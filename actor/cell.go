@@ -23,26 +23,41 @@ type cell struct {
 	parent  *cell
 	mbox    *mailbox // nil: unbounded
 
-	actor     Actor
-	state     cellState
+	actor    Actor
+	state    cellState
+	inTimer  bool // a keyed timer's message is being handled
+	inRecv   bool // Receive is running
+	children map[Ref]*cell
+	timers   map[any]keyedTimer // keyed timers; see Timers
+	timerGen uint64             // starts of keyed timers, to tell stale callbacks
+	current  handled            // the message being handled, for Stash
+	log      *zap.Logger        // made on first use
+	ctx      Context
+	rare     *cellRare // made on first use
+}
+
+// cellRare holds what most actors never need, so an idle actor does not
+// pay for it: stop, watch, supervision, stash and receive-timeout state.
+type cellRare struct {
 	reason    error // why it stops
-	children  map[Ref]*cell
-	waiting   int // children still stopping
+	waiting   int   // children still stopping
 	watchers  map[Ref]struct{}
 	watching  map[Ref]struct{}
-	restarts  []int64            // clock times of restarts within the window
-	pending   []pendingMsg       // messages that arrived while suspended
-	timers    map[any]keyedTimer // keyed timers; see Timers
+	restarts  []int64      // clock times of restarts within the window
+	pending   []pendingMsg // messages that arrived while suspended
 	rt        *receiveTimeout
-	inTimer   bool    // a keyed timer's message is being handled
-	current   handled // the message being handled, for Stash
-	inRecv    bool    // Receive is running
 	stash     []handled
 	unstash   bool
 	replaying bool
-	timerGen  uint64
-	log       *zap.Logger // made on first use
-	ctx       Context
+	loopCtx   context.Context // the actor's Context as a loop context
+}
+
+// more returns the cell's rare state, making it on first use. On the loop.
+func (c *cell) more() *cellRare {
+	if c.rare == nil {
+		c.rare = &cellRare{}
+	}
+	return c.rare
 }
 
 type cellState uint8
@@ -99,7 +114,7 @@ func (c *cell) start() {
 // handle runs one user message. On the loop.
 func (c *cell) handle(msg any, reply replyFunc) {
 	if c.state == cellSuspended {
-		c.pending = append(c.pending, pendingMsg{msg, reply})
+		c.more().pending = append(c.more().pending, pendingMsg{msg, reply})
 		return
 	}
 	if c.state != cellRunning {
@@ -110,7 +125,7 @@ func (c *cell) handle(msg any, reply replyFunc) {
 	v, err := c.invoke(msg)
 	stashed := c.current.stashed
 	c.current, c.inRecv = handled{}, false
-	if c.rt != nil && !c.inTimer && !isTimerMessage(msg) {
+	if c.rare != nil && c.rare.rt != nil && !c.inTimer && !isTimerMessage(msg) {
 		c.armReceiveTimeout()
 	}
 	var pe *loop.PanicError
@@ -126,7 +141,7 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		c.fail(err)
 		return
 	}
-	if c.unstash {
+	if c.rare != nil && c.rare.unstash {
 		c.replayStash()
 	}
 }
@@ -176,7 +191,7 @@ func (c *cell) stop(reason error) {
 	wasRunning := c.state == cellRunning
 	c.ctx.Timers().CancelAll()
 	c.clearReceiveTimeout()
-	c.state, c.reason = cellStopping, reason
+	c.state, c.more().reason = cellStopping, reason
 	if wasRunning {
 		_ = c.hook(func() {
 			if h, ok := c.actor.(StoppingHook); ok {
@@ -184,11 +199,11 @@ func (c *cell) stop(reason error) {
 			}
 		})
 	}
-	c.waiting = len(c.children)
+	c.more().waiting = len(c.children)
 	for _, child := range c.children {
 		child.sendSystem(stopSignal{reason: errParentStopping})
 	}
-	if c.waiting == 0 {
+	if c.more().waiting == 0 {
 		c.finish()
 	}
 }
@@ -202,7 +217,7 @@ func (c *cell) childStopped(child *cell) {
 	}
 	delete(c.children, child.ref)
 	if c.state == cellStopping {
-		if c.waiting--; c.waiting == 0 {
+		if c.more().waiting--; c.more().waiting == 0 {
 			c.finish()
 		}
 	}
@@ -218,22 +233,22 @@ func (c *cell) finish() {
 		})
 	}
 	c.state = cellStopped
-	for _, p := range c.pending {
+	for _, p := range c.more().pending {
 		c.refuse(p.msg, p.reply)
 	}
-	c.pending = nil
+	c.more().pending = nil
 	c.refuseStash()
 	c.sys.unregister(c)
-	for w := range c.watchers {
-		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.ref, Reason: c.reason}})
+	for w := range c.more().watchers {
+		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.ref, Reason: c.more().reason}})
 	}
-	for w := range c.watching {
+	for w := range c.more().watching {
 		c.sys.deliverSystem(w, unwatchSignal{watcher: c.ref})
 	}
 	if c.parent != nil {
 		c.parent.sendSystem(childStoppedSignal{child: c})
 	}
-	c.sys.publish(Event{Kind: Stopped, Actor: c.ref, Reason: c.reason})
+	c.sys.publish(Event{Kind: Stopped, Actor: c.ref, Reason: c.more().reason})
 	// Messages still queued are refused (dead letters) as the loop drains.
 	_ = c.l.Shutdown(context.Background())
 }

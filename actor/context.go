@@ -15,8 +15,7 @@ import (
 // handler, so blocking calls given it ([Ask], [loop.Promise.Wait]) return
 // an error instead of blocking. Use it only on the actor's loop.
 type Context struct {
-	c       *cell
-	loopCtx context.Context // made on first use
+	c *cell
 }
 
 var _ context.Context = (*Context)(nil)
@@ -59,10 +58,10 @@ func (x *Context) Stop(r Ref) { x.c.sys.Stop(r) }
 // Watch asks for a [Terminated] message when the actor named r stops (at
 // once, if it is not alive).
 func (x *Context) Watch(r Ref) {
-	if x.c.watching == nil {
-		x.c.watching = map[Ref]struct{}{}
+	if x.c.more().watching == nil {
+		x.c.more().watching = map[Ref]struct{}{}
 	}
-	x.c.watching[r] = struct{}{}
+	x.c.more().watching[r] = struct{}{}
 	target := x.c.sys.lookup(r)
 	if target == nil {
 		self := x.c
@@ -74,7 +73,7 @@ func (x *Context) Watch(r Ref) {
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.
 func (x *Context) Unwatch(r Ref) {
-	delete(x.c.watching, r)
+	delete(x.c.more().watching, r)
 	x.c.sys.deliverSystem(r, unwatchSignal{watcher: x.c.ref})
 }
 
@@ -113,8 +112,8 @@ func (x *Context) Err() error {
 // Value implements context.Context; it carries the actor's loop, which is
 // how blocking calls recognise a handler's context.
 func (x *Context) Value(key any) any {
-	if x.loopCtx == nil {
-		x.loopCtx = loop.WithLoop(context.Background(), x.c.l)
+	if x.c.more().loopCtx == nil {
+		x.c.more().loopCtx = loop.WithLoop(context.Background(), x.c.l)
 	}
-	return x.loopCtx.Value(key)
+	return x.c.more().loopCtx.Value(key)
 }

@@ -26,7 +26,7 @@ func (x *Context) SetReceiveTimeout(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	c.rt = &receiveTimeout{d: d}
+	c.more().rt = &receiveTimeout{d: d}
 	c.armReceiveTimeout()
 }
 
@@ -37,22 +37,22 @@ func isTimerMessage(msg any) bool {
 }
 
 func (c *cell) clearReceiveTimeout() {
-	if c.rt != nil {
-		_ = c.l.CancelTimer(c.rt.timer)
-		c.rt = nil
+	if c.rare != nil && c.rare.rt != nil {
+		_ = c.l.CancelTimer(c.rare.rt.timer)
+		c.rare.rt = nil
 	}
 }
 
 // armReceiveTimeout (re)starts the idle timer. On the loop.
 func (c *cell) armReceiveTimeout() {
-	rt := c.rt
+	rt := c.more().rt
 	_ = c.l.CancelTimer(rt.timer)
 	id, err := c.l.ScheduleTimer(rt.d, func() {
-		if c.rt != rt || c.state != cellRunning {
+		if c.more().rt != rt || c.state != cellRunning {
 			return
 		}
 		c.handle(ReceiveTimeout{}, nil)
-		if c.rt == rt { // still set: wait for the next idle period
+		if c.more().rt == rt { // still set: wait for the next idle period
 			c.armReceiveTimeout()
 		}
 	})

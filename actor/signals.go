@@ -37,20 +37,20 @@ func (c *cell) handleSystem(sig any) {
 		c.stop(nil)
 	case watchSignal:
 		if c.state == cellStopped {
-			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.ref, Reason: c.reason}})
+			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.ref, Reason: c.more().reason}})
 			return
 		}
-		if c.watchers == nil {
-			c.watchers = map[Ref]struct{}{}
+		if c.more().watchers == nil {
+			c.more().watchers = map[Ref]struct{}{}
 		}
-		c.watchers[m.watcher] = struct{}{}
+		c.more().watchers[m.watcher] = struct{}{}
 	case unwatchSignal:
-		delete(c.watchers, m.watcher)
+		delete(c.more().watchers, m.watcher)
 	case terminatedSignal:
-		if _, ok := c.watching[m.t.Actor]; !ok || c.state != cellRunning {
+		if _, ok := c.more().watching[m.t.Actor]; !ok || c.state != cellRunning {
 			return // unwatched meanwhile, or no longer handling messages
 		}
-		delete(c.watching, m.t.Actor)
+		delete(c.more().watching, m.t.Actor)
 		c.handle(m.t, nil)
 	case childStoppedSignal:
 		c.childStopped(m.child)

@@ -35,10 +35,10 @@ func (x *Context) Stash() error {
 	if bound == 0 {
 		bound = defaultStashBound
 	}
-	if len(c.stash) >= bound {
+	if len(c.more().stash) >= bound {
 		return fmt.Errorf("%w: %s (%d)", ErrStashFull, c.ref, bound)
 	}
-	c.stash = append(c.stash, c.current)
+	c.more().stash = append(c.more().stash, c.current)
 	c.current.stashed = true
 	return nil
 }
@@ -47,7 +47,7 @@ func (x *Context) Stash() error {
 // stashed, right after the current message: before any message still
 // queued.
 func (x *Context) UnstashAll() {
-	x.c.unstash = true
+	x.c.more().unstash = true
 }
 
 // handled is the message being handled, as Stash needs it.
@@ -61,18 +61,18 @@ type handled struct {
 // it. A replayed message that asks for UnstashAll again is handled by this
 // same loop, not by recursion. On the loop.
 func (c *cell) replayStash() {
-	if c.replaying {
+	if c.more().replaying {
 		return
 	}
-	c.replaying = true
-	defer func() { c.replaying = false }()
-	for c.unstash && c.state == cellRunning {
-		c.unstash = false
-		batch := c.stash
-		c.stash = nil
+	c.more().replaying = true
+	defer func() { c.more().replaying = false }()
+	for c.more().unstash && c.state == cellRunning {
+		c.more().unstash = false
+		batch := c.more().stash
+		c.more().stash = nil
 		for i, m := range batch {
 			if c.state != cellRunning {
-				c.stash = append(batch[i:], c.stash...) // stopping refuses them below
+				c.more().stash = append(batch[i:], c.more().stash...) // stopping refuses them below
 				break
 			}
 			c.handle(m.msg, m.reply)
@@ -82,8 +82,8 @@ func (c *cell) replayStash() {
 
 // refuseStash sends what is left in the stash to dead letters. On the loop.
 func (c *cell) refuseStash() {
-	for _, m := range c.stash {
+	for _, m := range c.more().stash {
 		c.refuse(m.msg, m.reply)
 	}
-	c.stash = nil
+	c.more().stash = nil
 }

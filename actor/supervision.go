@@ -96,14 +96,14 @@ func (c *cell) restart(err error) {
 		return
 	}
 	now := c.l.Now()
-	keep := c.restarts[:0]
-	for _, t := range c.restarts {
+	keep := c.more().restarts[:0]
+	for _, t := range c.more().restarts {
 		if now-t < int64(c.cfg.window) {
 			keep = append(keep, t)
 		}
 	}
-	c.restarts = keep
-	if len(c.restarts) >= c.cfg.maxRestarts {
+	c.more().restarts = keep
+	if len(c.more().restarts) >= c.cfg.maxRestarts {
 		limit := fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.ref, c.cfg.maxRestarts, c.cfg.window, err)
 		c.stop(limit)
 		if c.parent != nil {
@@ -111,7 +111,7 @@ func (c *cell) restart(err error) {
 		}
 		return
 	}
-	c.restarts = append(c.restarts, now)
+	c.more().restarts = append(c.more().restarts, now)
 	c.ctx.Timers().CancelAll() // a fresh instance starts with no timers
 	c.clearReceiveTimeout()
 	old := c.actor
@@ -135,7 +135,7 @@ func (c *cell) backoff() time.Duration {
 		return 0
 	}
 	d := c.cfg.backoffMin
-	for range len(c.restarts) - 1 {
+	for range len(c.more().restarts) - 1 {
 		if d >= c.cfg.backoffMax/2 {
 			return c.cfg.backoffMax
 		}
@@ -155,12 +155,12 @@ func (c *cell) resume(err error) {
 		return
 	}
 	c.sys.publish(Event{Kind: Restarted, Actor: c.ref, Reason: err})
-	pending := c.pending
-	c.pending = nil
+	pending := c.more().pending
+	c.more().pending = nil
 	for i, p := range pending {
 		c.handle(p.msg, p.reply)
 		if c.state == cellSuspended { // failed again: the rest waits again
-			c.pending = append(c.pending, pending[i+1:]...)
+			c.more().pending = append(c.more().pending, pending[i+1:]...)
 			return
 		}
 	}
