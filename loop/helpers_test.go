@@ -87,12 +87,36 @@ func (r *recorder) list() []string {
 }
 
 // advance moves the virtual clock and waits until the loop has run
-// everything that became due.
+// everything that became due. A task queued now may run in a round that
+// began before the advance, so it waits for a marker timer set after the
+// advance: the marker fires in a timer phase behind every timer that was
+// due, and after their microtasks.
 func advance(t testing.TB, l *loop.Loop, vc *loop.VirtualClock, d time.Duration) {
 	t.Helper()
 	vc.Advance(d)
-	do(t, l, func() {}) // timers run before tasks within a round
-	do(t, l, func() {})
+	waitTimerPhase(t, l, vc)
+}
+
+// waitTimerPhase waits for a timer phase that starts after this call.
+func waitTimerPhase(t testing.TB, l *loop.Loop, vc *loop.VirtualClock) {
+	t.Helper()
+	marker := make(chan struct{})
+	do(t, l, func() {
+		l.UpdateTime()
+		l.ScheduleTimer(0, func() { close(marker) })
+	})
+	deadline := time.After(waitLimit)
+	for {
+		select {
+		case <-marker:
+			do(t, l, func() {}) // the marker's round has finished
+			return
+		case <-deadline:
+			t.Fatal("marker timer never fired (hang guard)")
+		case <-time.After(time.Millisecond):
+			vc.Advance(0) // a wake-up armed for a passed time fires on the next Advance
+		}
+	}
 }
 
 func must[T any](t testing.TB) func(T, error) T {

@@ -44,9 +44,7 @@ func TestDrivenLoopRunsWorkAndTimers(t *testing.T) {
 	for vc.Pending() == 0 {
 		runtime.Gosched() // the idle loop arms its wake-up after the task
 	}
-	vc.Advance(time.Second)
-	do(t, l, func() {})
-	do(t, l, func() {})
+	advance(t, l, vc, time.Second)
 	if got := r.list(); len(got) != 3 || got[2] != "timer" {
 		t.Fatalf("got %v", got)
 	}

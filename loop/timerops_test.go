@@ -44,14 +44,11 @@ func TestOffLoopTimerEarlierThanWakeUp(t *testing.T) {
 			l.ScheduleTimer(2*time.Hour, func() { fired.Add(1) })
 			vc.Advance(time.Millisecond)
 			wait(t, early)
-			vc.Advance(time.Hour)
-			do(t, l, func() {})
+			advance(t, l, vc, time.Hour)
 			if fired.Load() != 0 {
 				t.Fatal("a two-hour timer fired after one hour")
 			}
-			vc.Advance(time.Hour)
-			do(t, l, func() {})
-			do(t, l, func() {})
+			advance(t, l, vc, time.Hour)
 			if fired.Load() != 1 {
 				t.Fatalf("two-hour timer fired %d times", fired.Load())
 			}
@@ -78,9 +75,7 @@ func TestOffLoopCancels(t *testing.T) {
 			l.CancelTimer(id)
 		}
 	}
-	vc.Advance(time.Second)
-	do(t, l, func() {})
-	do(t, l, func() {})
+	advance(t, l, vc, time.Second)
 	if got := fired.Load(); got != burst/2 {
 		t.Fatalf("fired %d, want %d", got, burst/2)
 	}
