@@ -14,10 +14,9 @@ import (
 
 // parentOf spawns children in its Started hook, as told.
 type parentOf struct {
-	kids  int
-	make  func(i int) actor.Factory
-	opts  []actor.SpawnOption
-	onErr func(error)
+	kids int
+	make func(i int) actor.Factory
+	opts []actor.SpawnOption
 }
 
 func (p *parentOf) Started(c *actor.Context) {
