@@ -15,9 +15,9 @@ import (
 // its place in the tree. Everything but the immutable fields is touched on
 // the actor's loop only.
 type cell struct {
+	l       loop.Loop // embedded: the actor and its loop are one allocation
 	sys     *System
 	ref     Ref
-	l       *loop.Loop
 	factory Factory
 	cfg     *spawnConfig // shared by every actor spawned without options
 	parent  *cell
@@ -32,8 +32,7 @@ type cell struct {
 	timerGen uint64             // starts of keyed timers, to tell stale callbacks
 	current  handled            // the message being handled, for Stash
 	log      *zap.Logger        // made on first use
-	ctx      Context
-	rare     *cellRare // made on first use
+	rare     *cellRare          // made on first use
 }
 
 // cellRare holds what most actors never need, so an idle actor does not
@@ -70,17 +69,17 @@ const (
 	cellStopped
 )
 
+// context returns the cell as its handlers see it.
+func (c *cell) context() *Context { return (*Context)(c) }
+
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
 	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent}
-	c.ctx.c = c
 	if cfg.mailboxCap > 0 {
 		c.mbox = &mailbox{cap: cfg.mailboxCap, policy: cfg.mailboxPolicy}
 	}
-	l, err := loop.New(loop.WithScheduler(s.sched), loop.WithPanicHandler(c.loopFault))
-	if err != nil {
+	if err := c.l.Init(loop.WithScheduler(s.sched), loop.WithHost(c)); err != nil {
 		return nil, err
 	}
-	c.l = l
 	return c, nil
 }
 
@@ -102,7 +101,7 @@ func (c *cell) start() {
 	c.state = cellRunning
 	if err := c.hook(func() {
 		if h, ok := c.actor.(StartedHook); ok {
-			h.Started(&c.ctx)
+			h.Started(c.context())
 		}
 	}); err != nil {
 		c.fail(err)
@@ -161,7 +160,7 @@ func (c *cell) invoke(msg any) (v any, err error) {
 			err = &loop.PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
-	return c.actor.Receive(&c.ctx, msg)
+	return c.actor.Receive(c.context(), msg)
 }
 
 // hook runs a lifecycle hook, turning a panic into an error.
@@ -175,9 +174,9 @@ func (c *cell) hook(fn func()) (err error) {
 	return nil
 }
 
-// loopFault receives panics from the actor's timers, microtasks and other
-// loop callbacks outside Receive. On the loop.
-func (c *cell) loopFault(err error) {
+// LoopPanic receives panics from the actor's timers, microtasks and other
+// loop callbacks outside Receive, as the loop's host. On the loop.
+func (c *cell) LoopPanic(err error) {
 	if c.state == cellRunning {
 		c.fail(err)
 	}
@@ -189,13 +188,13 @@ func (c *cell) stop(reason error) {
 		return
 	}
 	wasRunning := c.state == cellRunning
-	c.ctx.Timers().CancelAll()
+	c.context().Timers().CancelAll()
 	c.clearReceiveTimeout()
 	c.state, c.more().reason = cellStopping, reason
 	if wasRunning {
 		_ = c.hook(func() {
 			if h, ok := c.actor.(StoppingHook); ok {
-				h.Stopping(&c.ctx)
+				h.Stopping(c.context())
 			}
 		})
 	}
@@ -228,7 +227,7 @@ func (c *cell) finish() {
 	if c.actor != nil {
 		_ = c.hook(func() {
 			if h, ok := c.actor.(StoppedHook); ok {
-				h.Stopped(&c.ctx)
+				h.Stopped(c.context())
 			}
 		})
 	}

@@ -14,67 +14,71 @@ import (
 // when the actor stops and that marks its holder as running inside a
 // handler, so blocking calls given it ([Ask], [loop.Promise.Wait]) return
 // an error instead of blocking. Use it only on the actor's loop.
-type Context struct {
-	c *cell
-}
+//
+// A Context is the actor's runtime cell seen through its handler API (the
+// two types share one layout), so it costs an actor nothing.
+type Context cell
 
 var _ context.Context = (*Context)(nil)
 
+// c returns the cell behind x.
+func (x *Context) c() *cell { return (*cell)(x) }
+
 // Self returns the actor's ref.
-func (x *Context) Self() Ref { return x.c.ref }
+func (x *Context) Self() Ref { return x.c().ref }
 
 // Parent returns the parent's ref (zero for a top-level actor).
 func (x *Context) Parent() Ref {
-	if x.c.parent == nil {
+	if x.c().parent == nil {
 		return Ref{}
 	}
-	return x.c.parent.ref
+	return x.c().parent.ref
 }
 
 // System returns the actor's system.
-func (x *Context) System() *System { return x.c.sys }
+func (x *Context) System() *System { return x.c().sys }
 
 // Logger returns the actor's logger, carrying its kind and id.
-func (x *Context) Logger() *zap.Logger { return x.c.logger() }
+func (x *Context) Logger() *zap.Logger { return x.c().logger() }
 
 // Loop returns the actor's loop, for timers and promises.
-func (x *Context) Loop() *loop.Loop { return x.c.l }
+func (x *Context) Loop() *loop.Loop { return &x.c().l }
 
 // Tell sends msg to another actor, as [System.Tell]; it never blocks.
-func (x *Context) Tell(to Ref, msg any) error { return x.c.sys.Tell(to, msg) }
+func (x *Context) Tell(to Ref, msg any) error { return x.c().sys.Tell(to, msg) }
 
 // Spawn starts a child actor, supervised by this one and stopped before it.
 func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
-	if x.c.state != cellRunning {
+	if x.c().state != cellRunning {
 		return Ref{}, ErrStopped
 	}
-	return x.c.sys.spawn(x.c, kind, id, f, opts)
+	return x.c().sys.spawn(x.c(), kind, id, f, opts)
 }
 
 // Stop stops the actor named r now: its children first, then it; messages
 // it has not handled yet go to dead letters.
-func (x *Context) Stop(r Ref) { x.c.sys.Stop(r) }
+func (x *Context) Stop(r Ref) { x.c().sys.Stop(r) }
 
 // Watch asks for a [Terminated] message when the actor named r stops (at
 // once, if it is not alive).
 func (x *Context) Watch(r Ref) {
-	if x.c.more().watching == nil {
-		x.c.more().watching = map[Ref]struct{}{}
+	if x.c().more().watching == nil {
+		x.c().more().watching = map[Ref]struct{}{}
 	}
-	x.c.more().watching[r] = struct{}{}
-	target := x.c.sys.lookup(r)
+	x.c().more().watching[r] = struct{}{}
+	target := x.c().sys.lookup(r)
 	if target == nil {
-		self := x.c
+		self := x.c()
 		self.sendSystem(terminatedSignal{Terminated{Actor: r, Reason: ErrNotFound}})
 		return
 	}
-	target.sendSystem(watchSignal{watcher: x.c.ref})
+	target.sendSystem(watchSignal{watcher: x.c().ref})
 }
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.
 func (x *Context) Unwatch(r Ref) {
-	delete(x.c.more().watching, r)
-	x.c.sys.deliverSystem(r, unwatchSignal{watcher: x.c.ref})
+	delete(x.c().more().watching, r)
+	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().ref})
 }
 
 // Stop stops the actor named r now (see [Context.Stop]). Safe from any
@@ -97,7 +101,7 @@ func (s *System) Poison(r Ref) error {
 func (x *Context) Deadline() (time.Time, bool) { return time.Time{}, false }
 
 // Done implements context.Context: closed when the actor's loop closes.
-func (x *Context) Done() <-chan struct{} { return x.c.l.Done() }
+func (x *Context) Done() <-chan struct{} { return x.c().l.Done() }
 
 // Err implements context.Context.
 func (x *Context) Err() error {
@@ -112,8 +116,8 @@ func (x *Context) Err() error {
 // Value implements context.Context; it carries the actor's loop, which is
 // how blocking calls recognise a handler's context.
 func (x *Context) Value(key any) any {
-	if x.c.more().loopCtx == nil {
-		x.c.more().loopCtx = loop.WithLoop(context.Background(), x.c.l)
+	if x.c().more().loopCtx == nil {
+		x.c().more().loopCtx = loop.WithLoop(context.Background(), &x.c().l)
 	}
-	return x.c.more().loopCtx.Value(key)
+	return x.c().more().loopCtx.Value(key)
 }

@@ -21,7 +21,7 @@ type receiveTimeout struct {
 // has handled no message for d; 0 clears it. Timer deliveries and
 // ReceiveTimeout itself do not count as messages that reset it.
 func (x *Context) SetReceiveTimeout(d time.Duration) {
-	c := x.c
+	c := x.c()
 	c.clearReceiveTimeout()
 	if d <= 0 {
 		return

@@ -97,16 +97,16 @@ var askTimers = sync.Pool{New: func() any {
 // another actor, so A asking B asking A cannot deadlock. The promise
 // rejects with [ErrTimeout] after the system's ask timeout.
 func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
-	l := c.c.l
+	l := &c.c().l
 	p, r := loop.NewPromise[R](l)
-	timer, err := l.ScheduleTimer(c.c.sys.askTimeout, func() {
+	timer, err := l.ScheduleTimer(c.c().sys.askTimeout, func() {
 		r.Reject(fmt.Errorf("%w: %s", ErrTimeout, to))
 	})
 	if err != nil {
 		r.Reject(err)
 		return p
 	}
-	_ = c.c.sys.deliver(to, msg, func(v any, err error) {
+	_ = c.c().sys.deliver(to, msg, func(v any, err error) {
 		// Settle on the asker's loop, where the timer can be cancelled;
 		// a closed loop has already rejected the promise.
 		_ = l.Submit(func() {

@@ -27,7 +27,7 @@ func WithStash(bound int) SpawnOption {
 // the stash's bound ([WithStash], default 1000); the message then counts
 // as handled. Call it only from Receive.
 func (x *Context) Stash() error {
-	c := x.c
+	c := x.c()
 	if !c.inRecv {
 		return errors.New("actor: Stash outside Receive")
 	}
@@ -47,7 +47,7 @@ func (x *Context) Stash() error {
 // stashed, right after the current message: before any message still
 // queued.
 func (x *Context) UnstashAll() {
-	x.c.more().unstash = true
+	x.c().more().unstash = true
 }
 
 // handled is the message being handled, as Stash needs it.

@@ -112,12 +112,12 @@ func (c *cell) restart(err error) {
 		return
 	}
 	c.more().restarts = append(c.more().restarts, now)
-	c.ctx.Timers().CancelAll() // a fresh instance starts with no timers
+	c.context().Timers().CancelAll() // a fresh instance starts with no timers
 	c.clearReceiveTimeout()
 	old := c.actor
 	_ = c.hook(func() {
 		if h, ok := old.(RestartingHook); ok {
-			h.Restarting(&c.ctx, err)
+			h.Restarting(c.context(), err)
 		}
 	})
 	if d := c.backoff(); d > 0 {

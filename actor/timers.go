@@ -24,7 +24,7 @@ type keyedTimer struct {
 var errBadTimerPeriod = errors.New("actor: timer period must be positive")
 
 // Timers returns the actor's keyed timers.
-func (x *Context) Timers() Timers { return Timers{x.c} }
+func (x *Context) Timers() Timers { return Timers{x.c()} }
 
 // StartSingle delivers msg to the actor once, after d, under key.
 func (t Timers) StartSingle(key any, d time.Duration, msg any) error {

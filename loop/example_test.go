@@ -2,6 +2,7 @@ package loop_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -222,4 +223,36 @@ func ExampleAll() {
 	fmt.Println(all.Wait(context.Background()))
 	// Output:
 	// [first second] <nil>
+}
+
+// worker embeds its loop, so the two are one allocation, and hears of the
+// loop's faults as its Host.
+type worker struct {
+	loop.Loop
+	name   string
+	faults chan error
+}
+
+func (w *worker) LoopPanic(err error) { w.faults <- err }
+
+// A type that owns a loop may embed it: Init prepares the embedded loop in
+// place, and WithHost routes the loop's faults to the owner.
+func ExampleLoop_Init() {
+	s, err := loop.NewScheduler()
+	if err != nil {
+		panic(err)
+	}
+	defer s.Shutdown(context.Background())
+	w := &worker{name: "w1", faults: make(chan error, 1)}
+	if err := w.Init(loop.WithScheduler(s), loop.WithHost(w)); err != nil {
+		panic(err)
+	}
+	w.Submit(func() { panic("boom") })
+	var pe *loop.PanicError
+	fmt.Println(errors.As(<-w.faults, &pe), pe.Value)
+	fmt.Println("second Init:", w.Init())
+	_ = w.Close()
+	// Output:
+	// true boom
+	// second Init: loop: Init on a loop already initialised
 }

@@ -163,10 +163,17 @@ func (l *Loop) recoverInto(again *bool) {
 // is not allowed to take the loop down.
 func (l *Loop) report(err error) {
 	l.stats.delta[cPanics]++
-	fn := l.cfg.onPanic
-	if fn == nil {
-		return
+	if l.host != nil {
+		l.tell(l.host.LoopPanic, err)
 	}
+	if fn := l.cfg.onPanic; fn != nil {
+		l.tell(fn, err)
+	}
+}
+
+// tell calls a fault handler; one that itself panics is not allowed to take
+// the loop down.
+func (l *Loop) tell(fn func(error), err error) {
 	defer func() { _ = recover() }()
 	fn(err)
 }

@@ -29,6 +29,7 @@ type Loop struct {
 	sched                *Scheduler
 	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
 	cfg                  *loopConfig
+	host                 Host // told of faults; see WithHost
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
@@ -104,10 +105,24 @@ const maxRoundTasks = 1 << 16
 // standalone loop: call [Loop.Run] to run it.
 func New(opts ...Option) (*Loop, error) {
 	l := &Loop{}
+	if err := l.Init(opts...); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Init prepares l, a zero Loop that is part of a larger value, as [New]
+// prepares a new one. It lets a type that embeds a loop (an actor runtime
+// keeps one per actor) save the loop's separate allocation. Init on a loop
+// that is not a zero Loop fails, and a Loop must not be copied after Init.
+func (l *Loop) Init(opts ...Option) error {
+	if l.nextDue.Load() != 0 {
+		return errInitTwice
+	}
 	l.nextDue.Store(noDeadline)
 	for _, opt := range opts {
 		if err := opt(l); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if l.cfg == nil {
@@ -115,13 +130,13 @@ func New(opts ...Option) (*Loop, error) {
 	}
 	if l.sched != nil {
 		if l.cfg.clock != nil {
-			return nil, errClockWithScheduler
+			return errClockWithScheduler
 		}
 		if err := l.sched.attach(l); err != nil {
-			return nil, err
+			return err
 		}
 		l.state.Store(int32(StateActive))
-		return l, nil
+		return nil
 	}
 	s := l.sideState()
 	s.wake = make(chan struct{}, 1)
@@ -130,7 +145,7 @@ func New(opts ...Option) (*Loop, error) {
 		s.clock = theRealClock
 	}
 	l.status.Store(statusAwake) // not parked until Run parks it
-	return l, nil
+	return nil
 }
 
 // hooks returns the loop's own config, allocating it on first use.

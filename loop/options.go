@@ -86,3 +86,24 @@ func WithRunUntilIdle() Option {
 		return nil
 	}
 }
+
+// Host is what owns a loop and wants to hear of its faults, typically a
+// value that embeds the loop (see [Loop.Init]). Unlike the function given to
+// [WithPanicHandler], a Host costs no allocation per loop when it is a
+// pointer the owner already has.
+type Host interface {
+	// LoopPanic receives each fault [WithPanicHandler]'s function would, on
+	// the loop. It is called before that function, if both are set.
+	LoopPanic(err error)
+}
+
+// WithHost sets the loop's host, told of every fault on the loop.
+func WithHost(h Host) Option {
+	return func(l *Loop) error {
+		if h == nil {
+			return errors.New("loop: WithHost(nil)")
+		}
+		l.host = h
+		return nil
+	}
+}

@@ -70,6 +70,8 @@ func WithSchedulerClock(c Clock) SchedulerOption {
 
 var errClockWithScheduler = errors.New("loop: WithClock and WithScheduler together: a driven loop uses its scheduler's clock")
 
+var errInitTwice = errors.New("loop: Init on a loop already initialised")
+
 // NewScheduler starts a scheduler and its workers.
 func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 	s := &Scheduler{clock: theRealClock, empty: make(chan struct{})}
