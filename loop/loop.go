@@ -29,7 +29,7 @@ type Loop struct {
 	sched                *Scheduler
 	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
 	cfg                  *loopConfig
-	host                 Host // told of faults; see WithHost
+	host                 Host                     // told of faults; see WithHost
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
