@@ -22,9 +22,8 @@ type System struct {
 	sched      *loop.Scheduler
 	askTimeout time.Duration
 
-	mu     sync.RWMutex
-	cells  map[Ref]*cell
-	closed bool
+	reg    *registry
+	closed atomic.Bool    // set by Shutdown; spawns check it under a registry lock
 	live   sync.WaitGroup // one per cell not yet terminated
 
 	bus         bus
@@ -114,7 +113,7 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 		log:        cfg.log.With(zap.String("system", name)),
 		sched:      sched,
 		askTimeout: cfg.askTimeout,
-		cells:      make(map[Ref]*cell),
+		reg:        newRegistry(),
 	}, nil
 }
 
@@ -137,15 +136,15 @@ func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, er
 // yet handled go to dead letters and every pending ask settles. It returns
 // when all actors have stopped and the scheduler is down, or ctx is done.
 func (s *System) Shutdown(ctx context.Context) error {
-	s.mu.Lock()
-	s.closed = true
+	// A spawn racing with this either registered its cell before each
+	// walks that cell's shard, or sees closed under the shard's lock.
+	s.closed.Store(true)
 	var top []*cell
-	for _, c := range s.cells {
+	s.reg.each(func(c *cell) {
 		if c.parent == nil {
 			top = append(top, c)
 		}
-	}
-	s.mu.Unlock()
+	})
 	for _, c := range top {
 		c.sendSystem(stopSignal{reason: ErrSystemClosed})
 	}
@@ -160,28 +159,35 @@ func (s *System) Shutdown(ctx context.Context) error {
 }
 
 func (s *System) lookup(r Ref) *cell {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.cells[r]
+	if r.system != s.name {
+		return nil
+	}
+	return s.reg.get(r.kind, r.id)
 }
 
 func (s *System) register(c *cell) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	added, taken := s.reg.add(c, s.admit)
+	switch {
+	case taken != nil:
+		return fmt.Errorf("%w: %s", ErrNameTaken, c.ref)
+	case !added:
 		return ErrSystemClosed
 	}
-	if _, ok := s.cells[c.ref]; ok {
-		return fmt.Errorf("%w: %s", ErrNameTaken, c.ref)
-	}
-	s.cells[c.ref] = c
-	s.live.Add(1)
 	return nil
 }
 
+// admit counts a new cell in, unless the system is closed. It runs under a
+// registry shard's lock, which Shutdown takes after setting closed, so
+// every Add happens before Shutdown's Wait.
+func (s *System) admit() bool {
+	if s.closed.Load() {
+		return false
+	}
+	s.live.Add(1)
+	return true
+}
+
 func (s *System) unregister(c *cell) {
-	s.mu.Lock()
-	delete(s.cells, c.ref)
-	s.mu.Unlock()
+	s.reg.remove(c)
 	s.live.Done()
 }

@@ -1,0 +1,184 @@
+package actor
+
+import (
+	"hash/maphash"
+	"sync"
+	"sync/atomic"
+)
+
+// registry maps an actor's kind and id to its live cell. Every send looks
+// a cell up, so a lookup takes no lock and writes no shared memory: it
+// probes an open-addressing table of cell pointers with atomic loads.
+// Writers (spawn, stop) lock one of regShards shards and publish a new
+// table when one fills. A slot costs 8 bytes, where a map entry keyed by
+// Ref costs about 100.
+type registry struct {
+	seed   maphash.Seed
+	shards [regShards]regShard
+}
+
+const (
+	regShardBits = 6
+	regShards    = 1 << regShardBits
+	regMinSlots  = 8
+)
+
+type regShard struct {
+	mu   sync.Mutex
+	tab  atomic.Pointer[regTable]
+	live int // cells in tab, under mu
+	used int // cells and tombstones in tab, under mu
+	_    [32]byte // keeps shards on separate cache lines
+}
+
+// regTable is a power-of-two array of slots, each nil (never used), a
+// cell, or tombstone (a removed cell). Readers rely on at least one nil
+// slot to end a probe; writers keep a quarter of the slots nil.
+type regTable struct {
+	slots []atomic.Pointer[cell]
+}
+
+// tombstone marks a slot whose cell was removed.
+var tombstone = &cell{}
+
+func newRegistry() *registry { return &registry{seed: maphash.MakeSeed()} }
+
+func (r *registry) hash(kind, id string) uint64 {
+	return maphash.String(r.seed, id) ^ maphash.String(r.seed, kind)*0x9e3779b97f4a7c15
+}
+
+func (r *registry) shard(h uint64) *regShard { return &r.shards[h>>(64-regShardBits)] }
+
+// get returns the live cell kind/id, or nil. Safe from any goroutine.
+func (r *registry) get(kind, id string) *cell {
+	h := r.hash(kind, id)
+	t := r.shard(h).tab.Load()
+	if t == nil {
+		return nil
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		c := t.slots[i].Load()
+		if c == nil {
+			return nil
+		}
+		if c != tombstone && c.ref.id == id && c.ref.kind == kind {
+			return c
+		}
+	}
+}
+
+// add registers c unless its kind/id is taken or admit, called under the
+// shard's lock once the name is known to be free, says no; it reports
+// whether c was added, and the cell holding the name if that is why not.
+func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
+	h := r.hash(c.ref.kind, c.ref.id)
+	sh := r.shard(h)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	t := sh.tab.Load()
+	if t == nil {
+		t = &regTable{slots: make([]atomic.Pointer[cell], regMinSlots)}
+		sh.tab.Store(t)
+	}
+	mask := uint64(len(t.slots) - 1)
+	free := -1
+	i := h & mask
+	for ; ; i = (i + 1) & mask {
+		p := t.slots[i].Load()
+		if p == nil {
+			break
+		}
+		if p == tombstone {
+			if free < 0 {
+				free = int(i)
+			}
+			continue
+		}
+		if p.ref.id == c.ref.id && p.ref.kind == c.ref.kind {
+			return false, p
+		}
+	}
+	if !admit() {
+		return false, nil
+	}
+	if free < 0 {
+		free = int(i)
+		sh.used++
+	}
+	t.slots[free].Store(c)
+	sh.live++
+	if sh.used*4 >= len(t.slots)*3 {
+		sh.rehash(r, t)
+	}
+	return true, nil
+}
+
+// remove unregisters c, if it is registered.
+func (r *registry) remove(c *cell) {
+	h := r.hash(c.ref.kind, c.ref.id)
+	sh := r.shard(h)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	t := sh.tab.Load()
+	if t == nil {
+		return
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		p := t.slots[i].Load()
+		if p == nil {
+			return
+		}
+		if p == c {
+			t.slots[i].Store(tombstone)
+			sh.live--
+			break
+		}
+	}
+	if len(t.slots) > regMinSlots && sh.live*8 < len(t.slots) {
+		sh.rehash(r, t) // mostly empty: give the memory back
+	}
+}
+
+// rehash publishes a table sized for the live cells, without tombstones.
+// Readers still probing t finish there: t is never written again. Under
+// sh.mu.
+func (sh *regShard) rehash(r *registry, t *regTable) {
+	n := regMinSlots
+	for n < sh.live*2 {
+		n *= 2
+	}
+	nt := &regTable{slots: make([]atomic.Pointer[cell], n)}
+	mask := uint64(n - 1)
+	for i := range t.slots {
+		c := t.slots[i].Load()
+		if c == nil || c == tombstone {
+			continue
+		}
+		j := r.hash(c.ref.kind, c.ref.id) & mask
+		for nt.slots[j].Load() != nil {
+			j = (j + 1) & mask
+		}
+		nt.slots[j].Store(c)
+	}
+	sh.used = sh.live
+	sh.tab.Store(nt)
+}
+
+// each calls fn for every registered cell, one shard at a time, under that
+// shard's lock: fn must not register or remove cells.
+func (r *registry) each(fn func(*cell)) {
+	for i := range r.shards {
+		sh := &r.shards[i]
+		sh.mu.Lock()
+		if t := sh.tab.Load(); t != nil {
+			for j := range t.slots {
+				if c := t.slots[j].Load(); c != nil && c != tombstone {
+					fn(c)
+				}
+			}
+		}
+		sh.mu.Unlock()
+	}
+}

@@ -1,0 +1,109 @@
+package actor
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+func regCell(kind, id string) *cell { return &cell{ref: NewRef("t", kind, id)} }
+
+func yes() bool { return true }
+
+func TestRegistryAddGetRemove(t *testing.T) {
+	r := newRegistry()
+	const n = 5000
+	cells := make([]*cell, n)
+	for i := range cells {
+		cells[i] = regCell("k"+strconv.Itoa(i%3), strconv.Itoa(i))
+		if added, taken := r.add(cells[i], yes); !added || taken != nil {
+			t.Fatalf("add %d: added=%v taken=%v", i, added, taken)
+		}
+	}
+	if added, taken := r.add(regCell("k1", "1"), yes); added || taken != cells[1] {
+		t.Fatalf("duplicate name: added=%v taken=%v, want the first cell", added, taken)
+	}
+	if added, taken := r.add(regCell("new", "x"), func() bool { return false }); added || taken != nil {
+		t.Fatalf("refused admission: added=%v taken=%v", added, taken)
+	}
+	for i, c := range cells {
+		if got := r.get(c.ref.kind, c.ref.id); got != c {
+			t.Fatalf("get %d = %p, want %p", i, got, c)
+		}
+	}
+	if got := r.get("k9", "1"); got != nil {
+		t.Fatalf("get of an unknown kind = %v", got)
+	}
+	for i := 0; i < n; i += 2 {
+		r.remove(cells[i])
+		r.remove(cells[i]) // twice is harmless
+	}
+	for i, c := range cells {
+		want := c
+		if i%2 == 0 {
+			want = nil
+		}
+		if got := r.get(c.ref.kind, c.ref.id); got != want {
+			t.Fatalf("after removals get %d = %p, want %p", i, got, want)
+		}
+	}
+	count := 0
+	r.each(func(*cell) { count++ })
+	if count != n/2 {
+		t.Fatalf("each saw %d cells, want %d", count, n/2)
+	}
+	for i := 1; i < n; i += 2 {
+		r.remove(cells[i])
+	}
+	slots := 0
+	for i := range r.shards {
+		if tab := r.shards[i].tab.Load(); tab != nil {
+			slots += len(tab.slots)
+		}
+	}
+	if slots > regShards*regMinSlots {
+		t.Fatalf("an empty registry keeps %d slots; removals should shrink it to at most %d", slots, regShards*regMinSlots)
+	}
+}
+
+// TestRegistryHammer races lookups against adds and removes of the same
+// names from many goroutines: a lookup sees either nothing or the right
+// cell, never another name's, and every probe ends.
+func TestRegistryHammer(t *testing.T) {
+	r := newRegistry()
+	const writers, readers, names, rounds = 4, 4, 512, 200
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			own := make([]*cell, names)
+			for i := range own {
+				own[i] = regCell(fmt.Sprintf("w%d", w), strconv.Itoa(i))
+			}
+			for range rounds {
+				for _, c := range own {
+					if added, _ := r.add(c, yes); !added {
+						t.Errorf("add %s failed", c.ref)
+						return
+					}
+				}
+				for _, c := range own {
+					r.remove(c)
+				}
+			}
+		})
+	}
+	for range readers {
+		wg.Go(func() {
+			for i := 0; i < rounds*names; i++ {
+				kind, id := fmt.Sprintf("w%d", i%writers), strconv.Itoa(i%names)
+				if c := r.get(kind, id); c != nil && (c.ref.kind != kind || c.ref.id != id) {
+					t.Errorf("get %s/%s returned %s", kind, id, c.ref)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	r.each(func(c *cell) { t.Errorf("%s still registered", c.ref) })
+}
