@@ -26,8 +26,8 @@ const (
 type regShard struct {
 	mu   sync.Mutex
 	tab  atomic.Pointer[regTable]
-	live int // cells in tab, under mu
-	used int // cells and tombstones in tab, under mu
+	live int      // cells in tab, under mu
+	used int      // cells and tombstones in tab, under mu
 	_    [32]byte // keeps shards on separate cache lines
 }
 
