@@ -25,13 +25,13 @@ type cell struct {
 
 	actor    Actor
 	state    cellState
-	inTimer  bool // a keyed timer's message is being handled
-	inRecv   bool // Receive is running
+	inTimer  bool   // a keyed timer's message is being handled
+	inRecv   bool   // Receive is running
+	stashed  bool   // Receive stashed the current message
+	timerGen uint32 // starts of keyed timers, to tell stale callbacks
 	children map[Ref]*cell
 	timers   map[any]keyedTimer // keyed timers; see Timers
-	timerGen uint64             // starts of keyed timers, to tell stale callbacks
 	current  handled            // the message being handled, for Stash
-	log      *zap.Logger        // made on first use
 	rare     *cellRare          // made on first use
 }
 
@@ -49,6 +49,7 @@ type cellRare struct {
 	unstash   bool
 	replaying bool
 	loopCtx   context.Context // the actor's Context as a loop context
+	log       *zap.Logger     // the actor's logger
 }
 
 // more returns the cell's rare state, making it on first use. On the loop.
@@ -86,10 +87,11 @@ func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*ce
 // logger returns the actor's logger, built on first use so that an idle
 // actor pays nothing for it.
 func (c *cell) logger() *zap.Logger {
-	if c.log == nil {
-		c.log = c.sys.log.With(zap.String("kind", c.ref.kind), zap.String("id", c.ref.id))
+	r := c.more()
+	if r.log == nil {
+		r.log = c.sys.log.With(zap.String("kind", c.ref.kind), zap.String("id", c.ref.id))
 	}
-	return c.log
+	return r.log
 }
 
 // start makes the first instance and runs its Started hook. On the loop.
@@ -122,8 +124,8 @@ func (c *cell) handle(msg any, reply replyFunc) {
 	}
 	c.current, c.inRecv = handled{msg: msg, reply: reply}, true
 	v, err := c.invoke(msg)
-	stashed := c.current.stashed
-	c.current, c.inRecv = handled{}, false
+	stashed := c.stashed
+	c.current, c.inRecv, c.stashed = handled{}, false, false
 	if c.rare != nil && c.rare.rt != nil && !c.inTimer && !isTimerMessage(msg) {
 		c.armReceiveTimeout()
 	}

@@ -39,7 +39,7 @@ func (x *Context) Stash() error {
 		return fmt.Errorf("%w: %s (%d)", ErrStashFull, c.ref, bound)
 	}
 	c.more().stash = append(c.more().stash, c.current)
-	c.current.stashed = true
+	c.stashed = true
 	return nil
 }
 
@@ -52,9 +52,8 @@ func (x *Context) UnstashAll() {
 
 // handled is the message being handled, as Stash needs it.
 type handled struct {
-	msg     any
-	reply   replyFunc
-	stashed bool
+	msg   any
+	reply replyFunc
 }
 
 // replayStash runs the stashed messages after the message that asked for

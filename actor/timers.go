@@ -18,7 +18,7 @@ type Timers struct{ c *cell }
 // keyedTimer is the live timer of one key.
 type keyedTimer struct {
 	id  loop.TimerID
-	gen uint64 // which start this is; a callback of an older start is ignored
+	gen uint32 // which start this is; a callback of an older start is ignored
 }
 
 var errBadTimerPeriod = errors.New("actor: timer period must be positive")

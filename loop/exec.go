@@ -188,7 +188,9 @@ func (l *Loop) idleTrim() {
 	}
 	l.pos = 0
 	l.dropTimers()
-	l.micro.trim()
+	if l.micro.len() == 0 {
+		l.micro = nil
+	}
 	if l.imm.len() == 0 {
 		l.imm = nil
 	}

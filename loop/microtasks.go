@@ -12,9 +12,9 @@ type funcTask func()
 func (f funcTask) run() { f() }
 
 // ring is a growable FIFO of callbacks, used on the loop goroutine only (the
-// microtask and immediate queues), so it needs no synchronization. It
-// allocates on first use and gives its array back when drained if it grew
-// large, so an idle loop keeps at most a small array.
+// microtask and immediate queues), so it needs no synchronization. A loop
+// makes its rings on first use and drops them when it goes idle, so an
+// idle loop keeps no queue memory.
 type ring struct {
 	buf        []task
 	head, size int32
@@ -51,13 +51,4 @@ func (r *ring) grow() {
 		buf[i] = r.buf[int(r.head+i)&(len(r.buf)-1)]
 	}
 	r.buf, r.head = buf, 0
-}
-
-// trim releases the array of an empty ring, for a loop going idle: an
-// idle loop keeps no queue memory, at the price of one small allocation
-// when it next queues a microtask.
-func (r *ring) trim() {
-	if r.size == 0 {
-		r.buf, r.head = nil, 0
-	}
 }

@@ -90,7 +90,7 @@ func (l *Loop) finishShutdown() {
 			break
 		}
 	}
-	l.batch, l.micro, l.imm, l.rejected = nil, ring{}, nil, nil
+	l.batch, l.micro, l.imm, l.rejected = nil, nil, nil, nil
 	l.closeTimerOps()
 	l.publish()
 	l.markClosed()

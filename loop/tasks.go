@@ -10,7 +10,7 @@ func (l *Loop) QueueMicrotask(fn func()) error {
 	if !l.OnLoop() {
 		return ErrNotOnLoop
 	}
-	l.micro.push(funcTask(fn))
+	l.queueMicrotaskOnLoop(funcTask(fn))
 	return nil
 }
 
@@ -41,4 +41,9 @@ func (l *Loop) pushImmediate(fn func()) {
 
 // queueMicrotaskOnLoop is QueueMicrotask without the goroutine check, for
 // the package's own callers that are known to run on the loop.
-func (l *Loop) queueMicrotaskOnLoop(t task) { l.micro.push(t) }
+func (l *Loop) queueMicrotaskOnLoop(t task) {
+	if l.micro == nil {
+		l.micro = &ring{}
+	}
+	l.micro.push(t)
+}
