@@ -38,8 +38,8 @@ type Loop struct {
 	yielding  bool        // the microtask budget ran out: end this round
 	nowStale  bool        // now predates this round; ScheduleTimer refreshes it
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
-	micro     *ring // made on first use, dropped when idle
-	imm       *ring // immediates; made on first use, dropped when idle
+	micro     *ring       // made on first use, dropped when idle
+	imm       *ring       // immediates; made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
