@@ -119,3 +119,36 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapInuse + ms.StackInuse
 }
+
+// BenchmarkFanIn: 8 goroutines tell one actor; per message.
+func BenchmarkFanIn(b *testing.B) {
+	s := benchSystem(b)
+	const senders = 8
+	per := b.N/senders + 1
+	total := per * senders
+	done := make(chan struct{})
+	left := total
+	ref, _ := s.Spawn("sink", "s", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) {
+			if left--; left == 0 {
+				close(done)
+			}
+			return nil, nil
+		})
+	})
+	msg := &struct{ n int }{}
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range senders {
+		wg.Go(func() {
+			<-start
+			for range per {
+				_ = s.Tell(ref, msg)
+			}
+		})
+	}
+	b.ResetTimer()
+	close(start)
+	wg.Wait()
+	<-done
+}
