@@ -94,13 +94,35 @@ func (c *cell) logger() *zap.Logger {
 	return r.log
 }
 
-// start makes the first instance and runs its Started hook. On the loop.
+// newInstance calls the factory, turning a panic or a nil actor into an
+// error.
+func (c *cell) newInstance() (a Actor, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("actor: %s: factory: %w", c.ref, &loop.PanicError{Value: r, Stack: debug.Stack()})
+		}
+	}()
+	if a = c.factory(); a == nil {
+		return nil, fmt.Errorf("actor: %s: factory returned nil", c.ref)
+	}
+	return a, nil
+}
+
+// start makes an instance (unless spawn made it), runs its Started hook,
+// then the messages that arrived meanwhile. On the loop.
 func (c *cell) start() {
 	if c.state != cellStarting {
 		return
 	}
-	c.actor = c.factory()
 	c.state = cellRunning
+	if c.actor == nil {
+		a, err := c.newInstance()
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.actor = a
+	}
 	if err := c.hook(func() {
 		if h, ok := c.actor.(StartedHook); ok {
 			h.Started(c.context())
@@ -110,11 +132,12 @@ func (c *cell) start() {
 		return
 	}
 	c.sys.publish(Event{Kind: Started, Actor: c.ref})
+	c.replayPending()
 }
 
 // handle runs one user message. On the loop.
 func (c *cell) handle(msg any, reply replyFunc) {
-	if c.state == cellSuspended {
+	if c.state == cellSuspended || c.state == cellStarting {
 		c.more().pending = append(c.more().pending, pendingMsg{msg, reply})
 		return
 	}
@@ -190,6 +213,9 @@ func (c *cell) stop(reason error) {
 		return
 	}
 	wasRunning := c.state == cellRunning
+	if c.state == cellStarting {
+		c.actor = nil // never started: no hooks for it
+	}
 	c.context().Timers().CancelAll()
 	c.clearReceiveTimeout()
 	c.state, c.more().reason = cellStopping, reason

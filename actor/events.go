@@ -1,6 +1,9 @@
 package actor
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // DeadLetter is a message that could not be delivered, with the reason.
 type DeadLetter struct {
@@ -45,6 +48,9 @@ type Event struct {
 // the goroutine that publishes (an actor's loop, or a sender): they must
 // not block.
 type bus struct {
+	// subs counts the subscribers, so that publishing to none, the common
+	// case, touches no lock.
+	subs   atomic.Int32
 	mu     sync.RWMutex
 	seq    int
 	dead   map[int]func(DeadLetter)
@@ -73,16 +79,24 @@ func subscribe[T any](b *bus, set *map[int]func(T), fn func(T)) (cancel func()) 
 	b.seq++
 	id := b.seq
 	(*set)[id] = fn
+	b.subs.Add(1)
+	var once sync.Once
 	return func() {
-		b.mu.Lock()
-		delete(*set, id)
-		b.mu.Unlock()
+		once.Do(func() {
+			b.mu.Lock()
+			delete(*set, id)
+			b.subs.Add(-1)
+			b.mu.Unlock()
+		})
 	}
 }
 
 func (s *System) deadLetter(to Ref, msg any, reason error) {
 	s.deadLetters.Add(1)
 	b := &s.bus
+	if b.subs.Load() == 0 {
+		return
+	}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	for _, fn := range b.dead {
@@ -92,6 +106,9 @@ func (s *System) deadLetter(to Ref, msg any, reason error) {
 
 func (s *System) publish(e Event) {
 	b := &s.bus
+	if b.subs.Load() == 0 {
+		return
+	}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	for _, fn := range b.events {

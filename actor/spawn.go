@@ -57,6 +57,19 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if err != nil {
 		return Ref{}, err
 	}
+	// The first instance is made here: an actor with no Started hook and
+	// no one to tell of its start is running at once, with nothing queued
+	// on its loop. Any other starts on its loop, and messages that arrive
+	// before that wait for it.
+	if c.actor, err = c.newInstance(); err != nil {
+		_ = c.l.Close()
+		return Ref{}, err
+	}
+	_, hooked := c.actor.(StartedHook)
+	deferred := hooked || s.bus.subs.Load() > 0
+	if !deferred {
+		c.state = cellRunning
+	}
 	if err := s.register(c); err != nil {
 		_ = c.l.Close()
 		return Ref{}, err
@@ -67,9 +80,11 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		}
 		parent.children[c.ref] = c
 	}
-	if err := c.l.Submit(c.start); err != nil {
-		s.unregister(c)
-		return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.ref, err)
+	if deferred {
+		if err := c.l.Submit(c.start); err != nil {
+			s.unregister(c)
+			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.ref, err)
+		}
 	}
 	return c.ref, nil
 }

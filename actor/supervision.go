@@ -149,12 +149,21 @@ func (c *cell) resume(err error) {
 	if c.state == cellStopping || c.state == cellStopped {
 		return
 	}
-	c.state = cellStarting
+	c.state, c.actor = cellStarting, nil
 	c.start()
 	if c.state != cellRunning {
 		return
 	}
 	c.sys.publish(Event{Kind: Restarted, Actor: c.ref, Reason: err})
+	c.replayPending()
+}
+
+// replayPending handles the messages that waited while the actor started
+// or was suspended. On the loop.
+func (c *cell) replayPending() {
+	if c.rare == nil || len(c.rare.pending) == 0 {
+		return
+	}
 	pending := c.more().pending
 	c.more().pending = nil
 	for i, p := range pending {

@@ -126,8 +126,10 @@ func (s *System) Logger() *zap.Logger { return s.log }
 // DeadLetters returns how many messages went to dead letters so far.
 func (s *System) DeadLetters() uint64 { return s.deadLetters.Load() }
 
-// Spawn starts a top-level actor of the given kind and id, made by f. f is
-// called again for a fresh instance whenever the actor restarts.
+// Spawn starts a top-level actor of the given kind and id, made by f. Spawn
+// calls f once, on its caller's goroutine, and the actor's loop calls it
+// again for a fresh instance whenever the actor restarts; a factory that
+// panics or returns nil fails the spawn (or the restart).
 func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
 	return s.spawn(nil, kind, id, f, opts)
 }
