@@ -78,3 +78,16 @@ func ExampleTimers() {
 	// Output:
 	// nudged
 }
+
+// A system-wide dead-letter handler sees every message that could not be
+// delivered, with the reason.
+func ExampleWithDeadLetterHandler() {
+	sys, _ := actor.NewSystem("example", actor.WithDeadLetterHandler(func(d actor.DeadLetter) {
+		fmt.Printf("dead letter to %s: %v (%v)\n", d.To, d.Message, d.Reason)
+	}))
+	defer sys.Shutdown(context.Background())
+
+	_ = sys.Tell(actor.NewRef("example", "greeter", "nobody"), "hi")
+	// Output:
+	// dead letter to troupe://example/greeter/nobody: hi (actor: not found: troupe://example/greeter/nobody)
+}

@@ -200,3 +200,63 @@ func TestStash(t *testing.T) {
 		t.Fatalf("handled %v", order)
 	}
 }
+
+// WithDefaultMailbox bounds every actor's mailbox; a spawn's own
+// WithMailbox overrides it, and WithDeadLetterHandler sees what is refused.
+func TestDefaultMailbox(t *testing.T) {
+	var mu sync.Mutex
+	var dead []actor.DeadLetter
+	s := newSystem(t, actor.WithWorkers(2), actor.WithDefaultMailbox(1, actor.FailWhenFull),
+		actor.WithDeadLetterHandler(func(d actor.DeadLetter) { mu.Lock(); dead = append(dead, d); mu.Unlock() }))
+	for _, tc := range []struct {
+		id       string
+		opts     []actor.SpawnOption
+		accepted int // of three tells while the handler holds
+	}{
+		{"system-default", nil, 1},
+		{"own-bound", []actor.SpawnOption{actor.WithMailbox(3, actor.FailWhenFull)}, 3},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			release, started := make(chan struct{}), make(chan struct{})
+			var handled atomic.Int32
+			ref, err := s.Spawn("gate", tc.id, gate(release, &handled, started), tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Tell(ref, "hold")
+			<-started
+			accepted := 0
+			for i := range 3 {
+				if err := s.Tell(ref, i); err == nil {
+					accepted++
+				} else if !errors.Is(err, actor.ErrMailboxFull) {
+					t.Fatalf("tell %d: %v", i, err)
+				}
+			}
+			close(release)
+			if accepted != tc.accepted {
+				t.Fatalf("%d of 3 accepted, want %d", accepted, tc.accepted)
+			}
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(dead) != 2 || !errors.Is(dead[0].Reason, actor.ErrMailboxFull) {
+		t.Fatalf("dead letters %v, want the two refused by the default bound", dead)
+	}
+}
+
+func TestSystemOptionErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  actor.Option
+	}{
+		{"nil dead-letter handler", actor.WithDeadLetterHandler(nil)},
+		{"bad default mailbox", actor.WithDefaultMailbox(0, actor.FailWhenFull)},
+	} {
+		if s, err := actor.NewSystem("bad", tc.opt); err == nil {
+			s.Shutdown(context.Background())
+			t.Errorf("%s: NewSystem accepted it", tc.name)
+		}
+	}
+}

@@ -43,9 +43,9 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if f == nil {
 		return Ref{}, errors.New("actor: spawn with a nil factory")
 	}
-	cfg := &defaultSpawnConfig
+	cfg := s.spawnBase
 	if len(opts) > 0 {
-		own := defaultSpawnConfig
+		own := *s.spawnBase
 		for _, opt := range opts {
 			if err := opt(&own); err != nil {
 				return Ref{}, err

@@ -21,6 +21,7 @@ type System struct {
 	log        *zap.Logger
 	sched      *loop.Scheduler
 	askTimeout time.Duration
+	spawnBase  *spawnConfig // what actors start from before their own options
 
 	reg    *registry
 	closed atomic.Bool    // set by Shutdown; spawns check it under a registry lock
@@ -38,6 +39,36 @@ type config struct {
 	workers    int
 	clock      loop.Clock
 	askTimeout time.Duration
+	spawn      []SpawnOption
+	dead       func(DeadLetter)
+}
+
+// WithSpawnDefaults sets options every actor of the system starts from;
+// the options given to its own spawn apply after them.
+func WithSpawnDefaults(opts ...SpawnOption) Option {
+	return func(c *config) error {
+		c.spawn = append(c.spawn, opts...)
+		return nil
+	}
+}
+
+// WithDefaultMailbox bounds every actor's mailbox unless its spawn says
+// otherwise (default: unbounded); see [WithMailbox].
+func WithDefaultMailbox(capacity int, policy MailboxPolicy) Option {
+	return WithSpawnDefaults(WithMailbox(capacity, policy))
+}
+
+// WithDeadLetterHandler calls fn for every dead letter of the system, as
+// a subscription made at its start that is never cancelled (see
+// [System.SubscribeDeadLetters]); fn must not block.
+func WithDeadLetterHandler(fn func(DeadLetter)) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return errors.New("actor: WithDeadLetterHandler(nil)")
+		}
+		c.dead = fn
+		return nil
+	}
 }
 
 // WithLogger sets the system's logger (default: zap.NewNop). Actor loggers
@@ -104,17 +135,32 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 	if cfg.clock != nil {
 		sopts = append(sopts, loop.WithSchedulerClock(cfg.clock))
 	}
+	base := &defaultSpawnConfig
+	if len(cfg.spawn) > 0 {
+		own := defaultSpawnConfig
+		for _, opt := range cfg.spawn {
+			if err := opt(&own); err != nil {
+				return nil, err
+			}
+		}
+		base = &own
+	}
 	sched, err := loop.NewScheduler(sopts...)
 	if err != nil {
 		return nil, err
 	}
-	return &System{
+	s := &System{
 		name:       name,
 		log:        cfg.log.With(zap.String("system", name)),
 		sched:      sched,
 		askTimeout: cfg.askTimeout,
+		spawnBase:  base,
 		reg:        newRegistry(),
-	}, nil
+	}
+	if cfg.dead != nil {
+		s.SubscribeDeadLetters(cfg.dead)
+	}
+	return s, nil
 }
 
 // Name returns the system's name.
