@@ -8,10 +8,12 @@ import (
 
 // registry maps an actor's kind and id to its live cell. Every send looks
 // a cell up, so a lookup takes no lock and writes no shared memory: it
-// probes an open-addressing table of cell pointers with atomic loads.
-// Writers (spawn, stop) lock one of regShards shards and publish a new
-// table when one fills. A slot costs 8 bytes, where a map entry keyed by
-// Ref costs about 100.
+// probes an open-addressing table of cell pointers with atomic loads,
+// beside a tag (32 bits of the name's hash) per slot, so a probe reads
+// another cell only when the tags match: cells are scattered in memory, and
+// each read of one would be a cache miss. Writers (spawn, stop) lock one of
+// regShards shards and publish a new table when one fills. A slot costs 12
+// bytes, where a map entry keyed by Ref costs about 100.
 type registry struct {
 	seed   maphash.Seed
 	shards [regShards]regShard
@@ -32,10 +34,23 @@ type regShard struct {
 }
 
 // regTable is a power-of-two array of slots, each nil (never used), a
-// cell, or tombstone (a removed cell). Readers rely on at least one nil
-// slot to end a probe; writers keep a quarter of the slots nil.
+// cell, or tombstone (a removed cell), with the tags of their cells: the
+// low 32 bits of the hash, which also place the cell, so a rehash needs no
+// hashing. A writer stores a slot's tag before its cell. Readers rely on at
+// least one nil slot to end a probe; writers keep a quarter of them nil.
 type regTable struct {
-	slots []atomic.Pointer[cell]
+	cells []atomic.Pointer[cell]
+	tags  []atomic.Uint32
+}
+
+func newRegTable(n int) *regTable {
+	return &regTable{cells: make([]atomic.Pointer[cell], n), tags: make([]atomic.Uint32, n)}
+}
+
+// put stores c with its tag at slot i. Under the shard's lock.
+func (t *regTable) put(i uint64, tag uint32, c *cell) {
+	t.tags[i].Store(tag)
+	t.cells[i].Store(c)
 }
 
 // tombstone marks a slot whose cell was removed.
@@ -56,13 +71,13 @@ func (r *registry) get(kind, id string) *cell {
 	if t == nil {
 		return nil
 	}
-	mask := uint64(len(t.slots) - 1)
+	mask, tag := uint64(len(t.cells)-1), uint32(h)
 	for i := h & mask; ; i = (i + 1) & mask {
-		c := t.slots[i].Load()
+		c := t.cells[i].Load()
 		if c == nil {
 			return nil
 		}
-		if c != tombstone && c.ref.id == id && c.ref.kind == kind {
+		if c != tombstone && t.tags[i].Load() == tag && c.ref.id == id && c.ref.kind == kind {
 			return c
 		}
 	}
@@ -78,14 +93,14 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 	defer sh.mu.Unlock()
 	t := sh.tab.Load()
 	if t == nil {
-		t = &regTable{slots: make([]atomic.Pointer[cell], regMinSlots)}
+		t = newRegTable(regMinSlots)
 		sh.tab.Store(t)
 	}
-	mask := uint64(len(t.slots) - 1)
+	mask, tag := uint64(len(t.cells)-1), uint32(h)
 	free := -1
 	i := h & mask
 	for ; ; i = (i + 1) & mask {
-		p := t.slots[i].Load()
+		p := t.cells[i].Load()
 		if p == nil {
 			break
 		}
@@ -95,7 +110,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 			}
 			continue
 		}
-		if p.ref.id == c.ref.id && p.ref.kind == c.ref.kind {
+		if t.tags[i].Load() == tag && p.ref.id == c.ref.id && p.ref.kind == c.ref.kind {
 			return false, p
 		}
 	}
@@ -106,10 +121,10 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 		free = int(i)
 		sh.used++
 	}
-	t.slots[free].Store(c)
+	t.put(uint64(free), tag, c)
 	sh.live++
-	if sh.used*4 >= len(t.slots)*3 {
-		sh.rehash(r, t)
+	if sh.used*4 >= len(t.cells)*3 {
+		sh.rehash(t)
 	}
 	return true, nil
 }
@@ -124,43 +139,44 @@ func (r *registry) remove(c *cell) {
 	if t == nil {
 		return
 	}
-	mask := uint64(len(t.slots) - 1)
+	mask := uint64(len(t.cells) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		p := t.slots[i].Load()
+		p := t.cells[i].Load()
 		if p == nil {
 			return
 		}
 		if p == c {
-			t.slots[i].Store(tombstone)
+			t.cells[i].Store(tombstone)
 			sh.live--
 			break
 		}
 	}
-	if len(t.slots) > regMinSlots && sh.live*8 < len(t.slots) {
-		sh.rehash(r, t) // mostly empty: give the memory back
+	if len(t.cells) > regMinSlots && sh.live*8 < len(t.cells) {
+		sh.rehash(t) // mostly empty: give the memory back
 	}
 }
 
 // rehash publishes a table sized for the live cells, without tombstones.
 // Readers still probing t finish there: t is never written again. Under
 // sh.mu.
-func (sh *regShard) rehash(r *registry, t *regTable) {
+func (sh *regShard) rehash(t *regTable) {
 	n := regMinSlots
 	for n < sh.live*2 {
 		n *= 2
 	}
-	nt := &regTable{slots: make([]atomic.Pointer[cell], n)}
+	nt := newRegTable(n)
 	mask := uint64(n - 1)
-	for i := range t.slots {
-		c := t.slots[i].Load()
+	for i := range t.cells {
+		c := t.cells[i].Load()
 		if c == nil || c == tombstone {
 			continue
 		}
-		j := r.hash(c.ref.kind, c.ref.id) & mask
-		for nt.slots[j].Load() != nil {
+		tag := t.tags[i].Load()
+		j := uint64(tag) & mask // the tag holds the hash's low bits
+		for nt.cells[j].Load() != nil {
 			j = (j + 1) & mask
 		}
-		nt.slots[j].Store(c)
+		nt.put(j, tag, c)
 	}
 	sh.used = sh.live
 	sh.tab.Store(nt)
@@ -173,8 +189,8 @@ func (r *registry) each(fn func(*cell)) {
 		sh := &r.shards[i]
 		sh.mu.Lock()
 		if t := sh.tab.Load(); t != nil {
-			for j := range t.slots {
-				if c := t.slots[j].Load(); c != nil && c != tombstone {
+			for j := range t.cells {
+				if c := t.cells[j].Load(); c != nil && c != tombstone {
 					fn(c)
 				}
 			}

@@ -59,7 +59,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 	slots := 0
 	for i := range r.shards {
 		if tab := r.shards[i].tab.Load(); tab != nil {
-			slots += len(tab.slots)
+			slots += len(tab.cells)
 		}
 	}
 	if slots > regShards*regMinSlots {
