@@ -17,7 +17,8 @@ import (
 type cell struct {
 	l       loop.Loop // embedded: the actor and its loop are one allocation
 	sys     *System
-	ref     Ref
+	kind    string // with id, the actor's name; see self
+	id      string
 	factory Factory
 	cfg     *spawnConfig // shared by every actor spawned without options
 	parent  *cell
@@ -70,11 +71,14 @@ const (
 	cellStopped
 )
 
+// self returns the actor's ref.
+func (c *cell) self() Ref { return Ref{system: c.sys.name, kind: c.kind, id: c.id} }
+
 // context returns the cell as its handlers see it.
 func (c *cell) context() *Context { return (*Context)(c) }
 
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
-	c := &cell{sys: s, ref: ref, factory: f, cfg: cfg, parent: parent}
+	c := &cell{sys: s, kind: ref.kind, id: ref.id, factory: f, cfg: cfg, parent: parent}
 	if cfg.mailboxCap > 0 {
 		c.mbox = &mailbox{cap: cfg.mailboxCap, policy: cfg.mailboxPolicy}
 	}
@@ -89,7 +93,7 @@ func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*ce
 func (c *cell) logger() *zap.Logger {
 	r := c.more()
 	if r.log == nil {
-		r.log = c.sys.log.With(zap.String("kind", c.ref.kind), zap.String("id", c.ref.id))
+		r.log = c.sys.log.With(zap.String("kind", c.kind), zap.String("id", c.id))
 	}
 	return r.log
 }
@@ -99,11 +103,11 @@ func (c *cell) logger() *zap.Logger {
 func (c *cell) newInstance() (a Actor, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("actor: %s: factory: %w", c.ref, &loop.PanicError{Value: r, Stack: debug.Stack()})
+			err = fmt.Errorf("actor: %s: factory: %w", c.self(), &loop.PanicError{Value: r, Stack: debug.Stack()})
 		}
 	}()
 	if a = c.factory(); a == nil {
-		return nil, fmt.Errorf("actor: %s: factory returned nil", c.ref)
+		return nil, fmt.Errorf("actor: %s: factory returned nil", c.self())
 	}
 	return a, nil
 }
@@ -131,7 +135,7 @@ func (c *cell) start() {
 		c.fail(err)
 		return
 	}
-	c.sys.publish(Event{Kind: Started, Actor: c.ref})
+	c.sys.publish(Event{Kind: Started, Actor: c.self()})
 	c.replayPending()
 }
 
@@ -173,9 +177,9 @@ func (c *cell) handle(msg any, reply replyFunc) {
 // refuse sends a message the actor will not handle to dead letters and
 // fails its ask.
 func (c *cell) refuse(msg any, reply replyFunc) {
-	c.sys.deadLetter(c.ref, msg, ErrStopped)
+	c.sys.deadLetter(c.self(), msg, ErrStopped)
 	if reply != nil {
-		reply(nil, fmt.Errorf("%w: %s", ErrStopped, c.ref))
+		reply(nil, fmt.Errorf("%w: %s", ErrStopped, c.self()))
 	}
 }
 
@@ -239,10 +243,10 @@ var errParentStopping = errors.New("actor: parent stopping")
 
 // childStopped counts a child down. On the loop.
 func (c *cell) childStopped(child *cell) {
-	if _, ok := c.children[child.ref]; !ok {
+	if _, ok := c.children[child.self()]; !ok {
 		return
 	}
-	delete(c.children, child.ref)
+	delete(c.children, child.self())
 	if c.state == cellStopping {
 		if c.more().waiting--; c.more().waiting == 0 {
 			c.finish()
@@ -267,15 +271,15 @@ func (c *cell) finish() {
 	c.refuseStash()
 	c.sys.unregister(c)
 	for w := range c.more().watchers {
-		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.ref, Reason: c.more().reason}})
+		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
 	}
 	for w := range c.more().watching {
-		c.sys.deliverSystem(w, unwatchSignal{watcher: c.ref})
+		c.sys.deliverSystem(w, unwatchSignal{watcher: c.self()})
 	}
 	if c.parent != nil {
 		c.parent.sendSystem(childStoppedSignal{child: c})
 	}
-	c.sys.publish(Event{Kind: Stopped, Actor: c.ref, Reason: c.more().reason})
+	c.sys.publish(Event{Kind: Stopped, Actor: c.self(), Reason: c.more().reason})
 	// Messages still queued are refused (dead letters) as the loop drains.
 	_ = c.l.Shutdown(context.Background())
 }

@@ -25,14 +25,14 @@ var _ context.Context = (*Context)(nil)
 func (x *Context) c() *cell { return (*cell)(x) }
 
 // Self returns the actor's ref.
-func (x *Context) Self() Ref { return x.c().ref }
+func (x *Context) Self() Ref { return x.c().self() }
 
 // Parent returns the parent's ref (zero for a top-level actor).
 func (x *Context) Parent() Ref {
 	if x.c().parent == nil {
 		return Ref{}
 	}
-	return x.c().parent.ref
+	return x.c().parent.self()
 }
 
 // System returns the actor's system.
@@ -72,13 +72,13 @@ func (x *Context) Watch(r Ref) {
 		self.sendSystem(terminatedSignal{Terminated{Actor: r, Reason: ErrNotFound}})
 		return
 	}
-	target.sendSystem(watchSignal{watcher: x.c().ref})
+	target.sendSystem(watchSignal{watcher: x.c().self()})
 }
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.
 func (x *Context) Unwatch(r Ref) {
 	delete(x.c().more().watching, r)
-	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().ref})
+	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().self()})
 }
 
 // Stop stops the actor named r now (see [Context.Stop]). Safe from any

@@ -76,7 +76,7 @@ func (c *cell) enqueue(ctx context.Context, wait bool, msg any, reply replyFunc)
 	e := &envelope{msg: msg, reply: reply}
 	if err := c.l.Submit(func() { c.handleEnvelope(e) }); err != nil {
 		mb.mu.Unlock()
-		return fmt.Errorf("%w: %s", ErrStopped, c.ref)
+		return fmt.Errorf("%w: %s", ErrStopped, c.self())
 	}
 	mb.queued = append(mb.queued, e)
 	mb.mu.Unlock()
@@ -94,9 +94,9 @@ func (c *cell) makeRoom(ctx context.Context, wait bool) error {
 		mb.queued = mb.queued[1:]
 		old.dropped = true
 		mb.signalRoom()
-		c.sys.deadLetter(c.ref, old.msg, ErrMailboxFull)
+		c.sys.deadLetter(c.self(), old.msg, ErrMailboxFull)
 		if old.reply != nil {
-			old.reply(nil, fmt.Errorf("%w: %s: dropped as the oldest", ErrMailboxFull, c.ref))
+			old.reply(nil, fmt.Errorf("%w: %s: dropped as the oldest", ErrMailboxFull, c.self()))
 		}
 		return nil
 	case mb.policy == BlockWhenFull && wait && !loop.OnLoopGoroutine():
@@ -110,10 +110,10 @@ func (c *cell) makeRoom(ctx context.Context, wait bool) error {
 		case <-room:
 			return nil
 		case <-ctx.Done():
-			return fmt.Errorf("%w: %s: %w", ErrMailboxFull, c.ref, ctx.Err())
+			return fmt.Errorf("%w: %s: %w", ErrMailboxFull, c.self(), ctx.Err())
 		}
 	}
-	return fmt.Errorf("%w: %s", ErrMailboxFull, c.ref)
+	return fmt.Errorf("%w: %s", ErrMailboxFull, c.self())
 }
 
 func (mb *mailbox) signalRoom() {

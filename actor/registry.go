@@ -77,7 +77,7 @@ func (r *registry) get(kind, id string) *cell {
 		if c == nil {
 			return nil
 		}
-		if c != tombstone && t.tags[i].Load() == tag && c.ref.id == id && c.ref.kind == kind {
+		if c != tombstone && t.tags[i].Load() == tag && c.id == id && c.kind == kind {
 			return c
 		}
 	}
@@ -87,7 +87,7 @@ func (r *registry) get(kind, id string) *cell {
 // shard's lock once the name is known to be free, says no; it reports
 // whether c was added, and the cell holding the name if that is why not.
 func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
-	h := r.hash(c.ref.kind, c.ref.id)
+	h := r.hash(c.kind, c.id)
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -110,7 +110,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 			}
 			continue
 		}
-		if t.tags[i].Load() == tag && p.ref.id == c.ref.id && p.ref.kind == c.ref.kind {
+		if t.tags[i].Load() == tag && p.id == c.id && p.kind == c.kind {
 			return false, p
 		}
 	}
@@ -131,7 +131,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 
 // remove unregisters c, if it is registered.
 func (r *registry) remove(c *cell) {
-	h := r.hash(c.ref.kind, c.ref.id)
+	h := r.hash(c.kind, c.id)
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-func regCell(kind, id string) *cell { return &cell{ref: NewRef("t", kind, id)} }
+var regSystem = &System{name: "t"}
+
+func regCell(kind, id string) *cell { return &cell{sys: regSystem, kind: kind, id: id} }
 
 func yes() bool { return true }
 
@@ -28,7 +30,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		t.Fatalf("refused admission: added=%v taken=%v", added, taken)
 	}
 	for i, c := range cells {
-		if got := r.get(c.ref.kind, c.ref.id); got != c {
+		if got := r.get(c.kind, c.id); got != c {
 			t.Fatalf("get %d = %p, want %p", i, got, c)
 		}
 	}
@@ -44,7 +46,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		if i%2 == 0 {
 			want = nil
 		}
-		if got := r.get(c.ref.kind, c.ref.id); got != want {
+		if got := r.get(c.kind, c.id); got != want {
 			t.Fatalf("after removals get %d = %p, want %p", i, got, want)
 		}
 	}
@@ -83,7 +85,7 @@ func TestRegistryHammer(t *testing.T) {
 			for range rounds {
 				for _, c := range own {
 					if added, _ := r.add(c, yes); !added {
-						t.Errorf("add %s failed", c.ref)
+						t.Errorf("add %s failed", c.self())
 						return
 					}
 				}
@@ -97,13 +99,13 @@ func TestRegistryHammer(t *testing.T) {
 		wg.Go(func() {
 			for i := 0; i < rounds*names; i++ {
 				kind, id := fmt.Sprintf("w%d", i%writers), strconv.Itoa(i%names)
-				if c := r.get(kind, id); c != nil && (c.ref.kind != kind || c.ref.id != id) {
-					t.Errorf("get %s/%s returned %s", kind, id, c.ref)
+				if c := r.get(kind, id); c != nil && (c.kind != kind || c.id != id) {
+					t.Errorf("get %s/%s returned %s", kind, id, c.self())
 					return
 				}
 			}
 		})
 	}
 	wg.Wait()
-	r.each(func(c *cell) { t.Errorf("%s still registered", c.ref) })
+	r.each(func(c *cell) { t.Errorf("%s still registered", c.self()) })
 }

@@ -37,7 +37,7 @@ func (c *cell) handleSystem(sig any) {
 		c.stop(nil)
 	case watchSignal:
 		if c.state == cellStopped {
-			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.ref, Reason: c.more().reason}})
+			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
 			return
 		}
 		if c.more().watchers == nil {

@@ -78,13 +78,13 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		if parent.children == nil {
 			parent.children = map[Ref]*cell{}
 		}
-		parent.children[c.ref] = c
+		parent.children[c.self()] = c
 	}
 	if deferred {
 		if err := c.l.Submit(c.start); err != nil {
 			s.unregister(c)
-			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.ref, err)
+			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.self(), err)
 		}
 	}
-	return c.ref, nil
+	return c.self(), nil
 }

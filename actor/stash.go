@@ -36,7 +36,7 @@ func (x *Context) Stash() error {
 		bound = defaultStashBound
 	}
 	if len(c.more().stash) >= bound {
-		return fmt.Errorf("%w: %s (%d)", ErrStashFull, c.ref, bound)
+		return fmt.Errorf("%w: %s (%d)", ErrStashFull, c.self(), bound)
 	}
 	c.more().stash = append(c.more().stash, c.current)
 	c.stashed = true

@@ -79,7 +79,7 @@ type escalateSignal struct {
 
 // fail applies supervision to a failure of this actor. On the loop.
 func (c *cell) fail(err error) {
-	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.ref.String()))
+	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.self().String()))
 	if p := c.parent; p != nil && p.cfg.childStrategy == AllForOne {
 		c.state = cellSuspended // until the parent restarts all its children
 		p.sendSystem(siblingFailedSignal{child: c, err: err})
@@ -104,10 +104,10 @@ func (c *cell) restart(err error) {
 	}
 	c.more().restarts = keep
 	if len(c.more().restarts) >= c.cfg.maxRestarts {
-		limit := fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.ref, c.cfg.maxRestarts, c.cfg.window, err)
+		limit := fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.self(), c.cfg.maxRestarts, c.cfg.window, err)
 		c.stop(limit)
 		if c.parent != nil {
-			c.parent.sendSystem(escalateSignal{child: c.ref, err: limit})
+			c.parent.sendSystem(escalateSignal{child: c.self(), err: limit})
 		}
 		return
 	}
@@ -154,7 +154,7 @@ func (c *cell) resume(err error) {
 	if c.state != cellRunning {
 		return
 	}
-	c.sys.publish(Event{Kind: Restarted, Actor: c.ref, Reason: err})
+	c.sys.publish(Event{Kind: Restarted, Actor: c.self(), Reason: err})
 	c.replayPending()
 }
 
@@ -181,7 +181,7 @@ func (c *cell) siblingFailed(child *cell, err error) {
 	for _, ch := range c.children {
 		reason := err
 		if ch != child {
-			reason = fmt.Errorf("actor: sibling %s failed: %w", child.ref, err)
+			reason = fmt.Errorf("actor: sibling %s failed: %w", child.self(), err)
 		}
 		ch.sendSystem(restartSignal{err: reason})
 	}

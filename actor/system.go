@@ -217,7 +217,7 @@ func (s *System) register(c *cell) error {
 	added, taken := s.reg.add(c, s.admit)
 	switch {
 	case taken != nil:
-		return fmt.Errorf("%w: %s", ErrNameTaken, c.ref)
+		return fmt.Errorf("%w: %s", ErrNameTaken, c.self())
 	case !added:
 		return ErrSystemClosed
 	}

@@ -48,9 +48,8 @@ type Loop struct {
 	fds       *fdSet
 	now       int64 // cached clock time; see ScheduleTimer
 
-	nextDue   atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
-	keepAlive atomic.Int64 // KeepAlive handles and in-flight Go-side work
-	stats     counters
+	nextDue atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
+	stats   counters
 }
 
 // loopSide holds the state that most loops never need, so an idle driven
@@ -64,7 +63,8 @@ type loopSide struct {
 	cancelLife context.CancelFunc // under in.mu
 	armed      ClockTimer         // loop only: wake-up for the earliest timer
 	armedAt    int64
-	timerOps   timerOps // timer requests made off the loop
+	timerOps   timerOps     // timer requests made off the loop
+	keepAlive  atomic.Int64 // KeepAlive handles and in-flight Go-side work
 }
 
 // sideState returns the loop's side state, making it on first use.
@@ -265,7 +265,7 @@ func (l *Loop) hasWork() bool {
 
 // alive reports whether a run-until-idle loop must keep going. On the loop.
 func (l *Loop) alive() bool {
-	if l.hasWork() || l.keepAlive.Load() > 0 || l.timerOpsPending() {
+	if l.hasWork() || l.keptAlive() || l.timerOpsPending() {
 		return true
 	}
 	if l.timers != nil && l.timers.refs > 0 {
@@ -278,13 +278,19 @@ func (l *Loop) alive() bool {
 // goroutine that still means to submit can say so. release is idempotent.
 // Safe from any goroutine.
 func (l *Loop) KeepAlive() (release func()) {
-	l.keepAlive.Add(1)
+	l.sideState().keepAlive.Add(1)
 	var once sync.Once
 	return func() { once.Do(l.releaseKeepAlive) }
 }
 
+// keptAlive reports whether KeepAlive handles or Go-side work are out.
+func (l *Loop) keptAlive() bool {
+	s := l.side.Load()
+	return s != nil && s.keepAlive.Load() > 0
+}
+
 func (l *Loop) releaseKeepAlive() {
-	if l.keepAlive.Add(-1) == 0 {
+	if l.side.Load().keepAlive.Add(-1) == 0 {
 		l.notify() // a run-until-idle loop re-checks whether it is done
 	}
 }

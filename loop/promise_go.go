@@ -14,7 +14,7 @@ func Go[T any](l *Loop, fn func(ctx context.Context) (T, error)) *Promise[T] {
 	if p.state.Load() != pending {
 		return p // l has closed
 	}
-	l.keepAlive.Add(1)
+	l.sideState().keepAlive.Add(1)
 	ctx, cancel := context.WithCancel(l.lifetime())
 	go func() {
 		defer cancel()
