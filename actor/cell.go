@@ -156,8 +156,7 @@ func (c *cell) handle(msg any, reply replyFunc) {
 	if c.rare != nil && c.rare.rt != nil && !c.inTimer && !isTimerMessage(msg) {
 		c.armReceiveTimeout()
 	}
-	var pe *loop.PanicError
-	panicked := errors.As(err, &pe)
+	panicked := err != nil && isPanic(err)
 	if reply != nil && !stashed {
 		if u, ok := v.(loop.Untyped); ok && err == nil {
 			u.WhenSettled(reply)
@@ -172,6 +171,13 @@ func (c *cell) handle(msg any, reply replyFunc) {
 	if c.rare != nil && c.rare.unstash {
 		c.replayStash()
 	}
+}
+
+// isPanic reports whether err is a recovered panic. Out of line, so that
+// the handle path does not allocate the target errors.As needs.
+func isPanic(err error) bool {
+	var pe *loop.PanicError
+	return errors.As(err, &pe)
 }
 
 // refuse sends a message the actor will not handle to dead letters and

@@ -67,10 +67,11 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		defer func() { t.Stop(); askTimers.Put(t) }()
 		expired = t.C
 	}
-	ch := make(chan askResult, 1)
+	ch := askChans.Get().(chan askResult)
 	_ = s.deliverCtx(ctx, true, to, msg, func(v any, err error) { ch <- askResult{v, err} })
 	select {
 	case r := <-ch:
+		askChans.Put(ch) // the reply came, and a reply comes once: ch is free
 		return convert[R](r.v, r.err)
 	case <-ctx.Done():
 		return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
@@ -83,6 +84,11 @@ type askResult struct {
 	v   any
 	err error
 }
+
+// askChans holds reply channels of blocking asks that got their reply.
+// An ask that gave up does not return its channel: the late reply may
+// still arrive there.
+var askChans = sync.Pool{New: func() any { return make(chan askResult, 1) }}
 
 // askTimers holds stopped timers for blocking asks (since Go 1.23 a
 // stopped or reset timer never delivers a stale tick).
