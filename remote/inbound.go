@@ -260,7 +260,10 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 		switch e.Kind {
 		case wire.KindHeartbeat:
 			if n.peer(e.Node).alive(time.Now()) {
-				n.log.Info("remote: node back", zap.String("node", e.Node))
+				// Answer a node just (re)met at once, so that it need not
+				// wait a heartbeat interval to know this one.
+				n.log.Info("remote: node up", zap.String("node", e.Node))
+				n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
 			}
 		case wire.KindBye:
 			n.lose(e.Node, fmt.Errorf("%w: node %s left", ErrUnreachable, e.Node))

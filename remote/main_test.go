@@ -182,13 +182,15 @@ func deadLetters(t *testing.T, s *actor.System) <-chan actor.DeadLetter {
 	return ch
 }
 
-// proxy forwards TCP connections to target until cut, which drops the
-// current ones: a network break that heals when the leaf reconnects.
+// proxy forwards TCP connections to target. cut drops the current ones
+// and refuses new ones until resume: a network break, healed when the
+// leaf reconnects.
 type proxy struct {
 	ln     net.Listener
 	target string
 	mu     sync.Mutex
 	conns  []net.Conn
+	paused bool // refuse connections
 	wg     sync.WaitGroup
 }
 
@@ -214,6 +216,13 @@ func (p *proxy) accept() {
 		if err != nil {
 			return
 		}
+		p.mu.Lock()
+		paused := p.paused
+		p.mu.Unlock()
+		if paused {
+			c.Close()
+			continue
+		}
 		u, err := net.Dial("tcp", p.target)
 		if err != nil {
 			c.Close()
@@ -235,11 +244,31 @@ func (p *proxy) pipe(dst, src net.Conn) {
 	src.Close()
 }
 
+// resume accepts connections again after cut.
+func (p *proxy) resume() {
+	p.mu.Lock()
+	p.paused = false
+	p.mu.Unlock()
+}
+
 func (p *proxy) cut() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.paused = true
 	for _, c := range p.conns {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// recv receives from ch, failing the test after waitLimit.
+func recv[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitLimit):
+		t.Fatalf("nothing received within %s", waitLimit)
+		panic("unreachable")
+	}
 }

@@ -183,17 +183,18 @@ func (p *peer) markLost(why error) (dropped [][]byte) {
 	return dropped
 }
 
-// alive records a heartbeat; it reports whether the peer was lost before.
-func (p *peer) alive(now time.Time) (wasLost bool) {
+// alive records a heartbeat; it reports whether that is news: the first
+// heard, or the first since the peer was lost.
+func (p *peer) alive(now time.Time) (news bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lastSeen = now
-	wasLost = p.lost != nil
-	if !p.heard || wasLost {
+	news = !p.heard || p.lost != nil
+	if news {
 		close(p.up)
 	}
 	p.heard, p.lost = true, nil
-	return wasLost
+	return news
 }
 
 // overdue reports whether the peer, reachable so far, has been silent for
@@ -206,9 +207,13 @@ func (p *peer) overdue(now time.Time, limit time.Duration) bool {
 
 // WaitPeer waits until the node named name is reachable: this node has
 // heard its heartbeat and not lost it since. Use it before relying on
-// another node that is starting up.
+// another node that is starting up. While it waits it announces this node
+// often, so that a node met for the first time answers at once instead of
+// at its next heartbeat.
 func (n *Node) WaitPeer(ctx context.Context, name string) error {
 	p := n.peer(name)
+	retry := time.NewTicker(min(n.cfg.heartbeat, 50*time.Millisecond))
+	defer retry.Stop()
 	for {
 		p.mu.Lock()
 		up, ok := p.up, p.heard && p.lost == nil
@@ -216,8 +221,10 @@ func (n *Node) WaitPeer(ctx context.Context, name string) error {
 		if ok {
 			return nil
 		}
+		n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
 		select {
 		case <-up:
+		case <-retry.C:
 		case <-ctx.Done():
 			return fmt.Errorf("remote: wait for node %s: %w", name, ctx.Err())
 		}

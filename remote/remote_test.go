@@ -85,13 +85,13 @@ func TestUndeliverableTellsGoToDeadLetters(t *testing.T) {
 	if err := ns[0].sys.Tell(missing, deposit{Amount: 7}); err != nil {
 		t.Fatalf("tell = %v; the sender learns of the failure later", err)
 	}
-	d := <-dead
+	d := recv(t, dead)
 	if d.To != missing || !errors.Is(d.Reason, actor.ErrNotFound) || d.Message != (deposit{Amount: 7}) {
 		t.Fatalf("dead letter = %+v, want the deposit to %s with ErrNotFound", d, missing)
 	}
 	type unregistered struct{}
 	err := ns[0].sys.Tell(actor.NewRef("n2", "account", "a"), unregistered{})
-	if d := <-dead; err == nil || d.Reason != err {
+	if d := recv(t, dead); err == nil || d.Reason != err {
 		t.Fatalf("unregistered type: tell = %v, dead letter %+v", err, d)
 	}
 }
