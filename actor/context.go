@@ -66,6 +66,10 @@ func (x *Context) Watch(r Ref) {
 		x.c().more().watching = map[Ref]struct{}{}
 	}
 	x.c().more().watching[r] = struct{}{}
+	if r.system != x.c().sys.name {
+		x.c().sys.watchRemote(x.c(), r)
+		return
+	}
 	target := x.c().sys.lookup(r)
 	if target == nil {
 		self := x.c()

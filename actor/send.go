@@ -29,6 +29,9 @@ func (s *System) deliver(to Ref, msg any, reply replyFunc) error {
 // deliverCtx is deliver for a sender that, if wait is set, may wait for
 // room in a bounded mailbox under ctx.
 func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, reply replyFunc) error {
+	if to.system != s.name {
+		return s.sendRemote(ctx, to, msg, reply)
+	}
 	c := s.lookup(to)
 	var err error
 	switch {

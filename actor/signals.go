@@ -23,6 +23,10 @@ func (c *cell) sendSystem(sig any) {
 
 // deliverSystem sends a system message to the actor named r, if it lives.
 func (s *System) deliverSystem(r Ref, sig any) {
+	if r.system != s.name {
+		s.systemRemote(r, sig)
+		return
+	}
 	if c := s.lookup(r); c != nil {
 		c.sendSystem(sig)
 	}

@@ -29,6 +29,7 @@ type System struct {
 
 	bus         bus
 	deadLetters atomic.Uint64
+	transport   atomic.Pointer[transportBox] // see SetTransport
 }
 
 // Option configures a [System] at [NewSystem].

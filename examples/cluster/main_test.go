@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// The cluster runs from start to end, with no setup, and leaves nothing
+// running.
+func TestClusterRuns(t *testing.T) {
+	tests := []struct {
+		name string
+		url  func(t *testing.T) string
+	}{
+		{"embedded servers and leaf nodes", func(*testing.T) string { return "" }},
+		{"external server", externalServer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var out bytes.Buffer
+			if err := run(ctx, &out, tt.url(t)); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != want {
+				t.Fatalf("output:\n%s\nwant:\n%s", out.String(), want)
+			}
+		})
+	}
+}
+
+// externalServer starts a stand-alone nats-server on a free loopback port
+// and returns its URL.
+func externalServer(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	if !s.ReadyForConnections(30 * time.Second) {
+		t.Fatal("nats-server not ready")
+	}
+	return s.ClientURL()
+}
+
+const want = `shop spawned troupe://courier/courier/bike
+warehouse has 1 apples left
+bike delivered 9 apples (delivery #1)
+order of 5 apples: remote warehouse: warehouse: only 1 apples left
+killing node courier
+dispatcher: troupe://courier/courier/bike is gone (unreachable: true)
+shop asks troupe://courier/courier/bike again: unreachable: true
+`

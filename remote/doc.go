@@ -1,0 +1,64 @@
+// Package remote lets actors of one [actor.System] talk to actors of
+// systems in other processes and on other machines, over NATS. [Start]
+// makes a [Node] the system's [actor.Transport]: from then on a ref naming
+// an actor of another system (actor.NewRef("orders", "cart", "42"), or a
+// typed ref built on it) works with Tell, Ask, AskAsync and Watch as a
+// local one does, and local sends still never serialize.
+//
+// # Topology
+//
+// By default a node starts an embedded nats-server with no listening
+// port and connects to it in-process. [WithLeafListen] lets other nodes
+// join it as leaf nodes, [WithLeafRemotes] joins a hub (any nats-server
+// or another node), and [WithURL] uses an external server or cluster
+// instead of an embedded one. Authorization and TLS pass through
+// unchanged: [WithServerOptions] edits the embedded server's options,
+// [WithNATSOptions] the client connection's.
+//
+// # Addressing
+//
+// An actor's subject is troupe.<system>.<kind>.<id>, each part encoded
+// with [EncodeToken] so that any name is a valid token. A node subscribes
+// to troupe.<system>.> only: one subscription however many actors it
+// hosts, and it accepts only envelopes addressed to its own system. Its
+// control traffic (replies, notices, watches) goes to reserved subjects
+// under the same prefix; heartbeats go to troupe.$hb.<system>.
+//
+// # Semantics
+//
+//   - A tell is delivered at most once. What the sender's node learns was
+//     not delivered goes to its dead letters with the reason: a target
+//     not hosted on the other node (that node answers with a notice that
+//     carries the message back), a node that is unreachable (no
+//     responders on its subject, or its heartbeats stopped), a full
+//     outbound buffer ([ErrOverloaded]), a message type missing from the
+//     [wire.Registry]. A tell published in the instant between a node's
+//     death and its detection is lost without notice: that is what at
+//     most once means.
+//   - Every ask settles: with the reply, with the remote error (an
+//     [*Error] that wraps the known sentinel, e.g. [actor.ErrNotFound]),
+//     with [ErrUnreachable] as soon as the target's node is known lost
+//     (also mid-ask), or with [actor.ErrTimeout] at its deadline. An ask
+//     to a node nobody serves fails fast: the server's no-responders
+//     status makes it an error wrapping both [ErrUnreachable] and
+//     [actor.ErrNotFound].
+//   - Death watch works across nodes: [actor.Context.Watch] on a remote
+//     ref delivers [actor.Terminated] when that actor stops, or, with
+//     [ErrUnreachable] as the reason, when its node is lost or leaves. A
+//     node that comes back does not restore watches: watch again.
+//   - Messages from one sender to one receiver keep their order: every
+//     envelope for a node goes through one queue per node.
+//   - Small messages are batched: while a frame is being published, the
+//     next ones for the same node fill the following frame, up to
+//     [WithMaxFrame] bytes. The bytes queued per node are bounded
+//     ([WithOutboundLimit]).
+//   - Inbound frames that are malformed, oversized or for another node
+//     are rejected, counted ([Node.Stats]) and logged; they never crash
+//     the node.
+//
+// Message types must be registered in the node's [wire.Registry] under
+// the same names on every node; generated binary codecs make them
+// compact and fast, and other types fall back to CBOR. [Node.Spawn]
+// starts an actor of a kind registered with [Node.RegisterKind] on
+// another node.
+package remote

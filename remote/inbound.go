@@ -1,0 +1,276 @@
+package remote
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// onMessage handles a frame addressed to this node, or a no-responders
+// status for a frame this node sent. It runs on the subscription's
+// goroutine, one frame at a time, so frames are handled in arrival order.
+func (n *Node) onMessage(m *nats.Msg) {
+	if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
+		n.noResponders(m.Header.Get("Nats-Subject"))
+		return
+	}
+	n.stats.framesReceived.Add(1)
+	if err := wire.ReadFrame(m.Data, n.cfg.maxFrame, n.handle); err != nil {
+		n.reject(m.Subject, err)
+	}
+}
+
+// reject counts and logs a refused frame or envelope.
+func (n *Node) reject(subject string, err error) {
+	n.stats.rejected.Add(1)
+	n.log.Warn("remote: rejected inbound frame", zap.String("subject", subject), zap.Error(err))
+}
+
+// handle acts on one inbound envelope.
+func (n *Node) handle(e *wire.Envelope) error {
+	switch e.Kind {
+	case wire.KindTell, wire.KindAsk, wire.KindWatch, wire.KindUnwatch, wire.KindSpawn:
+		if e.To.System != n.name || e.Node == "" {
+			err := fmt.Errorf("%w: %s for %q from %q: not this node", ErrRejected, e.Kind, e.To.System, e.Node)
+			n.reject(nodeSubject(n.name, ""), err)
+			n.refuse(e, fmt.Errorf("%w: %w", actor.ErrNotFound, err))
+			return nil
+		}
+	}
+	switch e.Kind {
+	case wire.KindTell:
+		n.onTell(e)
+	case wire.KindAsk:
+		n.onAsk(e)
+	case wire.KindReply:
+		n.onReply(e)
+	case wire.KindNotice:
+		n.onNotice(e)
+	case wire.KindWatch:
+		n.sys.WatchFor(actorRef(e.From), actorRef(e.To))
+	case wire.KindUnwatch:
+		n.sys.UnwatchFor(actorRef(e.From), actorRef(e.To))
+	case wire.KindTerminated:
+		n.endWatch(actorRef(e.To), actorRef(e.From), decodeError(e.Node, e.Err))
+	case wire.KindSpawn:
+		n.onSpawn(e)
+	default:
+		n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: unexpected %s", ErrRejected, e.Kind))
+	}
+	return nil
+}
+
+// onTell delivers a tell; what cannot be delivered is reported back to
+// the sender's node with the message.
+func (n *Node) onTell(e *wire.Envelope) {
+	n.stats.received.Add(1)
+	v, err := n.reg.Unmarshal(e.Type, e.Body)
+	if err != nil {
+		n.reject(nodeSubject(n.name, ""), err)
+	} else {
+		err = n.sys.Deliver(actorRef(e.To), v, nil)
+	}
+	if err != nil {
+		n.refuse(e, err)
+	}
+}
+
+// onAsk delivers an ask; the reply travels back to the asking node.
+func (n *Node) onAsk(e *wire.Envelope) {
+	n.stats.received.Add(1)
+	v, err := n.reg.Unmarshal(e.Type, e.Body)
+	if err != nil {
+		n.reject(nodeSubject(n.name, ""), err)
+		n.refuse(e, err)
+		return
+	}
+	origin, corr, to := e.Node, e.Corr, actorRef(e.To)
+	_ = n.sys.Deliver(to, v, func(v any, err error) { n.sendReply(origin, corr, v, err) })
+}
+
+// refuse tells the sending node that e was not handled, and why: an ask
+// or spawn fails, a tell comes back as a notice (to dead letters there),
+// a watch ends at once.
+func (n *Node) refuse(e *wire.Envelope, err error) {
+	switch e.Kind {
+	case wire.KindAsk, wire.KindSpawn:
+		n.sendReply(e.Node, e.Corr, nil, err)
+	case wire.KindTell:
+		notice := wire.Envelope{Kind: wire.KindNotice, Node: n.name, To: e.To, Type: e.Type, Body: e.Body, Err: encodeError(err)}
+		_ = n.control(e.Node, &notice) // the sender's node is gone: nobody to tell
+	case wire.KindWatch:
+		t := wire.Envelope{Kind: wire.KindTerminated, Node: n.name, To: e.From, From: e.To, Err: encodeError(err)}
+		_ = n.control(e.Node, &t)
+	}
+}
+
+// sendReply sends the outcome of an ask to the asking node. May run on an
+// actor's loop: it never blocks.
+func (n *Node) sendReply(origin string, corr uint64, v any, err error) {
+	r := wire.Envelope{Kind: wire.KindReply, Node: n.name, Corr: corr}
+	var body []byte
+	if err == nil {
+		r.Type, body, err = n.reg.Marshal(nil, v)
+		r.Body = body
+	}
+	r.Err = encodeError(err)
+	if err := n.control(origin, &r); err != nil {
+		n.log.Debug("remote: reply not sent", zap.String("node", origin), zap.Error(err))
+	}
+}
+
+// onReply settles the ask the reply belongs to.
+func (n *Node) onReply(e *wire.Envelope) {
+	a := n.takeAsk(e.Corr)
+	if a == nil {
+		n.stats.lateReplies.Add(1)
+		return
+	}
+	if e.Err != nil {
+		a.settle(nil, decodeError(e.Node, e.Err))
+		return
+	}
+	v, err := n.reg.Unmarshal(e.Type, e.Body)
+	a.settle(v, err)
+}
+
+// onNotice sends a tell the other node could not deliver to dead letters.
+func (n *Node) onNotice(e *wire.Envelope) {
+	v, err := n.reg.Unmarshal(e.Type, e.Body)
+	if err != nil {
+		v = e.Body
+	}
+	n.sys.DeadLetter(actorRef(e.To), v, decodeError(e.Node, e.Err))
+}
+
+// noResponders handles the server's word that nobody listens on subject:
+// its node is not on the network.
+func (n *Node) noResponders(subject string) {
+	node, ok := nodeOfSubject(subject)
+	if !ok {
+		return
+	}
+	n.lose(node, fmt.Errorf("%w: node %s: no responders (%w)", ErrUnreachable, node, actor.ErrNotFound))
+}
+
+// lose marks the node named name unreachable: what was queued for it goes
+// to dead letters, its asks fail, and local watchers of its actors get
+// Terminated, all with why.
+func (n *Node) lose(name string, why error) {
+	p := n.peer(name)
+	dropped := p.markLost(why)
+	for _, f := range dropped {
+		n.undeliverable(name, f, why)
+	}
+	n.mu.Lock()
+	var asks []*pendingAsk
+	for corr, a := range n.asks {
+		if a.node == name {
+			asks = append(asks, a)
+			delete(n.asks, corr)
+		}
+	}
+	watches := n.watches[name]
+	delete(n.watches, name)
+	n.mu.Unlock()
+	if len(dropped)+len(asks)+len(watches) > 0 || errors.Is(why, errNoHeartbeat) {
+		n.log.Info("remote: node lost", zap.String("node", name), zap.Error(why))
+	}
+	for _, a := range asks {
+		a.settle(nil, why)
+	}
+	for w := range watches {
+		n.sys.DeliverTerminated(w.watcher, actor.Terminated{Actor: w.target, Reason: why})
+	}
+}
+
+// undeliverable sends the messages of a frame that will not reach the
+// node named to dead letters. Asks among them settle through lose.
+func (n *Node) undeliverable(to string, frame []byte, why error) {
+	_ = wire.ReadFrame(frame, 0, func(e *wire.Envelope) error {
+		if e.Kind == wire.KindTell || e.Kind == wire.KindAsk {
+			v, err := n.reg.Unmarshal(e.Type, e.Body)
+			if err != nil {
+				v = append([]byte(nil), e.Body...)
+			}
+			n.sys.DeadLetter(actorRef(e.To), v, why)
+		}
+		if e.Kind == wire.KindAsk {
+			if a := n.takeAsk(e.Corr); a != nil {
+				a.settle(nil, why)
+			}
+		}
+		return nil
+	})
+}
+
+var errNoHeartbeat = errors.New("no heartbeat")
+
+// heartbeat announces this node and finds nodes that went silent, until
+// the node closes.
+func (n *Node) heartbeat() {
+	defer n.workers.Done()
+	t := time.NewTicker(n.cfg.heartbeat)
+	defer t.Stop()
+	subject := hbRoot + "." + EncodeToken(n.name)
+	limit := n.cfg.heartbeat * time.Duration(n.cfg.missed)
+	for {
+		n.publishControl(subject, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
+		select {
+		case <-n.stop:
+			return
+		case now := <-t.C:
+			for _, p := range n.peerList() {
+				if p.overdue(now, limit) {
+					n.lose(p.name, fmt.Errorf("%w: node %s: %w for %s", ErrUnreachable, p.name, errNoHeartbeat, limit))
+				}
+			}
+		}
+	}
+}
+
+func (n *Node) peerList() []*peer {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ps := make([]*peer, 0, len(n.peers))
+	for _, p := range n.peers {
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// publishControl publishes a one-envelope frame at once, outside the
+// queues: heartbeats and goodbyes.
+func (n *Node) publishControl(subject string, e *wire.Envelope) {
+	_ = n.nc.Publish(subject, wire.AppendFrame(nil, e))
+}
+
+// onHeartbeat records another node's heartbeat or goodbye.
+func (n *Node) onHeartbeat(m *nats.Msg) {
+	err := wire.ReadFrame(m.Data, n.cfg.maxFrame, func(e *wire.Envelope) error {
+		if e.Node == n.name || e.Node == "" {
+			return nil
+		}
+		switch e.Kind {
+		case wire.KindHeartbeat:
+			if n.peer(e.Node).alive(time.Now()) {
+				// Answer a node just (re)met at once, so that it need not
+				// wait a heartbeat interval to know this one.
+				n.log.Info("remote: node up", zap.String("node", e.Node))
+				n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
+			}
+		case wire.KindBye:
+			n.lose(e.Node, fmt.Errorf("%w: node %s left", ErrUnreachable, e.Node))
+		}
+		return nil
+	})
+	if err != nil {
+		n.reject(m.Subject, err)
+	}
+}

@@ -1,0 +1,274 @@
+package remote_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+	"github.com/troupe-go/troupe/remote"
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// waitLimit bounds every wait for a signal; tests never sleep.
+const waitLimit = 30 * time.Second
+
+func waitCtx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// deposit is a typed message with a hand-written codec of the shape the
+// generator emits.
+type deposit struct {
+	Amount int64  `wire:"1"`
+	Memo   string `wire:"2"`
+}
+
+func (m deposit) MarshalWire(e *wire.Encoder) {
+	e.Int(1, m.Amount)
+	e.String(2, m.Memo)
+}
+
+func (m *deposit) UnmarshalWire(d *wire.Decoder) error {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			m.Amount = d.Int()
+		case 2:
+			m.Memo = d.String()
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// note travels as CBOR: it has no binary codec.
+type note struct{ Text string }
+
+func registry(t *testing.T) *wire.Registry {
+	t.Helper()
+	r := wire.NewRegistry()
+	if err := wire.Register[deposit](r, "test.deposit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.Register[note](r, "test.note"); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// account: a deposit adds, "balance" replies the sum, "fail" replies an
+// error, "hang" never replies (a promise nobody settles) and signals
+// hung, a note is echoed back.
+type account struct {
+	sum  int64
+	hung chan<- struct{}
+}
+
+func (a *account) Receive(c *actor.Context, msg any) (any, error) {
+	switch m := msg.(type) {
+	case deposit:
+		a.sum += m.Amount
+		return nil, nil
+	case note:
+		return note{Text: "echo " + m.Text}, nil
+	case string:
+		switch m {
+		case "balance":
+			return a.sum, nil
+		case "fail":
+			return nil, errors.New("insufficient funds")
+		case "hang":
+			p, _ := loop.NewPromise[int64](c.Loop())
+			if a.hung != nil {
+				a.hung <- struct{}{}
+			}
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("account: unexpected %T", msg)
+}
+
+// node is one member of a test cluster.
+type node struct {
+	sys  *actor.System
+	node *remote.Node
+}
+
+func startNode(t *testing.T, name string, opts ...remote.Option) *node {
+	t.Helper()
+	sys, err := actor.NewSystem(name, actor.WithAskTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append([]remote.Option{remote.WithRegistry(registry(t))}, opts...)
+	n, err := remote.Start(sys, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		if err := n.Close(ctx); err != nil {
+			t.Errorf("close %s: %v", name, err)
+		}
+		if err := sys.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown %s: %v", name, err)
+		}
+	})
+	return &node{sys: sys, node: n}
+}
+
+// cluster starts a hub node "n1" accepting leaf nodes and leaf nodes
+// n2..nk joined to it over loopback, and waits until all see each other.
+func cluster(t *testing.T, k int, opts ...remote.Option) []*node {
+	t.Helper()
+	hub := startNode(t, "n1", append([]remote.Option{remote.WithLeafListen("127.0.0.1:0")}, opts...)...)
+	nodes := []*node{hub}
+	for i := 2; i <= k; i++ {
+		nodes = append(nodes, startNode(t, fmt.Sprintf("n%d", i), append([]remote.Option{remote.WithLeafRemotes(hub.node.LeafURL())}, opts...)...))
+	}
+	meet(t, nodes...)
+	return nodes
+}
+
+// meet waits until every node reaches every other.
+func meet(t *testing.T, nodes ...*node) {
+	t.Helper()
+	for _, a := range nodes {
+		for _, b := range nodes {
+			if a != b {
+				if err := a.node.WaitPeer(waitCtx(t), b.node.Name()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+func spawnAccount(t *testing.T, n *node, id string, hung chan<- struct{}) actor.Ref {
+	t.Helper()
+	ref, err := n.sys.Spawn("account", id, func() actor.Actor { return &account{hung: hung} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
+}
+
+// deadLetters collects a system's dead letters on a channel.
+func deadLetters(t *testing.T, s *actor.System) <-chan actor.DeadLetter {
+	ch := make(chan actor.DeadLetter, 64)
+	cancel := s.SubscribeDeadLetters(func(d actor.DeadLetter) {
+		select {
+		case ch <- d:
+		default:
+		}
+	})
+	t.Cleanup(cancel)
+	return ch
+}
+
+// proxy forwards TCP connections to target. cut drops the current ones
+// and refuses new ones until resume: a network break, healed when the
+// leaf reconnects.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  []net.Conn
+	paused bool // refuse connections
+	wg     sync.WaitGroup
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target}
+	p.wg.Add(1)
+	go p.accept()
+	t.Cleanup(func() { ln.Close(); p.cut(); p.wg.Wait() })
+	return p
+}
+
+func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+func (p *proxy) accept() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		paused := p.paused
+		p.mu.Unlock()
+		if paused {
+			c.Close()
+			continue
+		}
+		u, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, u)
+		p.mu.Unlock()
+		p.wg.Add(2)
+		go p.pipe(c, u)
+		go p.pipe(u, c)
+	}
+}
+
+func (p *proxy) pipe(dst, src net.Conn) {
+	defer p.wg.Done()
+	_, _ = io.Copy(dst, src)
+	dst.Close()
+	src.Close()
+}
+
+// resume accepts connections again after cut.
+func (p *proxy) resume() {
+	p.mu.Lock()
+	p.paused = false
+	p.mu.Unlock()
+}
+
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused = true
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// recv receives from ch, failing the test after waitLimit.
+func recv[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitLimit):
+		t.Fatalf("nothing received within %s", waitLimit)
+		panic("unreachable")
+	}
+}

@@ -1,0 +1,227 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// Node connects an [actor.System] to other systems over NATS: it becomes
+// the system's [actor.Transport], so refs naming actors of other systems
+// work with Tell, Ask and Watch as local ones do. The system's name is the
+// node's name and must be unique among the nodes that can reach each
+// other. Methods are safe from any goroutine.
+type Node struct {
+	sys  *actor.System
+	name string
+	cfg  config
+	reg  *wire.Registry
+	log  *zap.Logger
+	srv  *server.Server // nil with an external server
+	sopt *server.Options
+	nc   *nats.Conn
+	subs []*nats.Subscription
+
+	noResp string // reply subject of outbound frames: no-responders statuses
+	corr   atomic.Uint64
+	gate   sync.RWMutex // held for reading while queueing; Close takes it to stop that
+	down   bool         // closed: nothing more is queued
+	mu     sync.Mutex
+	closed bool
+	peers  map[string]*peer
+	asks   map[uint64]*pendingAsk
+	// watches holds, per other node, which local actors watch which of
+	// its actors, so that a lost node can notify them.
+	watches map[string]map[watchKey]struct{}
+	kinds   map[string]actor.Factory
+
+	stop    chan struct{} // closed by Close: stops the heartbeat
+	workers sync.WaitGroup
+	stats   counters
+}
+
+// Start connects sys to the NATS network and installs the node as its
+// transport. By default it starts an embedded nats-server with no
+// listening port and connects to it in-process; [WithLeafRemotes] joins
+// hubs, [WithLeafListen] accepts leaf nodes, [WithURL] uses an external
+// server instead.
+func Start(sys *actor.System, opts ...Option) (*Node, error) {
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.registry == nil {
+		cfg.registry = wire.NewRegistry()
+	}
+	n := &Node{
+		sys: sys, name: sys.Name(), cfg: cfg, reg: cfg.registry,
+		log:   sys.Logger().With(zap.String("component", "remote")),
+		peers: map[string]*peer{}, asks: map[uint64]*pendingAsk{},
+		watches: map[string]map[watchKey]struct{}{}, kinds: map[string]actor.Factory{},
+		stop: make(chan struct{}),
+	}
+	n.noResp = nodeSubject(n.name, noRespToken)
+	if err := n.connect(); err != nil {
+		return nil, err
+	}
+	if err := n.subscribe(); err != nil {
+		n.shutdownConn()
+		return nil, err
+	}
+	sys.SetTransport(n)
+	n.workers.Add(1)
+	go n.heartbeat()
+	return n, nil
+}
+
+// connect starts the embedded server if needed and connects to it.
+func (n *Node) connect() error {
+	nopts := append([]nats.Option{nats.Name("troupe-" + n.name), nats.MaxReconnects(-1)}, n.cfg.natsOpts...)
+	url := n.cfg.url
+	if url == "" {
+		s, so, err := startServer(n.name, &n.cfg)
+		if err != nil {
+			return err
+		}
+		n.srv, n.sopt = s, so
+		nopts = append(nopts, nats.InProcessServer(s))
+	}
+	nc, err := nats.Connect(url, nopts...)
+	if err != nil {
+		if n.srv != nil {
+			n.srv.Shutdown()
+			n.srv.WaitForShutdown()
+		}
+		return fmt.Errorf("remote: connect: %w", err)
+	}
+	n.nc = nc
+	return nil
+}
+
+// subscribe subscribes to everything addressed to this node and to the
+// heartbeats of all nodes.
+func (n *Node) subscribe() error {
+	// Node subject first: a peer that hears our heartbeats then finds it
+	// (interest travels in order).
+	for _, s := range []struct {
+		subj string
+		h    nats.MsgHandler
+	}{
+		{subjectRoot + "." + EncodeToken(n.name) + ".>", n.onMessage},
+		{hbRoot + ".*", n.onHeartbeat},
+	} {
+		subj, h := s.subj, s.h
+		sub, err := n.nc.Subscribe(subj, h)
+		if err != nil {
+			return fmt.Errorf("remote: subscribe %s: %w", subj, err)
+		}
+		if err := sub.SetPendingLimits(-1, -1); err != nil {
+			return fmt.Errorf("remote: subscribe %s: %w", subj, err)
+		}
+		n.subs = append(n.subs, sub)
+	}
+	// The subscriptions are known to the server once this returns, so a
+	// peer's first frame finds them.
+	return n.nc.Flush()
+}
+
+// Name returns the node's name, its system's.
+func (n *Node) Name() string { return n.name }
+
+// Registry returns the node's registry of message types.
+func (n *Node) Registry() *wire.Registry { return n.reg }
+
+// Conn returns the node's NATS connection.
+func (n *Node) Conn() *nats.Conn { return n.nc }
+
+// LeafURL returns the URL other nodes pass to [WithLeafRemotes] to join
+// this one, or "" if it does not accept leaf nodes ([WithLeafListen]).
+func (n *Node) LeafURL() string {
+	if n.srv == nil || n.cfg.leafListen == "" {
+		return ""
+	}
+	host := n.sopt.LeafNode.Host
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "nats-leaf://" + net.JoinHostPort(host, strconv.Itoa(n.sopt.LeafNode.Port))
+}
+
+// Close leaves the network: it tells the other nodes, fails the pending
+// asks with [ErrClosed], flushes what is queued, and shuts the connection
+// and the embedded server down. The system keeps running, local only.
+// Calling Close again returns nil.
+func (n *Node) Close(ctx context.Context) error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.closed = true
+	asks := n.asks
+	n.asks = map[uint64]*pendingAsk{}
+	n.mu.Unlock()
+	n.sys.SetTransport(nil)
+	n.gate.Lock()
+	n.down = true
+	n.gate.Unlock()
+	close(n.stop)
+	for _, a := range asks {
+		a.settle(nil, fmt.Errorf("%w: %s", ErrClosed, n.name))
+	}
+	n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindBye, Node: n.name})
+	n.workers.Wait()
+	err := n.nc.FlushWithContext(ctx)
+	n.shutdownConn()
+	if err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+		return fmt.Errorf("remote: close: %w", err)
+	}
+	return nil
+}
+
+// Kill drops the node off the network at once, as a crash would: no
+// goodbye, nothing flushed, pending asks failed with [ErrClosed]. Other
+// nodes find out through missed heartbeats. Meant for tests and demos.
+func (n *Node) Kill() {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return
+	}
+	n.closed = true
+	asks := n.asks
+	n.asks = map[uint64]*pendingAsk{}
+	n.mu.Unlock()
+	n.sys.SetTransport(nil)
+	n.gate.Lock()
+	n.down = true
+	n.gate.Unlock()
+	close(n.stop)
+	n.shutdownConn()
+	n.workers.Wait()
+	for _, a := range asks {
+		a.settle(nil, fmt.Errorf("%w: %s", ErrClosed, n.name))
+	}
+}
+
+// shutdownConn closes the connection and the embedded server.
+func (n *Node) shutdownConn() {
+	n.nc.Close()
+	if n.srv != nil {
+		n.srv.Shutdown()
+		n.srv.WaitForShutdown()
+	}
+}

@@ -1,0 +1,232 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// peer is this node's view of another node: the frames queued for it,
+// and whether it is reachable.
+type peer struct {
+	n    *Node
+	name string
+	// batch is the subject of frames holding several envelopes; a frame
+	// with one goes to that envelope's own subject.
+	batch string
+
+	mu       sync.Mutex
+	frame    []byte // the frame being filled: header and envelopes
+	subject  string // subject of the frame being filled
+	count    int    // envelopes in frame
+	ready    []outFrame
+	spare    []byte // a published frame's buffer, for reuse
+	queued   int    // bytes in frame and ready
+	flushing bool   // a flush goroutine runs
+	lost     error  // non-nil while unreachable: why
+	lastSeen time.Time
+	up       chan struct{} // closed while reachable and heard from
+	heard    bool
+}
+
+type outFrame struct {
+	subject string
+	data    []byte
+}
+
+func newPeer(n *Node, name string) *peer {
+	return &peer{n: n, name: name, batch: nodeSubject(name, batchToken), lastSeen: time.Now(), up: make(chan struct{})}
+}
+
+// peer returns the peer named name, making it on first use.
+func (n *Node) peer(name string) *peer {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	p := n.peers[name]
+	if p == nil {
+		p = newPeer(n, name)
+		n.peers[name] = p
+	}
+	return p
+}
+
+// enqueue appends e, bound for subject, to the frame being filled and
+// makes sure a flush runs. It fails at once if the peer is unreachable,
+// its buffer is full, or e alone exceeds a frame.
+func (p *peer) enqueue(e *wire.Envelope, subject string) error {
+	p.n.gate.RLock()
+	defer p.n.gate.RUnlock()
+	if p.n.down {
+		return fmt.Errorf("%w: %s", ErrClosed, p.n.name)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lost != nil {
+		return p.lost
+	}
+	if p.queued >= p.n.cfg.outboundLimit {
+		p.n.stats.overloaded.Add(1)
+		return fmt.Errorf("%w: %d bytes queued for node %s", ErrOverloaded, p.queued, p.name)
+	}
+	if len(p.frame) == 0 {
+		p.frame = wire.AppendFrameHeader(p.takeSpare())
+		p.subject, p.count = subject, 0
+	}
+	before := len(p.frame)
+	p.frame = wire.AppendEnvelope(p.frame, e)
+	size := len(p.frame) - before
+	if size+1 > p.n.cfg.maxFrame {
+		p.frame = p.frame[:before]
+		return fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
+	}
+	if len(p.frame) > p.n.cfg.maxFrame {
+		// Close the full frame; e starts the next one.
+		full := outFrame{subject: p.frameSubject(), data: p.frame[:before]}
+		next := wire.AppendFrameHeader(make([]byte, 0, max(4096, size+1)))
+		p.frame = append(next, p.frame[before:]...)
+		p.ready = append(p.ready, full)
+		p.subject, p.count = subject, 0
+	}
+	p.count++
+	p.queued += size
+	if !p.flushing {
+		p.flushing = true
+		p.n.workers.Add(1)
+		go p.flush()
+	}
+	return nil
+}
+
+// frameSubject is where the frame being filled goes.
+func (p *peer) frameSubject() string {
+	if p.count == 1 {
+		return p.subject
+	}
+	return p.batch
+}
+
+func (p *peer) takeSpare() []byte {
+	b := p.spare
+	p.spare = nil
+	if b == nil {
+		b = make([]byte, 0, 4096)
+	}
+	return b[:0]
+}
+
+// flush publishes queued frames until none are left. Messages that pile
+// up while it publishes form the next, larger frame: that is the batching.
+func (p *peer) flush() {
+	defer p.n.workers.Done()
+	for {
+		p.mu.Lock()
+		frames := p.ready
+		p.ready = nil
+		if len(p.frame) > 0 {
+			frames = append(frames, outFrame{subject: p.frameSubject(), data: p.frame})
+			p.frame, p.count = nil, 0
+		}
+		p.queued = 0
+		if len(frames) == 0 {
+			p.flushing = false
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+		for _, f := range frames {
+			p.publish(f)
+		}
+		p.mu.Lock()
+		if p.spare == nil && cap(frames[len(frames)-1].data) <= 1<<20 {
+			p.spare = frames[len(frames)-1].data
+		}
+		p.mu.Unlock()
+	}
+}
+
+// publish hands one frame to the connection, asking the server to say so
+// if nobody listens on its subject.
+func (p *peer) publish(f outFrame) {
+	msg := nats.Msg{Subject: f.subject, Reply: p.n.noResp, Data: f.data}
+	if err := p.n.nc.PublishMsg(&msg); err != nil {
+		p.n.log.Warn("remote: publish failed")
+		p.n.undeliverable(p.name, f.data, fmt.Errorf("%w: node %s: %w", ErrUnreachable, p.name, err))
+		return
+	}
+	p.n.stats.framesSent.Add(1)
+}
+
+// markLost records that the peer cannot be reached and returns the frames
+// still queued for it, which will not be sent.
+func (p *peer) markLost(why error) (dropped [][]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lost != nil {
+		return nil
+	}
+	p.lost = why
+	if p.heard {
+		p.up = make(chan struct{})
+	}
+	for _, f := range p.ready {
+		dropped = append(dropped, f.data)
+	}
+	if len(p.frame) > 0 {
+		dropped = append(dropped, p.frame)
+	}
+	p.ready, p.frame, p.count, p.queued = nil, nil, 0, 0
+	return dropped
+}
+
+// alive records a heartbeat; it reports whether that is news: the first
+// heard, or the first since the peer was lost.
+func (p *peer) alive(now time.Time) (news bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastSeen = now
+	news = !p.heard || p.lost != nil
+	if news {
+		close(p.up)
+	}
+	p.heard, p.lost = true, nil
+	return news
+}
+
+// overdue reports whether the peer, reachable so far, has been silent for
+// longer than limit.
+func (p *peer) overdue(now time.Time, limit time.Duration) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lost == nil && now.Sub(p.lastSeen) > limit
+}
+
+// WaitPeer waits until the node named name is reachable: this node has
+// heard its heartbeat and not lost it since. Use it before relying on
+// another node that is starting up. While it waits it announces this node
+// often, so that a node met for the first time answers at once instead of
+// at its next heartbeat.
+func (n *Node) WaitPeer(ctx context.Context, name string) error {
+	p := n.peer(name)
+	retry := time.NewTicker(min(n.cfg.heartbeat, 50*time.Millisecond))
+	defer retry.Stop()
+	for {
+		p.mu.Lock()
+		up, ok := p.up, p.heard && p.lost == nil
+		p.mu.Unlock()
+		if ok {
+			return nil
+		}
+		n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
+		select {
+		case <-up:
+		case <-retry.C:
+		case <-ctx.Done():
+			return fmt.Errorf("remote: wait for node %s: %w", name, ctx.Err())
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package remote
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// testPeer returns a peer whose flush is held (flushing already set), so
+// its queue can be inspected.
+func testPeer(limit, maxFrame int) *peer {
+	n := &Node{name: "me", cfg: defaultConfig()}
+	n.cfg.outboundLimit, n.cfg.maxFrame = limit, maxFrame
+	p := newPeer(n, "other")
+	p.flushing = true
+	return p
+}
+
+func tellTo(id string, body int) *wire.Envelope {
+	return &wire.Envelope{Kind: wire.KindTell, Node: "me", To: wire.Ref{System: "other", Kind: "k", ID: id}, Type: "bytes", Body: make([]byte, body)}
+}
+
+func TestOutboundLimit(t *testing.T) {
+	p := testPeer(1000, 1<<20)
+	sent := 0
+	var err error
+	for ; sent < 100; sent++ {
+		if err = p.enqueue(tellTo("a", 90), "troupe.other.k.a"); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, ErrOverloaded) || sent < 9 || sent > 11 {
+		t.Fatalf("after %d sends of ~100 bytes with a 1000-byte limit: %v, want ErrOverloaded", sent, err)
+	}
+	if got := p.n.stats.overloaded.Load(); got != 1 {
+		t.Fatalf("overloaded counter = %d", got)
+	}
+}
+
+func TestBatchingSplitsFrames(t *testing.T) {
+	const maxFrame = 1024
+	p := testPeer(1<<20, maxFrame)
+	if err := p.enqueue(tellTo("a", 10), "troupe.other.k.a"); err != nil {
+		t.Fatal(err)
+	}
+	if s := p.frameSubject(); s != "troupe.other.k.a" {
+		t.Fatalf("a one-envelope frame goes to %q, want the actor's subject", s)
+	}
+	for range 99 {
+		if err := p.enqueue(tellTo("a", 50), "troupe.other.k.a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := p.frameSubject(); s != "troupe.other.$b" {
+		t.Fatalf("a batch goes to %q, want the node's batch subject", s)
+	}
+	frames := append(p.ready, outFrame{data: p.frame})
+	count := 0
+	for _, f := range frames {
+		if len(f.data) > maxFrame {
+			t.Fatalf("frame of %d bytes, limit %d", len(f.data), maxFrame)
+		}
+		if err := wire.ReadFrame(f.data, maxFrame, func(*wire.Envelope) error { count++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if count != 100 || len(frames) < 5 {
+		t.Fatalf("%d envelopes in %d frames, want 100 in several", count, len(frames))
+	}
+	if err := p.enqueue(tellTo("a", 2*maxFrame), "troupe.other.k.a"); !errors.Is(err, wire.ErrTooLarge) {
+		t.Fatalf("oversized message: %v, want ErrTooLarge", err)
+	}
+}
+
+func TestErrorCodesRoundTrip(t *testing.T) {
+	for _, c := range codes[1:] {
+		err := decodeError("n", encodeError(c))
+		if !errors.Is(err, c) {
+			t.Errorf("%v did not survive the wire: %v", c, err)
+		}
+	}
+	if decodeError("n", encodeError(nil)) != nil {
+		t.Error("nil error became non-nil")
+	}
+	if err := decodeError("n", &wire.Error{Code: 999, Message: "future"}); err == nil || errors.Unwrap(err) != nil {
+		t.Errorf("unknown code: %v", err)
+	}
+}

@@ -1,0 +1,120 @@
+package remote_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote"
+)
+
+func TestTellAndAskAcrossNodes(t *testing.T) {
+	ns := cluster(t, 3)
+	acct := spawnAccount(t, ns[1], "a1", nil)
+	for _, from := range []*node{ns[0], ns[2]} {
+		for range 50 {
+			if err := from.sys.Tell(acct, deposit{Amount: 2, Memo: "x"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Tells from one sender arrive in order before its ask.
+	sum, err := actor.Ask[int64](waitCtx(t), ns[2].sys, acct, "balance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum < 100 || sum > 200 {
+		t.Fatalf("balance = %d after n3's 50 deposits of 2 (and n1's, maybe)", sum)
+	}
+	sum, err = actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "balance")
+	if err != nil || sum != 200 {
+		t.Fatalf("balance = %d, %v; want 200", sum, err)
+	}
+	echo, err := actor.Ask[note](waitCtx(t), ns[0].sys, acct, note{Text: "hi"})
+	if err != nil || echo.Text != "echo hi" {
+		t.Fatalf("CBOR ask = %+v, %v", echo, err)
+	}
+	st := ns[0].node.Stats()
+	if st.Sent < 52 || st.FramesSent == 0 || st.Rejected != 0 {
+		t.Fatalf("n1 stats = %+v", st)
+	}
+}
+
+func TestAskErrors(t *testing.T) {
+	ns := cluster(t, 2)
+	acct := spawnAccount(t, ns[1], "a1", nil)
+	type unregistered struct{}
+	tests := []struct {
+		name string
+		to   actor.Ref
+		msg  any
+		want error // nil: a *remote.Error with no known cause
+	}{
+		{"handler error", acct, "fail", nil},
+		{"not hosted", actor.NewRef("n2", "account", "missing"), "balance", actor.ErrNotFound},
+		{"no such node", actor.NewRef("nowhere", "account", "a1"), "balance", actor.ErrNotFound},
+		{"no such node is unreachable", actor.NewRef("nowhere", "account", "a1"), "balance", remote.ErrUnreachable},
+		{"bad ref", actor.NewRef("n2", "", "a1"), "balance", remote.ErrBadRef},
+		{"unregistered type", acct, unregistered{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := actor.Ask[int64](waitCtx(t), ns[0].sys, tt.to, tt.msg)
+			if err == nil {
+				t.Fatal("ask succeeded")
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Fatalf("ask error = %v, want %v", err, tt.want)
+			}
+			if errors.Is(err, actor.ErrTimeout) {
+				t.Fatalf("ask timed out instead of failing: %v", err)
+			}
+		})
+	}
+	var re *remote.Error
+	_, err := actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "fail")
+	if !errors.As(err, &re) || re.Node != "n2" || re.Message != "insufficient funds" {
+		t.Fatalf("handler error = %#v, want a remote.Error from n2", err)
+	}
+}
+
+func TestUndeliverableTellsGoToDeadLetters(t *testing.T) {
+	ns := cluster(t, 2)
+	dead := deadLetters(t, ns[0].sys)
+	missing := actor.NewRef("n2", "account", "missing")
+	if err := ns[0].sys.Tell(missing, deposit{Amount: 7}); err != nil {
+		t.Fatalf("tell = %v; the sender learns of the failure later", err)
+	}
+	d := recv(t, dead)
+	if d.To != missing || !errors.Is(d.Reason, actor.ErrNotFound) || d.Message != (deposit{Amount: 7}) {
+		t.Fatalf("dead letter = %+v, want the deposit to %s with ErrNotFound", d, missing)
+	}
+	type unregistered struct{}
+	err := ns[0].sys.Tell(actor.NewRef("n2", "account", "a"), unregistered{})
+	if d := recv(t, dead); err == nil || d.Reason != err {
+		t.Fatalf("unregistered type: tell = %v, dead letter %+v", err, d)
+	}
+}
+
+func TestRemoteSpawn(t *testing.T) {
+	ns := cluster(t, 2)
+	if err := ns[1].node.RegisterKind("account", func() actor.Actor { return &account{} }); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ns[0].node.Spawn(waitCtx(t), "n2", "account", "spawned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ns[0].sys.Tell(ref, deposit{Amount: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := actor.Ask[int64](waitCtx(t), ns[0].sys, ref, "balance"); err != nil || sum != 5 {
+		t.Fatalf("spawned actor: balance %d, %v", sum, err)
+	}
+	if _, err := ns[0].node.Spawn(waitCtx(t), "n2", "account", "spawned"); !errors.Is(err, actor.ErrNameTaken) {
+		t.Fatalf("second spawn = %v, want ErrNameTaken", err)
+	}
+	if _, err := ns[0].node.Spawn(waitCtx(t), "n2", "unknown", "x"); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("spawn of an unregistered kind = %v, want ErrNotFound", err)
+	}
+}

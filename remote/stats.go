@@ -1,0 +1,34 @@
+package remote
+
+import "sync/atomic"
+
+// Stats counts a node's traffic since it started.
+type Stats struct {
+	// Sent and Received count tells and asks.
+	Sent, Received uint64
+	// FramesSent and FramesReceived count NATS messages; Sent/FramesSent
+	// is the batching factor.
+	FramesSent, FramesReceived uint64
+	// Rejected counts inbound frames and envelopes refused: malformed,
+	// oversized, undecodable, or not for this node.
+	Rejected uint64
+	// Overloaded counts sends refused because a node's outbound buffer
+	// was full.
+	Overloaded uint64
+	// LateReplies counts replies that came after their ask had settled.
+	LateReplies uint64
+}
+
+type counters struct {
+	sent, received, framesSent, framesReceived, rejected, overloaded, lateReplies atomic.Uint64
+}
+
+// Stats returns the node's counters.
+func (n *Node) Stats() Stats {
+	c := &n.stats
+	return Stats{
+		Sent: c.sent.Load(), Received: c.received.Load(),
+		FramesSent: c.framesSent.Load(), FramesReceived: c.framesReceived.Load(),
+		Rejected: c.rejected.Load(), Overloaded: c.overloaded.Load(), LateReplies: c.lateReplies.Load(),
+	}
+}

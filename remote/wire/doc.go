@@ -1,0 +1,32 @@
+// Package wire is the byte format of troupe's remote actors: a compact,
+// evolvable binary encoding of messages, the envelope every message
+// travels in, the frames that batch envelopes, and a [Registry] that maps
+// message types to names and codecs.
+//
+// # Message encoding
+//
+// A message is a sequence of fields, each a key (field number << 3 | wire
+// type, as a uvarint) and a value: a varint, a fixed 64-bit word, or a
+// length-delimited run of bytes (strings, byte slices, nested messages).
+// Field numbers come from an explicit struct tag (`wire:"3"`), never from
+// field order, so fields may be added, reordered and removed as a schema
+// evolves: a decoder skips the fields it does not know, and a field that
+// is absent decodes as its zero value (encoders omit zero values).
+//
+// Generated codecs implement [Marshaler] on the message type and
+// [Unmarshaler] on its pointer, writing with an [Encoder] and reading with
+// a [Decoder]. A type registered without them falls back to CBOR
+// (github.com/fxamacker/cbor/v2): slower and larger, but any Go value
+// CBOR can carry travels.
+//
+// # Envelope and frames
+//
+// An [Envelope] carries one message with its routing: kind (tell, ask,
+// reply, notice, watch...), the origin node, target and sender refs, a
+// correlation id, the message's registered type name, its body, an error,
+// and headers. A frame is what one NATS message carries: a version byte,
+// then one or more length-prefixed envelopes ([AppendFrame],
+// [ReadFrame]). Decoding never panics on bad input: malformed, truncated
+// or oversized input returns an error wrapping [ErrMalformed] or
+// [ErrTooLarge].
+package wire

@@ -1,0 +1,86 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Version is the frame format version, the first byte of every frame. A
+// reader rejects frames of other versions.
+const Version = 1
+
+// AppendFrameHeader starts a frame in buf.
+func AppendFrameHeader(buf []byte) []byte { return append(buf, Version) }
+
+// AppendEnvelope appends m, length-prefixed, to a frame begun with
+// [AppendFrameHeader].
+func AppendEnvelope(buf []byte, m *Envelope) []byte {
+	// Reserve a two-byte length, enough for envelopes under 16 KiB; shift
+	// for larger ones.
+	at := len(buf)
+	buf = append(buf, 0, 0)
+	e := Encoder{buf: buf}
+	m.MarshalWire(&e)
+	buf = e.buf
+	n := len(buf) - at - 2
+	var tmp [binary.MaxVarintLen64]byte
+	l := binary.PutUvarint(tmp[:], uint64(n))
+	if l == 1 {
+		// One byte would do; a padded two-byte varint (0x80|n, 0) keeps
+		// the body in place and is still a valid uvarint.
+		buf[at], buf[at+1] = byte(n)|0x80, 0
+		return buf
+	}
+	if l > 2 {
+		buf = append(buf, tmp[:l-2]...)
+		copy(buf[at+l:], buf[at+2:at+2+n])
+	}
+	copy(buf[at:], tmp[:l])
+	return buf
+}
+
+// AppendFrame returns buf with a frame holding the envelopes ms.
+func AppendFrame(buf []byte, ms ...*Envelope) []byte {
+	buf = AppendFrameHeader(buf)
+	for _, m := range ms {
+		buf = AppendEnvelope(buf, m)
+	}
+	return buf
+}
+
+// ReadFrame calls fn for each envelope of frame, in order, stopping at
+// the first error. Frames longer than max bytes (max > 0), of another
+// version, empty, or malformed return an error wrapping [ErrTooLarge] or
+// [ErrMalformed]; envelopes before a malformed one have been passed to fn
+// already. Envelopes passed to fn alias frame and are valid only during
+// the call.
+func ReadFrame(frame []byte, max int, fn func(*Envelope) error) error {
+	if max > 0 && len(frame) > max {
+		return fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, len(frame), max)
+	}
+	if len(frame) < 2 {
+		return fmt.Errorf("%w: frame of %d bytes", ErrMalformed, len(frame))
+	}
+	if frame[0] != Version {
+		return fmt.Errorf("%w: frame version %d, want %d", ErrMalformed, frame[0], Version)
+	}
+	rest := frame[1:]
+	var m Envelope
+	var d Decoder
+	for len(rest) > 0 {
+		n, l := binary.Uvarint(rest)
+		if l <= 0 || n > uint64(len(rest)-l) {
+			return fmt.Errorf("%w: bad envelope length", ErrMalformed)
+		}
+		m = Envelope{}
+		d.Reset(rest[l : l+int(n)])
+		if err := m.UnmarshalWire(&d); err != nil {
+			return err
+		}
+		if err := fn(&m); err != nil {
+			return err
+		}
+		rest = rest[l+int(n):]
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+package wire
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/fxamacker/cbor/v2"
+)
+
+// Marshaler is implemented by message types with a binary codec
+// (generated, or written by hand): MarshalWire writes the fields with e.
+type Marshaler interface {
+	MarshalWire(e *Encoder)
+}
+
+// Unmarshaler is implemented by the pointer of a message type with a
+// binary codec: UnmarshalWire reads the fields from d, skipping unknown
+// ones, and returns d.Err().
+type Unmarshaler interface {
+	UnmarshalWire(d *Decoder) error
+}
+
+// Registry maps message types to names and codecs, so a receiver can turn
+// bytes back into the type the sender sent. Sender and receiver must
+// register the same types under the same names. Safe for concurrent use;
+// register before sending.
+type Registry struct {
+	mu     sync.RWMutex
+	byType map[reflect.Type]*codec
+	byName map[string]*codec
+}
+
+// codec is one registered type.
+type codec struct {
+	name      string
+	binary    bool
+	marshal   func(e *Encoder, v any) error
+	unmarshal func(data []byte) (any, error)
+}
+
+// NewRegistry returns a registry holding the built-in types: string,
+// bool, int, int64, uint64, float64, []byte and struct{} (the reply of an
+// ask whose handler returns only an error).
+func NewRegistry() *Registry {
+	r := &Registry{byType: map[reflect.Type]*codec{}, byName: map[string]*codec{}}
+	registerBuiltins(r)
+	return r
+}
+
+// Register registers T under name: with its binary codec if T implements
+// [Marshaler] and *T implements [Unmarshaler], with CBOR otherwise. Names
+// are part of the wire format: keep them stable (generated code uses
+// "package.Type").
+func Register[T any](r *Registry, name string) error {
+	var zero T
+	_, m := any(zero).(Marshaler)
+	_, u := any(&zero).(Unmarshaler)
+	if m && u {
+		return r.add(reflect.TypeFor[T](), &codec{name: name, binary: true, marshal: marshalBinary, unmarshal: unmarshalBinary[T]})
+	}
+	return RegisterCBOR[T](r, name)
+}
+
+// RegisterCBOR registers T under name with the CBOR codec, even if it has
+// a binary one.
+func RegisterCBOR[T any](r *Registry, name string) error {
+	return r.add(reflect.TypeFor[T](), &codec{name: name, marshal: marshalCBOR, unmarshal: unmarshalCBOR[T]})
+}
+
+// add registers c for t.
+func (r *Registry) add(t reflect.Type, c *codec) error {
+	if c.name == "" {
+		return fmt.Errorf("wire: register %v: empty name", t)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if old, ok := r.byType[t]; ok {
+		return fmt.Errorf("%w: type %v already registered as %q", ErrDuplicate, t, old.name)
+	}
+	if _, ok := r.byName[c.name]; ok {
+		return fmt.Errorf("%w: name %q already taken", ErrDuplicate, c.name)
+	}
+	r.byType[t], r.byName[c.name] = c, c
+	return nil
+}
+
+// Name returns the name v's type is registered under.
+func (r *Registry) Name(v any) (string, bool) {
+	c := r.forValue(v)
+	if c == nil {
+		return "", false
+	}
+	return c.name, true
+}
+
+func (r *Registry) forValue(v any) *codec {
+	r.mu.RLock()
+	c := r.byType[reflect.TypeOf(v)]
+	r.mu.RUnlock()
+	return c
+}
+
+// Marshal appends the encoding of v to buf and returns v's type name and
+// the extended buffer. A nil v encodes as the empty name and no bytes.
+func (r *Registry) Marshal(buf []byte, v any) (name string, out []byte, err error) {
+	if v == nil {
+		return "", buf, nil
+	}
+	c := r.forValue(v)
+	if c == nil {
+		return "", buf, fmt.Errorf("%w: %T", ErrUnknownType, v)
+	}
+	e := Encoder{buf: buf}
+	if err := c.marshal(&e, v); err != nil {
+		return "", buf, fmt.Errorf("wire: marshal %s: %w", c.name, err)
+	}
+	return c.name, e.buf, nil
+}
+
+// Unmarshal decodes data as the type registered under name. The empty
+// name decodes as nil.
+func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
+	if name == "" {
+		if len(data) != 0 {
+			return nil, fmt.Errorf("%w: body without a type name", ErrMalformed)
+		}
+		return nil, nil
+	}
+	r.mu.RLock()
+	c := r.byName[name]
+	r.mu.RUnlock()
+	if c == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
+	}
+	v, err := c.unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("wire: unmarshal %s: %w", name, err)
+	}
+	return v, nil
+}
+
+func marshalBinary(e *Encoder, v any) error {
+	v.(Marshaler).MarshalWire(e)
+	return nil
+}
+
+func unmarshalBinary[T any](data []byte) (any, error) {
+	var v T
+	d := Decoder{data: data}
+	if err := any(&v).(Unmarshaler).UnmarshalWire(&d); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// cborDec bounds what a CBOR body may make the decoder allocate.
+var cborDec, _ = cbor.DecOptions{
+	MaxNestedLevels:  32,
+	MaxArrayElements: 1 << 16,
+	MaxMapPairs:      1 << 16,
+}.DecMode()
+
+func marshalCBOR(e *Encoder, v any) error {
+	b, err := cbor.Marshal(v)
+	if err != nil {
+		return err
+	}
+	e.buf = append(e.buf, b...)
+	return nil
+}
+
+func unmarshalCBOR[T any](data []byte) (any, error) {
+	var v T
+	if err := cborDec.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("%w: cbor: %w", ErrMalformed, err)
+	}
+	return v, nil
+}
