@@ -46,7 +46,7 @@ func (c *Counter) AddLater(ctx *actor.Context, by int, d time.Duration) error {
 
 // StartTicking adds by every d, with a typed timer.
 func (c *Counter) StartTicking(ctx *actor.Context, by int, d time.Duration) error {
-	return CounterTimersOf(ctx).AddEvery("tick", d, by)
+	return CounterTimersOf(ctx).AddFixedDelay("tick", d, by)
 }
 
 // StopTicking cancels StartTicking.
