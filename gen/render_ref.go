@@ -30,15 +30,15 @@ func (r *renderer) ref() {
 	r.f.Func().Params(r.recv()).Id("String").Params().String().
 		Block(jen.Return(jen.Id("r").Dot("ref").Dot("String").Call()))
 
-	r.f.Add(doc("Stop stops the actor now, as actor.System.Stop does: its children first, then it; "+
-		"messages it has not handled yet go to dead letters and their asks fail with actor.ErrStopped. "+
-		"It returns at once, before the actor has stopped (watch it for an actor.Terminated). "+
+	r.f.Add(doc("Stop stops the actor now, as actor.System.Stop does: its children first, then it; " +
+		"messages it has not handled yet go to dead letters and their asks fail with actor.ErrStopped. " +
+		"It returns at once, before the actor has stopped (watch it for an actor.Terminated). " +
 		"Safe from any goroutine, handlers included."))
 	r.f.Func().Params(r.recv()).Id("Stop").Params().
 		Block(jen.Id("r").Dot("sys").Dot("Stop").Call(jen.Id("r").Dot("ref")))
 
-	r.f.Add(doc("Poison stops the actor after the messages already queued for it, as actor.System.Poison does; "+
-		"messages sent after Poison go to dead letters. It returns at once, with actor.ErrNotFound "+
+	r.f.Add(doc("Poison stops the actor after the messages already queued for it, as actor.System.Poison does; " +
+		"messages sent after Poison go to dead letters. It returns at once, with actor.ErrNotFound " +
 		"if no such actor lives. Safe from any goroutine, handlers included."))
 	r.f.Func().Params(r.recv()).Id("Poison").Params().Error().
 		Block(jen.Return(jen.Id("r").Dot("sys").Dot("Poison").Call(jen.Id("r").Dot("ref"))))
@@ -159,7 +159,7 @@ func (r *renderer) timers() {
 	r.f.Func().Params(recv).Id("CancelAll").Params().
 		Block(jen.Id("t").Dot("t").Dot("CancelAll").Call())
 
-	r.f.Add(doc("IsActive reports whether key has a live timer: a periodic one not cancelled, "+
+	r.f.Add(doc("IsActive reports whether key has a live timer: a periodic one not cancelled, " +
 		"or a single-shot one not yet delivered."))
 	r.f.Func().Params(recv).Id("IsActive").Params(jen.Id("key").Any()).Bool().
 		Block(jen.Return(jen.Id("t").Dot("t").Dot("IsActive").Call(jen.Id("key"))))
