@@ -14,14 +14,22 @@ import (
 // Compile-time guards: if one fails to compile, a method of Counter that
 // Receive calls changed; run go generate.
 var (
+	_ func(*Counter, *actor.Context, string) bool              = (*Counter).Active
 	_ func(*Counter, *actor.Context, int)                      = (*Counter).Add
 	_ func(*Counter, *actor.Context, int, time.Duration) error = (*Counter).AddLater
+	_ func(*Counter, *actor.Context)                           = (*Counter).CancelAll
 	_ func(*Counter, *actor.Context) (int, error)              = (*Counter).Get
+	_ func(*Counter, *actor.Context, int, time.Duration) error = (*Counter).StartRate
 	_ func(*Counter, *actor.Context, int, time.Duration) error = (*Counter).StartTicking
 	_ func(*Counter, *actor.Context)                           = (*Counter).StopTicking
 	_ func(*Counter, *actor.Context, int) error                = (*Counter).Sub
 	_ func(*Counter, *actor.Context, ...int) int               = (*Counter).Sum
 )
+
+// counterActiveMsg is the message of [Counter.Active].
+type counterActiveMsg struct {
+	keyArg string
+}
 
 // counterAddMsg is the message of [Counter.Add].
 type counterAddMsg struct {
@@ -34,8 +42,17 @@ type counterAddLaterMsg struct {
 	dArg time.Duration
 }
 
+// counterCancelAllMsg is the message of [Counter.CancelAll].
+type counterCancelAllMsg struct{}
+
 // counterGetMsg is the message of [Counter.Get].
 type counterGetMsg struct{}
+
+// counterStartRateMsg is the message of [Counter.StartRate].
+type counterStartRateMsg struct {
+	by   int
+	dArg time.Duration
+}
 
 // counterStartTickingMsg is the message of [Counter.StartTicking].
 type counterStartTickingMsg struct {
@@ -66,6 +83,8 @@ type counterActor struct {
 // Receive implements actor.Actor.
 func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case counterActiveMsg:
+		return x.a.Active(c, m.keyArg), nil
 	case counterAddMsg:
 		x.a.Add(c, m.by)
 		return nil, nil
@@ -75,8 +94,17 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case counterCancelAllMsg:
+		x.a.CancelAll(c)
+		return nil, nil
 	case counterGetMsg:
 		return x.a.Get(c)
+	case counterStartRateMsg:
+		if err := x.a.StartRate(c, m.by, m.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case counterStartTickingMsg:
 		if err := x.a.StartTicking(c, m.by, m.dArg); err != nil {
 			return nil, err
@@ -159,6 +187,22 @@ func (r CounterRef) Poison() error {
 	return r.sys.Poison(r.ref)
 }
 
+// Active asks the actor to run [Counter.Active] and waits for its result,
+// for callers outside actors: without a deadline in ctx the system's ask
+// timeout applies, and from a handler it fails at once with
+// actor.ErrWouldBlock (use ActiveAsync there).
+func (r CounterRef) Active(ctx context.Context, keyArg string) (bool, error) {
+	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveMsg{keyArg: keyArg})
+}
+
+// ActiveAsync asks the actor to run [Counter.Active] from a handler, whose
+// context is c: it never blocks, and the promise settles on c's loop
+// (rejected with actor.ErrTimeout after the system's ask timeout). Call it
+// only on c's loop.
+func (r CounterRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[bool] {
+	return actor.AskAsync[bool](c, r.ref, counterActiveMsg{keyArg: keyArg})
+}
+
 // Add tells the actor to run [Counter.Add] and returns at once, with the
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
@@ -183,6 +227,13 @@ func (r CounterRef) AddLaterAsync(c *actor.Context, by int, dArg time.Duration) 
 	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterMsg{by: by, dArg: dArg})
 }
 
+// CancelAll tells the actor to run [Counter.CancelAll] and returns at once,
+// with the reason the message could not be delivered (actor.ErrNotFound,
+// actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
+func (r CounterRef) CancelAll() error {
+	return r.sys.Tell(r.ref, counterCancelAllMsg{})
+}
+
 // Get asks the actor to run [Counter.Get] and waits for its result, for
 // callers outside actors: without a deadline in ctx the system's ask timeout
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
@@ -197,6 +248,23 @@ func (r CounterRef) Get(ctx context.Context) (int, error) {
 // loop.
 func (r CounterRef) GetAsync(c *actor.Context) *loop.Promise[int] {
 	return actor.AskAsync[int](c, r.ref, counterGetMsg{})
+}
+
+// StartRate asks the actor to run [Counter.StartRate] and waits for its
+// error, for callers outside actors: without a deadline in ctx the system's
+// ask timeout applies, and from a handler it fails at once with
+// actor.ErrWouldBlock (use StartRateAsync there).
+func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) error {
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateMsg{by: by, dArg: dArg})
+	return err
+}
+
+// StartRateAsync asks the actor to run [Counter.StartRate] from a handler,
+// whose context is c: it never blocks, and the promise settles on c's loop
+// (rejected with actor.ErrTimeout after the system's ask timeout). Call it
+// only on c's loop.
+func (r CounterRef) StartRateAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+	return actor.AskAsync[struct{}](c, r.ref, counterStartRateMsg{by: by, dArg: dArg})
 }
 
 // StartTicking asks the actor to run [Counter.StartTicking] and waits for
@@ -314,6 +382,31 @@ func (t CounterTimers) IsActive(key any) bool {
 	return t.t.IsActive(key)
 }
 
+// ActiveAfter delivers the message of [Counter.Active] to the actor once,
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
+func (t CounterTimers) ActiveAfter(key any, d time.Duration, keyArg string) error {
+	return t.t.StartSingle(key, d, counterActiveMsg{keyArg: keyArg})
+}
+
+// ActiveFixedDelay delivers the message of [Counter.Active] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t CounterTimers) ActiveFixedDelay(key any, d time.Duration, keyArg string) error {
+	return t.t.StartFixedDelay(key, d, counterActiveMsg{keyArg: keyArg})
+}
+
+// ActiveFixedRate delivers the message of [Counter.Active] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) ActiveFixedRate(key any, d time.Duration, keyArg string) error {
+	return t.t.StartFixedRate(key, d, counterActiveMsg{keyArg: keyArg})
+}
+
 // AddAfter delivers the message of [Counter.Add] to the actor once, after d
 // (a single-shot timer), under key, replacing key's timer. It fails with
 // actor.ErrStopped once the actor is stopping.
@@ -364,6 +457,31 @@ func (t CounterTimers) AddLaterFixedRate(key any, d time.Duration, by int, dArg 
 	return t.t.StartFixedRate(key, d, counterAddLaterMsg{by: by, dArg: dArg})
 }
 
+// CancelAllAfter delivers the message of [Counter.CancelAll] to the actor
+// once, after d (a single-shot timer), under key, replacing key's timer. It
+// fails with actor.ErrStopped once the actor is stopping.
+func (t CounterTimers) CancelAllAfter(key any, d time.Duration) error {
+	return t.t.StartSingle(key, d, counterCancelAllMsg{})
+}
+
+// CancelAllFixedDelay delivers the message of [Counter.CancelAll] to the
+// actor every d, measured from the end of the previous delivery's handling
+// (fixed delay: a slow handler delays the next delivery), until cancelled,
+// under key, replacing key's timer. It fails with actor.ErrStopped once the
+// actor is stopping, and with an error if d is not positive.
+func (t CounterTimers) CancelAllFixedDelay(key any, d time.Duration) error {
+	return t.t.StartFixedDelay(key, d, counterCancelAllMsg{})
+}
+
+// CancelAllFixedRate delivers the message of [Counter.CancelAll] to the
+// actor every d, measured from the previous delivery's deadline (fixed rate:
+// a slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) CancelAllFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterCancelAllMsg{})
+}
+
 // GetAfter delivers the message of [Counter.Get] to the actor once, after d
 // (a single-shot timer), under key, replacing key's timer. It fails with
 // actor.ErrStopped once the actor is stopping.
@@ -387,6 +505,31 @@ func (t CounterTimers) GetFixedDelay(key any, d time.Duration) error {
 // an error if d is not positive.
 func (t CounterTimers) GetFixedRate(key any, d time.Duration) error {
 	return t.t.StartFixedRate(key, d, counterGetMsg{})
+}
+
+// StartRateAfter delivers the message of [Counter.StartRate] to the actor
+// once, after d (a single-shot timer), under key, replacing key's timer. It
+// fails with actor.ErrStopped once the actor is stopping.
+func (t CounterTimers) StartRateAfter(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartSingle(key, d, counterStartRateMsg{by: by, dArg: dArg})
+}
+
+// StartRateFixedDelay delivers the message of [Counter.StartRate] to the
+// actor every d, measured from the end of the previous delivery's handling
+// (fixed delay: a slow handler delays the next delivery), until cancelled,
+// under key, replacing key's timer. It fails with actor.ErrStopped once the
+// actor is stopping, and with an error if d is not positive.
+func (t CounterTimers) StartRateFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartFixedDelay(key, d, counterStartRateMsg{by: by, dArg: dArg})
+}
+
+// StartRateFixedRate delivers the message of [Counter.StartRate] to the
+// actor every d, measured from the previous delivery's deadline (fixed rate:
+// a slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) StartRateFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterStartRateMsg{by: by, dArg: dArg})
 }
 
 // StartTickingAfter delivers the message of [Counter.StartTicking] to the
