@@ -3,8 +3,10 @@ package player_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -128,17 +130,6 @@ func TestOpponentStops(t *testing.T) {
 		_, err := alice.Serve(context.Background(), 1<<40)
 		done <- err
 	}()
-	// A second serve while the long rally is on is refused (it may
-	// also come first, as a short rally of its own).
-	for {
-		_, err := alice.Serve(context.Background(), 1)
-		if errors.Is(err, player.ErrRallyOn) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("second serve: %v, want ErrRallyOn", err)
-		}
-	}
 	bob.Stop()
 	err := <-done
 	if !errors.Is(err, player.ErrOpponentGone) && !errors.Is(err, actor.ErrStopped) &&
@@ -154,5 +145,36 @@ func TestOpponentStops(t *testing.T) {
 		if err == nil {
 			t.Fatal("a rally against a stopped opponent succeeded")
 		}
+	}
+}
+
+// TestServeWhileRallyOn: bob has no opponent, so alice's ball never comes
+// back; her rally stays on, and a second serve is refused. Stopping bob
+// ends the rally through her handler of actor.Terminated.
+func TestServeWhileRallyOn(t *testing.T) {
+	sys := newSystem(t)
+	alice, bob := spawn(t, sys, "alice"), spawn(t, sys, "bob")
+	if err := alice.Meet(context.Background(), bob); err != nil {
+		t.Fatal(err)
+	}
+	// The ask gives up, but the rally it started stays on.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := alice.Serve(ctx, 1); err == nil {
+		t.Fatal("a ball nobody returns came back")
+	}
+	if _, err := alice.Serve(context.Background(), 1); !errors.Is(err, player.ErrRallyOn) {
+		t.Fatalf("second serve: %v, want ErrRallyOn", err)
+	}
+	bob.Stop()
+	for {
+		_, err := alice.Serve(context.Background(), 1)
+		if errors.Is(err, player.ErrNoOpponent) {
+			break // the Terminated was handled: the rally ended, the opponent is gone
+		}
+		if !errors.Is(err, player.ErrRallyOn) {
+			t.Fatalf("serve after bob stopped: %v, want ErrRallyOn until ErrNoOpponent", err)
+		}
+		runtime.Gosched()
 	}
 }
