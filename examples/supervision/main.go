@@ -4,14 +4,16 @@
 //   - a Worker that panics is restarted from a fresh instance; with
 //     one-for-one supervision only it restarts, with all-for-one its
 //     siblings restart too;
+//
 //   - restarts wait for an exponential backoff, and past its restart limit
 //     a worker stops and escalates: its Team fails with an
 //     actor.EscalatedError and restarts in turn;
+//
 //   - the Team watches its workers, and its handler of actor.Terminated (a
 //     method taking actor.Terminated, which troupegen dispatches but
 //     leaves off the typed ref) learns when one stopped for good.
 //
-//	go run ./examples/supervision
+//     go run ./examples/supervision
 package main
 
 //go:generate go tool troupegen
