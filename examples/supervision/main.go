@@ -13,7 +13,9 @@
 //     method taking actor.Terminated, which troupegen dispatches but
 //     leaves off the typed ref) learns when one stopped for good.
 //
-//     go run ./examples/supervision
+// Run it with:
+//
+//	go run ./examples/supervision
 package main
 
 //go:generate go tool troupegen
