@@ -141,9 +141,11 @@ func (d *demo) await(cond func() bool) error {
 		if time.Now().After(deadline) {
 			return errHang
 		}
-		if d.vc != nil {
-			d.vc.Advance(0)
+		if d.vc == nil {
+			time.Sleep(time.Millisecond) // polling a condition on the real clock, not timing
+			continue
 		}
+		d.vc.Advance(0)
 		runtime.Gosched()
 	}
 	return nil
