@@ -52,7 +52,12 @@ func newDemo(out io.Writer, vc *loop.VirtualClock) (*demo, error) {
 	return d, nil
 }
 
-func (d *demo) shutdown(ctx context.Context) error { return d.sys.Shutdown(ctx) }
+// shutdown stops the system. It first ends any Busy spell, so that a run
+// that failed half-way cannot hold the actor, and the shutdown, forever.
+func (d *demo) shutdown(ctx context.Context) error {
+	close(d.release)
+	return d.sys.Shutdown(ctx)
+}
 
 // pass lets n units of time pass: the virtual clock advances at once, the
 // real one takes its time.
