@@ -39,3 +39,12 @@ func (Watcher) Gone(*actor.Context, actor.Terminated) {}
 
 // terminated is unexported: not dispatched, like every unexported method.
 func (Watcher) terminated(*actor.Context, actor.Terminated) {}
+
+// quiet is unexported, and its handler is named like a built-in method of
+// the typed ref: no clash, since handlers are not on the ref.
+//
+//troupe:actor
+type quiet struct{}
+
+// Stop handles actor.ReceiveTimeout: it stops the actor when idle.
+func (quiet) Stop(c *actor.Context, _ actor.ReceiveTimeout) { c.Stop(c.Self()) }
