@@ -15,13 +15,32 @@
 // ([actor.StartedHook] and the others) are not messages: the generated
 // adapter forwards them.
 //
+// The runtime itself delivers two messages: [actor.Terminated] (death
+// watch, after [actor.Context.Watch]) and [actor.ReceiveTimeout] (after
+// [actor.Context.SetReceiveTimeout]). An exported method of the form
+//
+//	func (p *Parent) ChildStopped(c *actor.Context, t actor.Terminated)
+//
+// handles one: Receive calls it when the message arrives, but the typed
+// ref has no method for it, since nobody else should send it. An actor has
+// at most one handler per runtime message, taking the message by value and
+// returning nothing. Any message an actor has no method for (a runtime
+// message without a handler, or a foreign value sent through an untyped
+// [actor.Ref]) fails an ask with an error naming both types, and is logged
+// as a warning by the actor's logger, so that a tell is not lost unseen.
+//
 // For an actor Counter, [Generate] returns counter_actor.gen.go, which
 // declares an unexported message struct per method, an adapter
 // implementing [actor.Actor] with a type switch (no reflection), the typed
 // ref CounterRef (a tell method per message without results, a blocking
-// ask and an asynchronous ask per message with results), SpawnCounter,
-// SpawnCounterChild, CounterRefOf, the typed timers CounterTimers, and
+// ask and an asynchronous ask per message with results, and Stop and
+// Poison), SpawnCounter, SpawnCounterChild, CounterRefOf, the typed timers
+// CounterTimers (per message a single-shot After, a FixedDelay and a
+// FixedRate timer; Cancel, CancelAll and IsActive by key), and
 // compile-time guards that make stale generated code fail to compile.
+//
+// The names Ref, String, Stop and Poison belong to the generated ref, so
+// no message may take them.
 //
 // Bad input is reported as [Problems], one "file:line:col: message" a line,
 // with file names relative to the package directory.

@@ -254,16 +254,24 @@ func relPos(rep *reporter, pos token.Pos) string {
 	return p.String()
 }
 
-// reservedMessage holds the message names the generated ref and timers
-// use for their own methods.
-var reservedMessage = map[string]bool{"Cancel": true, "Ref": true, "String": true}
+// refBuiltins and timersBuiltins are the methods the generated ref and
+// timers have besides those of the messages.
+var (
+	refBuiltins    = []string{"Poison", "Ref", "Stop", "String"}
+	timersBuiltins = []string{"Cancel", "CancelAll", "IsActive"}
+)
 
 // checkMethodClashes reports messages whose generated methods clash with
-// each other or with the fixed methods of the ref and the timers.
+// each other or with the built-in methods of the ref and the timers.
 func checkMethodClashes(rep *reporter, spec actorSpec) {
 	n := namesOf(spec.name)
-	ref := map[string]string{"Ref": "", "String": ""}
-	timers := map[string]string{"Cancel": ""}
+	ref, timers := map[string]string{}, map[string]string{}
+	for _, name := range refBuiltins {
+		ref[name] = ""
+	}
+	for _, name := range timersBuiltins {
+		timers[name] = ""
+	}
 	claim := func(m message, typ string, methods map[string]string, name string) {
 		switch owner, ok := methods[name]; {
 		case ok && owner == "":
@@ -276,17 +284,13 @@ func checkMethodClashes(rep *reporter, spec actorSpec) {
 		methods[name] = m.name
 	}
 	for _, m := range spec.msgs {
-		if reservedMessage[m.name] {
-			rep.errorf(m.pos, "%s.%s: Ref, String and Cancel are reserved for methods of the generated %s and %s; rename the method",
-				spec.name, m.name, n.ref, n.timers)
-			continue
-		}
 		claim(m, n.ref, ref, m.name)
 		if m.asks() {
 			claim(m, n.ref, ref, m.name+"Async")
 		}
-		claim(m, n.timers, timers, m.name+"After")
-		claim(m, n.timers, timers, m.name+"Every")
+		for _, k := range timerKinds {
+			claim(m, n.timers, timers, m.name+k.suffix)
+		}
 	}
 }
 

@@ -47,12 +47,13 @@ func (m *message) asks() bool { return m.result != resultNone }
 
 // actorSpec is an annotated struct and its messages.
 type actorSpec struct {
-	name  string
-	pos   token.Pos
-	obj   *types.TypeName
-	kind  string
-	hooks []string // lifecycle hooks it implements, sorted
-	msgs  []message
+	name    string
+	pos     token.Pos
+	obj     *types.TypeName
+	kind    string
+	hooks   []string // lifecycle hooks it implements, sorted
+	msgs    []message
+	signals []signal // sorted by runtime message type
 }
 
 // hookParams lists the lifecycle hooks of package actor: their method
@@ -107,11 +108,10 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 	before := len(a.probs)
 	spec.hooks = a.hooks(named)
 	for i := range named.NumMethods() {
-		if m, ok := a.message(spec, named.Method(i)); ok {
-			spec.msgs = append(spec.msgs, m)
-		}
+		a.method(&spec, named.Method(i))
 	}
 	slices.SortFunc(spec.msgs, func(x, y message) int { return strings.Compare(x.name, y.name) })
+	a.sortSignals(&spec)
 	return spec, len(a.probs) == before
 }
 
@@ -147,28 +147,44 @@ func isHook(fn *types.Func) bool {
 	return true
 }
 
-// message analyzes method fn of actor spec; ok is false when fn is not a
-// message or has problems (which it reports).
-func (a *analyzer) message(spec actorSpec, fn *types.Func) (message, bool) {
+// method sorts method fn of actor spec: a message or a handler of a
+// runtime message is added to spec; anything else is left out, and
+// problems are reported.
+func (a *analyzer) method(spec *actorSpec, fn *types.Func) {
 	if !fn.Exported() {
-		return message{}, false
+		return
 	}
-	sig := fn.Type().(*types.Signature)
-	ps := sig.Params()
+	ps := fn.Type().(*types.Signature).Params()
 	if ps.Len() == 0 || !isContextPtr(ps.At(0).Type()) {
-		a.misplacedContext(spec, fn)
-		return message{}, false
+		a.misplacedContext(*spec, fn)
+		return
 	}
 	if _, isHookName := hookParams[fn.Name()]; isHookName {
 		if !isHook(fn) {
 			a.errorf(fn.Pos(), "%s.%s: a method named like a lifecycle hook must have the hook's signature (see actor.%sHook)",
 				spec.name, fn.Name(), fn.Name())
 		}
-		return message{}, false
+		return
 	}
-	if a.invalid(spec, fn) {
-		return message{}, false
+	if a.invalid(*spec, fn) {
+		return
 	}
+	if typ := signalIn(fn.Type().(*types.Signature)); typ != "" {
+		if s, ok := a.signal(*spec, fn, typ); ok {
+			spec.signals = append(spec.signals, s)
+		}
+		return
+	}
+	if m, ok := a.message(*spec, fn); ok {
+		spec.msgs = append(spec.msgs, m)
+	}
+}
+
+// message analyzes method fn of actor spec, a message; ok is false when
+// it has problems (which it reports).
+func (a *analyzer) message(spec actorSpec, fn *types.Func) (message, bool) {
+	sig := fn.Type().(*types.Signature)
+	ps := sig.Params()
 	m := message{name: fn.Name(), pos: fn.Pos(), sig: sig, variadic: sig.Variadic()}
 	ok := true
 	for i := 1; i < ps.Len(); i++ {

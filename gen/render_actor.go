@@ -9,14 +9,18 @@ import (
 // guards renders the compile-time guards: a message method whose
 // signature changed since generation breaks the build here.
 func (r *renderer) guards() {
-	if len(r.spec.msgs) == 0 {
+	if len(r.spec.msgs) == 0 && len(r.spec.signals) == 0 {
 		return
 	}
-	r.f.Add(doc("Compile-time guards: if one fails to compile, a message method of %s changed; run go generate.",
+	r.f.Add(doc("Compile-time guards: if one fails to compile, a method of %s that Receive calls changed; run go generate.",
 		r.spec.name))
 	r.f.Var().DefsFunc(func(g *jen.Group) {
 		for _, m := range r.spec.msgs {
 			g.Id("_").Add(r.methodExprType(m)).Op("=").Parens(jen.Op("*").Id(r.spec.name)).Dot(m.name)
+		}
+		for _, s := range r.spec.signals {
+			typ := jen.Func().Params(jen.Op("*").Id(r.spec.name), jen.Op("*").Qual(actorPath, "Context"), jen.Qual(actorPath, s.typ))
+			g.Id("_").Add(typ).Op("=").Parens(jen.Op("*").Id(r.spec.name)).Dot(s.name)
 		}
 	})
 }
@@ -57,6 +61,7 @@ func (r *renderer) messages() {
 func (r *renderer) adapter() {
 	s, n := r.spec, r.n
 	r.f.Add(doc("%s adapts a *%s to actor.Actor: Receive calls the method a message stands for, "+
+		"or the handler of a runtime message (actor.Terminated, actor.ReceiveTimeout), "+
 		"and the lifecycle hooks of %s pass through.", n.adapter, s.name, s.name))
 	r.f.Type().Id(n.adapter).Struct(jen.Id("a").Op("*").Id(s.name))
 	r.f.Line()
@@ -65,6 +70,8 @@ func (r *renderer) adapter() {
 	r.f.Func().Params(jen.Id("x").Op("*").Id(n.adapter)).Id("Receive").
 		Params(jen.Id("c").Op("*").Qual(actorPath, "Context"), jen.Id("msg").Any()).
 		Params(jen.Any(), jen.Error()).BlockFunc(r.receiveBody)
+
+	r.unhandled()
 
 	for _, h := range s.hooks {
 		r.f.Commentf("%s implements actor.%sHook.", h, h)
@@ -87,16 +94,29 @@ func (r *renderer) adapter() {
 	)
 }
 
+// unhandled renders the adapter's method for a message the actor has no
+// method for.
+func (r *renderer) unhandled() {
+	r.f.Add(doc("unhandled reports msg, which %s has no method for: an ask fails with the error, "+
+		"and since the runtime keeps no record of a failed tell, the actor's logger records it too.", r.spec.name))
+	r.f.Func().Params(jen.Id("x").Op("*").Id(r.n.adapter)).Id("unhandled").
+		Params(jen.Id("c").Op("*").Qual(actorPath, "Context"), jen.Id("msg").Any()).Error().Block(
+		jen.Err().Op(":=").Qual("fmt", "Errorf").Call(
+			jen.Lit("troupe: %T has no handler for message %T"), jen.Id("x").Dot("a"), jen.Id("msg")),
+		jen.Id("c").Dot("Logger").Call().Dot("Warn").Call(jen.Err().Dot("Error").Call()),
+		jen.Return(jen.Err()),
+	)
+}
+
 // receiveBody renders the type switch of Receive.
 func (r *renderer) receiveBody(g *jen.Group) {
 	s := r.spec
-	unexpected := jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(
-		jen.Lit("troupe: %T: unexpected message %T"), jen.Id("x").Dot("a"), jen.Id("msg")))
-	if len(s.msgs) == 0 {
-		g.Add(unexpected)
+	unhandled := jen.Return(jen.Nil(), jen.Id("x").Dot("unhandled").Call(jen.Id("c"), jen.Id("msg")))
+	if len(s.msgs) == 0 && len(s.signals) == 0 {
+		g.Add(unhandled)
 		return
 	}
-	usesM := false
+	usesM := len(s.signals) > 0
 	for _, m := range s.msgs {
 		usesM = usesM || len(m.params) > 0
 	}
@@ -108,8 +128,14 @@ func (r *renderer) receiveBody(g *jen.Group) {
 		for _, m := range s.msgs {
 			g.Case(jen.Id(msgType(s.name, m.name))).Block(r.dispatch(m)...)
 		}
+		for _, sig := range s.signals {
+			g.Case(jen.Qual(actorPath, sig.typ)).Block(
+				jen.Id("x").Dot("a").Dot(sig.name).Call(jen.Id("c"), jen.Id("m")),
+				jen.Return(jen.Nil(), jen.Nil()),
+			)
+		}
 	})
-	g.Add(unexpected)
+	g.Add(unhandled)
 }
 
 // dispatch renders the statements that call m's method and return its

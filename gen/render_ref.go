@@ -30,6 +30,19 @@ func (r *renderer) ref() {
 	r.f.Func().Params(r.recv()).Id("String").Params().String().
 		Block(jen.Return(jen.Id("r").Dot("ref").Dot("String").Call()))
 
+	r.f.Add(doc("Stop stops the actor now, as actor.System.Stop does: its children first, then it; " +
+		"messages it has not handled yet go to dead letters and their asks fail with actor.ErrStopped. " +
+		"It returns at once, before the actor has stopped (watch it for an actor.Terminated). " +
+		"Safe from any goroutine, handlers included."))
+	r.f.Func().Params(r.recv()).Id("Stop").Params().
+		Block(jen.Id("r").Dot("sys").Dot("Stop").Call(jen.Id("r").Dot("ref")))
+
+	r.f.Add(doc("Poison stops the actor after the messages already queued for it, as actor.System.Poison does; " +
+		"messages sent after Poison go to dead letters. It returns at once, with actor.ErrNotFound " +
+		"if no such actor lives. Safe from any goroutine, handlers included."))
+	r.f.Func().Params(r.recv()).Id("Poison").Params().Error().
+		Block(jen.Return(jen.Id("r").Dot("sys").Dot("Poison").Call(jen.Id("r").Dot("ref"))))
+
 	for _, m := range s.msgs {
 		if m.asks() {
 			r.ask(m)
@@ -111,12 +124,24 @@ func (r *renderer) spawn() {
 		Params(jen.Id(n.ref), jen.Error()).Block(body(jen.Id("c"), jen.Id("c").Dot("System").Call())...)
 }
 
+// timerKinds are the typed timer methods generated per message: the
+// suffix of their name, the actor.Timers method they call, and when they
+// deliver.
+var timerKinds = []struct{ suffix, start, when string }{
+	{"After", "StartSingle", "once, after d (a single-shot timer)"},
+	{"FixedDelay", "StartFixedDelay", "every d, measured from the end of the previous delivery's handling " +
+		"(fixed delay: a slow handler delays the next delivery), until cancelled"},
+	{"FixedRate", "StartFixedRate", "every d, measured from the previous delivery's deadline " +
+		"(fixed rate: a slow handler does not shift the schedule), until cancelled"},
+}
+
 // timers renders the typed timers.
 func (r *renderer) timers() {
 	s, n := r.spec, r.n
 	r.f.Add(doc("%s schedules %s's messages to the actor itself, by key, as actor.Timers does: "+
-		"starting a key replaces its timer, cancelling a key guarantees its message is not handled "+
-		"afterwards, and all timers are cancelled when the actor stops or restarts. "+
+		"each message has a single-shot timer (After), a fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). "+
+		"Starting a key replaces its timer, cancelling a key guarantees its message is not handled "+
+		"afterwards, even if it was due already, and all timers are cancelled when the actor stops or restarts. "+
 		"Use it only in the handlers of the %s actor it was made for.", n.timers, s.name, s.name))
 	r.f.Type().Id(n.timers).Struct(jen.Id("t").Qual(actorPath, "Timers"))
 	r.f.Line()
@@ -130,16 +155,30 @@ func (r *renderer) timers() {
 	r.f.Func().Params(recv).Id("Cancel").Params(jen.Id("key").Any()).
 		Block(jen.Id("t").Dot("t").Dot("Cancel").Call(jen.Id("key")))
 
+	r.f.Add(doc("CancelAll cancels every timer of the actor, typed or not."))
+	r.f.Func().Params(recv).Id("CancelAll").Params().
+		Block(jen.Id("t").Dot("t").Dot("CancelAll").Call())
+
+	r.f.Add(doc("IsActive reports whether key has a live timer: a periodic one not cancelled, " +
+		"or a single-shot one not yet delivered."))
+	r.f.Func().Params(recv).Id("IsActive").Params(jen.Id("key").Any()).Bool().
+		Block(jen.Return(jen.Id("t").Dot("t").Dot("IsActive").Call(jen.Id("key"))))
+
 	for _, m := range s.msgs {
-		r.timer(m, "After", "StartSingle", "once, after d")
-		r.timer(m, "Every", "StartFixedDelay", "every d, measured from the end of the previous delivery's handling")
+		for _, k := range timerKinds {
+			r.timer(m, k.suffix, k.start, k.when)
+		}
 	}
 }
 
 // timer renders one timer method of m.
 func (r *renderer) timer(m message, suffix, start, when string) {
-	r.f.Add(doc("%s%s delivers the message of [%s.%s] to the actor %s, under key.",
-		m.name, suffix, r.spec.name, m.name, when))
+	fails := "It fails with actor.ErrStopped once the actor is stopping."
+	if start != "StartSingle" {
+		fails = "It fails with actor.ErrStopped once the actor is stopping, and with an error if d is not positive."
+	}
+	r.f.Add(doc("%s%s delivers the message of [%s.%s] to the actor %s, under key, replacing key's timer. %s",
+		m.name, suffix, r.spec.name, m.name, when, fails))
 	params := append([]jen.Code{jen.Id("key").Any(), jen.Id("d").Qual("time", "Duration")}, r.params(m)...)
 	r.f.Func().Params(jen.Id("t").Id(r.n.timers)).Id(m.name + suffix).Params(params...).Error().Block(
 		jen.Return(jen.Id("t").Dot("t").Dot(start).Call(jen.Id("key"), jen.Id("d"), r.msgValue(m))),

@@ -11,8 +11,8 @@ import (
 	"github.com/troupe-go/troupe/loop"
 )
 
-// Compile-time guards: if one fails to compile, a message method of Account
-// changed; run go generate.
+// Compile-time guards: if one fails to compile, a method of Account that
+// Receive calls changed; run go generate.
 var (
 	_ func(*Account, *actor.Context) (int, error)              = (*Account).Balance
 	_ func(*Account, *actor.Context)                           = (*Account).Crash
@@ -38,7 +38,8 @@ type accountInterestMsg struct {
 }
 
 // accountActor adapts a *Account to actor.Actor: Receive calls the method a
-// message stands for, and the lifecycle hooks of Account pass through.
+// message stands for, or the handler of a runtime message (actor.Terminated,
+// actor.ReceiveTimeout), and the lifecycle hooks of Account pass through.
 type accountActor struct {
 	a *Account
 }
@@ -61,7 +62,16 @@ func (x *accountActor) Receive(c *actor.Context, msg any) (any, error) {
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	}
-	return nil, fmt.Errorf("troupe: %T: unexpected message %T", x.a, msg)
+	return nil, x.unhandled(c, msg)
+}
+
+// unhandled reports msg, which Account has no method for: an ask fails with
+// the error, and since the runtime keeps no record of a failed tell, the
+// actor's logger records it too.
+func (x *accountActor) unhandled(c *actor.Context, msg any) error {
+	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
+	c.Logger().Warn(err.Error())
+	return err
 }
 
 // accountFactory wraps f, a factory of Account, into an actor.Factory (nil
@@ -97,6 +107,23 @@ func (r AccountRef) Ref() actor.Ref {
 // String returns the ref's address, "troupe://system/kind/id".
 func (r AccountRef) String() string {
 	return r.ref.String()
+}
+
+// Stop stops the actor now, as actor.System.Stop does: its children first,
+// then it; messages it has not handled yet go to dead letters and their asks
+// fail with actor.ErrStopped. It returns at once, before the actor has
+// stopped (watch it for an actor.Terminated). Safe from any goroutine,
+// handlers included.
+func (r AccountRef) Stop() {
+	r.sys.Stop(r.ref)
+}
+
+// Poison stops the actor after the messages already queued for it, as
+// actor.System.Poison does; messages sent after Poison go to dead letters.
+// It returns at once, with actor.ErrNotFound if no such actor lives. Safe
+// from any goroutine, handlers included.
+func (r AccountRef) Poison() error {
+	return r.sys.Poison(r.ref)
 }
 
 // Balance asks the actor to run [Account.Balance] and waits for its result,
@@ -170,8 +197,10 @@ func SpawnAccountChild(c *actor.Context, id string, f func() *Account, opts ...a
 }
 
 // AccountTimers schedules Account's messages to the actor itself, by key, as
-// actor.Timers does: starting a key replaces its timer, cancelling a key
-// guarantees its message is not handled afterwards, and all timers are
+// actor.Timers does: each message has a single-shot timer (After), a
+// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
+// key replaces its timer, cancelling a key guarantees its message is not
+// handled afterwards, even if it was due already, and all timers are
 // cancelled when the actor stops or restarts. Use it only in the handlers of
 // the Account actor it was made for.
 type AccountTimers struct {
@@ -190,51 +219,113 @@ func (t AccountTimers) Cancel(key any) {
 	t.t.Cancel(key)
 }
 
+// CancelAll cancels every timer of the actor, typed or not.
+func (t AccountTimers) CancelAll() {
+	t.t.CancelAll()
+}
+
+// IsActive reports whether key has a live timer: a periodic one not
+// cancelled, or a single-shot one not yet delivered.
+func (t AccountTimers) IsActive(key any) bool {
+	return t.t.IsActive(key)
+}
+
 // BalanceAfter delivers the message of [Account.Balance] to the actor once,
-// after d, under key.
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
 func (t AccountTimers) BalanceAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, accountBalanceMsg{})
 }
 
-// BalanceEvery delivers the message of [Account.Balance] to the actor every
-// d, measured from the end of the previous delivery's handling, under key.
-func (t AccountTimers) BalanceEvery(key any, d time.Duration) error {
+// BalanceFixedDelay delivers the message of [Account.Balance] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t AccountTimers) BalanceFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, accountBalanceMsg{})
 }
 
+// BalanceFixedRate delivers the message of [Account.Balance] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AccountTimers) BalanceFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, accountBalanceMsg{})
+}
+
 // CrashAfter delivers the message of [Account.Crash] to the actor once,
-// after d, under key.
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
 func (t AccountTimers) CrashAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, accountCrashMsg{})
 }
 
-// CrashEvery delivers the message of [Account.Crash] to the actor every d,
-// measured from the end of the previous delivery's handling, under key.
-func (t AccountTimers) CrashEvery(key any, d time.Duration) error {
+// CrashFixedDelay delivers the message of [Account.Crash] to the actor every
+// d, measured from the end of the previous delivery's handling (fixed delay:
+// a slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AccountTimers) CrashFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, accountCrashMsg{})
 }
 
+// CrashFixedRate delivers the message of [Account.Crash] to the actor every
+// d, measured from the previous delivery's deadline (fixed rate: a slow
+// handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AccountTimers) CrashFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, accountCrashMsg{})
+}
+
 // DepositAfter delivers the message of [Account.Deposit] to the actor once,
-// after d, under key.
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
 func (t AccountTimers) DepositAfter(key any, d time.Duration, amount int) error {
 	return t.t.StartSingle(key, d, accountDepositMsg{amount: amount})
 }
 
-// DepositEvery delivers the message of [Account.Deposit] to the actor every
-// d, measured from the end of the previous delivery's handling, under key.
-func (t AccountTimers) DepositEvery(key any, d time.Duration, amount int) error {
+// DepositFixedDelay delivers the message of [Account.Deposit] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t AccountTimers) DepositFixedDelay(key any, d time.Duration, amount int) error {
 	return t.t.StartFixedDelay(key, d, accountDepositMsg{amount: amount})
 }
 
+// DepositFixedRate delivers the message of [Account.Deposit] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AccountTimers) DepositFixedRate(key any, d time.Duration, amount int) error {
+	return t.t.StartFixedRate(key, d, accountDepositMsg{amount: amount})
+}
+
 // InterestAfter delivers the message of [Account.Interest] to the actor
-// once, after d, under key.
+// once, after d (a single-shot timer), under key, replacing key's timer. It
+// fails with actor.ErrStopped once the actor is stopping.
 func (t AccountTimers) InterestAfter(key any, d time.Duration, amount int, dArg time.Duration) error {
 	return t.t.StartSingle(key, d, accountInterestMsg{amount: amount, dArg: dArg})
 }
 
-// InterestEvery delivers the message of [Account.Interest] to the actor
-// every d, measured from the end of the previous delivery's handling, under
-// key.
-func (t AccountTimers) InterestEvery(key any, d time.Duration, amount int, dArg time.Duration) error {
+// InterestFixedDelay delivers the message of [Account.Interest] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t AccountTimers) InterestFixedDelay(key any, d time.Duration, amount int, dArg time.Duration) error {
 	return t.t.StartFixedDelay(key, d, accountInterestMsg{amount: amount, dArg: dArg})
+}
+
+// InterestFixedRate delivers the message of [Account.Interest] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AccountTimers) InterestFixedRate(key any, d time.Duration, amount int, dArg time.Duration) error {
+	return t.t.StartFixedRate(key, d, accountInterestMsg{amount: amount, dArg: dArg})
 }

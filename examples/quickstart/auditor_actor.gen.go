@@ -11,8 +11,8 @@ import (
 	"github.com/troupe-go/troupe/loop"
 )
 
-// Compile-time guards: if one fails to compile, a message method of Auditor
-// changed; run go generate.
+// Compile-time guards: if one fails to compile, a method of Auditor that
+// Receive calls changed; run go generate.
 var (
 	_ func(*Auditor, *actor.Context, AccountRef) *loop.Promise[string] = (*Auditor).Audit
 )
@@ -23,7 +23,8 @@ type auditorAuditMsg struct {
 }
 
 // auditorActor adapts a *Auditor to actor.Actor: Receive calls the method a
-// message stands for, and the lifecycle hooks of Auditor pass through.
+// message stands for, or the handler of a runtime message (actor.Terminated,
+// actor.ReceiveTimeout), and the lifecycle hooks of Auditor pass through.
 type auditorActor struct {
 	a *Auditor
 }
@@ -34,7 +35,16 @@ func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 	case auditorAuditMsg:
 		return x.a.Audit(c, m.acct), nil
 	}
-	return nil, fmt.Errorf("troupe: %T: unexpected message %T", x.a, msg)
+	return nil, x.unhandled(c, msg)
+}
+
+// unhandled reports msg, which Auditor has no method for: an ask fails with
+// the error, and since the runtime keeps no record of a failed tell, the
+// actor's logger records it too.
+func (x *auditorActor) unhandled(c *actor.Context, msg any) error {
+	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
+	c.Logger().Warn(err.Error())
+	return err
 }
 
 // auditorFactory wraps f, a factory of Auditor, into an actor.Factory (nil
@@ -70,6 +80,23 @@ func (r AuditorRef) Ref() actor.Ref {
 // String returns the ref's address, "troupe://system/kind/id".
 func (r AuditorRef) String() string {
 	return r.ref.String()
+}
+
+// Stop stops the actor now, as actor.System.Stop does: its children first,
+// then it; messages it has not handled yet go to dead letters and their asks
+// fail with actor.ErrStopped. It returns at once, before the actor has
+// stopped (watch it for an actor.Terminated). Safe from any goroutine,
+// handlers included.
+func (r AuditorRef) Stop() {
+	r.sys.Stop(r.ref)
+}
+
+// Poison stops the actor after the messages already queued for it, as
+// actor.System.Poison does; messages sent after Poison go to dead letters.
+// It returns at once, with actor.ErrNotFound if no such actor lives. Safe
+// from any goroutine, handlers included.
+func (r AuditorRef) Poison() error {
+	return r.sys.Poison(r.ref)
 }
 
 // Audit asks the actor to run [Auditor.Audit] and waits for its result, for
@@ -112,8 +139,10 @@ func SpawnAuditorChild(c *actor.Context, id string, f func() *Auditor, opts ...a
 }
 
 // AuditorTimers schedules Auditor's messages to the actor itself, by key, as
-// actor.Timers does: starting a key replaces its timer, cancelling a key
-// guarantees its message is not handled afterwards, and all timers are
+// actor.Timers does: each message has a single-shot timer (After), a
+// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
+// key replaces its timer, cancelling a key guarantees its message is not
+// handled afterwards, even if it was due already, and all timers are
 // cancelled when the actor stops or restarts. Use it only in the handlers of
 // the Auditor actor it was made for.
 type AuditorTimers struct {
@@ -132,14 +161,38 @@ func (t AuditorTimers) Cancel(key any) {
 	t.t.Cancel(key)
 }
 
+// CancelAll cancels every timer of the actor, typed or not.
+func (t AuditorTimers) CancelAll() {
+	t.t.CancelAll()
+}
+
+// IsActive reports whether key has a live timer: a periodic one not
+// cancelled, or a single-shot one not yet delivered.
+func (t AuditorTimers) IsActive(key any) bool {
+	return t.t.IsActive(key)
+}
+
 // AuditAfter delivers the message of [Auditor.Audit] to the actor once,
-// after d, under key.
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
 func (t AuditorTimers) AuditAfter(key any, d time.Duration, acct AccountRef) error {
 	return t.t.StartSingle(key, d, auditorAuditMsg{acct: acct})
 }
 
-// AuditEvery delivers the message of [Auditor.Audit] to the actor every d,
-// measured from the end of the previous delivery's handling, under key.
-func (t AuditorTimers) AuditEvery(key any, d time.Duration, acct AccountRef) error {
+// AuditFixedDelay delivers the message of [Auditor.Audit] to the actor every
+// d, measured from the end of the previous delivery's handling (fixed delay:
+// a slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AuditorTimers) AuditFixedDelay(key any, d time.Duration, acct AccountRef) error {
 	return t.t.StartFixedDelay(key, d, auditorAuditMsg{acct: acct})
+}
+
+// AuditFixedRate delivers the message of [Auditor.Audit] to the actor every
+// d, measured from the previous delivery's deadline (fixed rate: a slow
+// handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t AuditorTimers) AuditFixedRate(key any, d time.Duration, acct AccountRef) error {
+	return t.t.StartFixedRate(key, d, auditorAuditMsg{acct: acct})
 }

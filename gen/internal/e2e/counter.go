@@ -46,8 +46,21 @@ func (c *Counter) AddLater(ctx *actor.Context, by int, d time.Duration) error {
 
 // StartTicking adds by every d, with a typed timer.
 func (c *Counter) StartTicking(ctx *actor.Context, by int, d time.Duration) error {
-	return CounterTimersOf(ctx).AddEvery("tick", d, by)
+	return CounterTimersOf(ctx).AddFixedDelay("tick", d, by)
 }
+
+// StartRate adds by every d at a fixed rate, with a typed timer.
+func (c *Counter) StartRate(ctx *actor.Context, by int, d time.Duration) error {
+	return CounterTimersOf(ctx).AddFixedRate("rate", d, by)
+}
+
+// Active reports whether the timer of key is live.
+func (c *Counter) Active(ctx *actor.Context, key string) bool {
+	return CounterTimersOf(ctx).IsActive(key)
+}
+
+// CancelAll cancels every timer.
+func (c *Counter) CancelAll(ctx *actor.Context) { CounterTimersOf(ctx).CancelAll() }
 
 // StopTicking cancels StartTicking.
 func (c *Counter) StopTicking(ctx *actor.Context) { CounterTimersOf(ctx).Cancel("tick") }

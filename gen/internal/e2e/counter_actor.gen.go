@@ -11,17 +11,25 @@ import (
 	"github.com/troupe-go/troupe/loop"
 )
 
-// Compile-time guards: if one fails to compile, a message method of Counter
-// changed; run go generate.
+// Compile-time guards: if one fails to compile, a method of Counter that
+// Receive calls changed; run go generate.
 var (
+	_ func(*Counter, *actor.Context, string) bool              = (*Counter).Active
 	_ func(*Counter, *actor.Context, int)                      = (*Counter).Add
 	_ func(*Counter, *actor.Context, int, time.Duration) error = (*Counter).AddLater
+	_ func(*Counter, *actor.Context)                           = (*Counter).CancelAll
 	_ func(*Counter, *actor.Context) (int, error)              = (*Counter).Get
+	_ func(*Counter, *actor.Context, int, time.Duration) error = (*Counter).StartRate
 	_ func(*Counter, *actor.Context, int, time.Duration) error = (*Counter).StartTicking
 	_ func(*Counter, *actor.Context)                           = (*Counter).StopTicking
 	_ func(*Counter, *actor.Context, int) error                = (*Counter).Sub
 	_ func(*Counter, *actor.Context, ...int) int               = (*Counter).Sum
 )
+
+// counterActiveMsg is the message of [Counter.Active].
+type counterActiveMsg struct {
+	keyArg string
+}
 
 // counterAddMsg is the message of [Counter.Add].
 type counterAddMsg struct {
@@ -34,8 +42,17 @@ type counterAddLaterMsg struct {
 	dArg time.Duration
 }
 
+// counterCancelAllMsg is the message of [Counter.CancelAll].
+type counterCancelAllMsg struct{}
+
 // counterGetMsg is the message of [Counter.Get].
 type counterGetMsg struct{}
+
+// counterStartRateMsg is the message of [Counter.StartRate].
+type counterStartRateMsg struct {
+	by   int
+	dArg time.Duration
+}
 
 // counterStartTickingMsg is the message of [Counter.StartTicking].
 type counterStartTickingMsg struct {
@@ -57,7 +74,8 @@ type counterSumMsg struct {
 }
 
 // counterActor adapts a *Counter to actor.Actor: Receive calls the method a
-// message stands for, and the lifecycle hooks of Counter pass through.
+// message stands for, or the handler of a runtime message (actor.Terminated,
+// actor.ReceiveTimeout), and the lifecycle hooks of Counter pass through.
 type counterActor struct {
 	a *Counter
 }
@@ -65,6 +83,8 @@ type counterActor struct {
 // Receive implements actor.Actor.
 func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case counterActiveMsg:
+		return x.a.Active(c, m.keyArg), nil
 	case counterAddMsg:
 		x.a.Add(c, m.by)
 		return nil, nil
@@ -74,8 +94,17 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case counterCancelAllMsg:
+		x.a.CancelAll(c)
+		return nil, nil
 	case counterGetMsg:
 		return x.a.Get(c)
+	case counterStartRateMsg:
+		if err := x.a.StartRate(c, m.by, m.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case counterStartTickingMsg:
 		if err := x.a.StartTicking(c, m.by, m.dArg); err != nil {
 			return nil, err
@@ -94,7 +123,16 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	case counterSumMsg:
 		return x.a.Sum(c, m.xs...), nil
 	}
-	return nil, fmt.Errorf("troupe: %T: unexpected message %T", x.a, msg)
+	return nil, x.unhandled(c, msg)
+}
+
+// unhandled reports msg, which Counter has no method for: an ask fails with
+// the error, and since the runtime keeps no record of a failed tell, the
+// actor's logger records it too.
+func (x *counterActor) unhandled(c *actor.Context, msg any) error {
+	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
+	c.Logger().Warn(err.Error())
+	return err
 }
 
 // counterFactory wraps f, a factory of Counter, into an actor.Factory (nil
@@ -132,6 +170,39 @@ func (r CounterRef) String() string {
 	return r.ref.String()
 }
 
+// Stop stops the actor now, as actor.System.Stop does: its children first,
+// then it; messages it has not handled yet go to dead letters and their asks
+// fail with actor.ErrStopped. It returns at once, before the actor has
+// stopped (watch it for an actor.Terminated). Safe from any goroutine,
+// handlers included.
+func (r CounterRef) Stop() {
+	r.sys.Stop(r.ref)
+}
+
+// Poison stops the actor after the messages already queued for it, as
+// actor.System.Poison does; messages sent after Poison go to dead letters.
+// It returns at once, with actor.ErrNotFound if no such actor lives. Safe
+// from any goroutine, handlers included.
+func (r CounterRef) Poison() error {
+	return r.sys.Poison(r.ref)
+}
+
+// Active asks the actor to run [Counter.Active] and waits for its result,
+// for callers outside actors: without a deadline in ctx the system's ask
+// timeout applies, and from a handler it fails at once with
+// actor.ErrWouldBlock (use ActiveAsync there).
+func (r CounterRef) Active(ctx context.Context, keyArg string) (bool, error) {
+	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveMsg{keyArg: keyArg})
+}
+
+// ActiveAsync asks the actor to run [Counter.Active] from a handler, whose
+// context is c: it never blocks, and the promise settles on c's loop
+// (rejected with actor.ErrTimeout after the system's ask timeout). Call it
+// only on c's loop.
+func (r CounterRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[bool] {
+	return actor.AskAsync[bool](c, r.ref, counterActiveMsg{keyArg: keyArg})
+}
+
 // Add tells the actor to run [Counter.Add] and returns at once, with the
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
@@ -156,6 +227,13 @@ func (r CounterRef) AddLaterAsync(c *actor.Context, by int, dArg time.Duration) 
 	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterMsg{by: by, dArg: dArg})
 }
 
+// CancelAll tells the actor to run [Counter.CancelAll] and returns at once,
+// with the reason the message could not be delivered (actor.ErrNotFound,
+// actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
+func (r CounterRef) CancelAll() error {
+	return r.sys.Tell(r.ref, counterCancelAllMsg{})
+}
+
 // Get asks the actor to run [Counter.Get] and waits for its result, for
 // callers outside actors: without a deadline in ctx the system's ask timeout
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
@@ -170,6 +248,23 @@ func (r CounterRef) Get(ctx context.Context) (int, error) {
 // loop.
 func (r CounterRef) GetAsync(c *actor.Context) *loop.Promise[int] {
 	return actor.AskAsync[int](c, r.ref, counterGetMsg{})
+}
+
+// StartRate asks the actor to run [Counter.StartRate] and waits for its
+// error, for callers outside actors: without a deadline in ctx the system's
+// ask timeout applies, and from a handler it fails at once with
+// actor.ErrWouldBlock (use StartRateAsync there).
+func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) error {
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateMsg{by: by, dArg: dArg})
+	return err
+}
+
+// StartRateAsync asks the actor to run [Counter.StartRate] from a handler,
+// whose context is c: it never blocks, and the promise settles on c's loop
+// (rejected with actor.ErrTimeout after the system's ask timeout). Call it
+// only on c's loop.
+func (r CounterRef) StartRateAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+	return actor.AskAsync[struct{}](c, r.ref, counterStartRateMsg{by: by, dArg: dArg})
 }
 
 // StartTicking asks the actor to run [Counter.StartTicking] and waits for
@@ -254,8 +349,10 @@ func SpawnCounterChild(c *actor.Context, id string, f func() *Counter, opts ...a
 }
 
 // CounterTimers schedules Counter's messages to the actor itself, by key, as
-// actor.Timers does: starting a key replaces its timer, cancelling a key
-// guarantees its message is not handled afterwards, and all timers are
+// actor.Timers does: each message has a single-shot timer (After), a
+// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
+// key replaces its timer, cancelling a key guarantees its message is not
+// handled afterwards, even if it was due already, and all timers are
 // cancelled when the actor stops or restarts. Use it only in the handlers of
 // the Counter actor it was made for.
 type CounterTimers struct {
@@ -274,89 +371,264 @@ func (t CounterTimers) Cancel(key any) {
 	t.t.Cancel(key)
 }
 
-// AddAfter delivers the message of [Counter.Add] to the actor once, after d,
-// under key.
+// CancelAll cancels every timer of the actor, typed or not.
+func (t CounterTimers) CancelAll() {
+	t.t.CancelAll()
+}
+
+// IsActive reports whether key has a live timer: a periodic one not
+// cancelled, or a single-shot one not yet delivered.
+func (t CounterTimers) IsActive(key any) bool {
+	return t.t.IsActive(key)
+}
+
+// ActiveAfter delivers the message of [Counter.Active] to the actor once,
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
+func (t CounterTimers) ActiveAfter(key any, d time.Duration, keyArg string) error {
+	return t.t.StartSingle(key, d, counterActiveMsg{keyArg: keyArg})
+}
+
+// ActiveFixedDelay delivers the message of [Counter.Active] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t CounterTimers) ActiveFixedDelay(key any, d time.Duration, keyArg string) error {
+	return t.t.StartFixedDelay(key, d, counterActiveMsg{keyArg: keyArg})
+}
+
+// ActiveFixedRate delivers the message of [Counter.Active] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) ActiveFixedRate(key any, d time.Duration, keyArg string) error {
+	return t.t.StartFixedRate(key, d, counterActiveMsg{keyArg: keyArg})
+}
+
+// AddAfter delivers the message of [Counter.Add] to the actor once, after d
+// (a single-shot timer), under key, replacing key's timer. It fails with
+// actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) AddAfter(key any, d time.Duration, by int) error {
 	return t.t.StartSingle(key, d, counterAddMsg{by: by})
 }
 
-// AddEvery delivers the message of [Counter.Add] to the actor every d,
-// measured from the end of the previous delivery's handling, under key.
-func (t CounterTimers) AddEvery(key any, d time.Duration, by int) error {
+// AddFixedDelay delivers the message of [Counter.Add] to the actor every d,
+// measured from the end of the previous delivery's handling (fixed delay: a
+// slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) AddFixedDelay(key any, d time.Duration, by int) error {
 	return t.t.StartFixedDelay(key, d, counterAddMsg{by: by})
 }
 
+// AddFixedRate delivers the message of [Counter.Add] to the actor every d,
+// measured from the previous delivery's deadline (fixed rate: a slow handler
+// does not shift the schedule), until cancelled, under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping, and with
+// an error if d is not positive.
+func (t CounterTimers) AddFixedRate(key any, d time.Duration, by int) error {
+	return t.t.StartFixedRate(key, d, counterAddMsg{by: by})
+}
+
 // AddLaterAfter delivers the message of [Counter.AddLater] to the actor
-// once, after d, under key.
+// once, after d (a single-shot timer), under key, replacing key's timer. It
+// fails with actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) AddLaterAfter(key any, d time.Duration, by int, dArg time.Duration) error {
 	return t.t.StartSingle(key, d, counterAddLaterMsg{by: by, dArg: dArg})
 }
 
-// AddLaterEvery delivers the message of [Counter.AddLater] to the actor
-// every d, measured from the end of the previous delivery's handling, under
-// key.
-func (t CounterTimers) AddLaterEvery(key any, d time.Duration, by int, dArg time.Duration) error {
+// AddLaterFixedDelay delivers the message of [Counter.AddLater] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t CounterTimers) AddLaterFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
 	return t.t.StartFixedDelay(key, d, counterAddLaterMsg{by: by, dArg: dArg})
 }
 
-// GetAfter delivers the message of [Counter.Get] to the actor once, after d,
-// under key.
+// AddLaterFixedRate delivers the message of [Counter.AddLater] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) AddLaterFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterAddLaterMsg{by: by, dArg: dArg})
+}
+
+// CancelAllAfter delivers the message of [Counter.CancelAll] to the actor
+// once, after d (a single-shot timer), under key, replacing key's timer. It
+// fails with actor.ErrStopped once the actor is stopping.
+func (t CounterTimers) CancelAllAfter(key any, d time.Duration) error {
+	return t.t.StartSingle(key, d, counterCancelAllMsg{})
+}
+
+// CancelAllFixedDelay delivers the message of [Counter.CancelAll] to the
+// actor every d, measured from the end of the previous delivery's handling
+// (fixed delay: a slow handler delays the next delivery), until cancelled,
+// under key, replacing key's timer. It fails with actor.ErrStopped once the
+// actor is stopping, and with an error if d is not positive.
+func (t CounterTimers) CancelAllFixedDelay(key any, d time.Duration) error {
+	return t.t.StartFixedDelay(key, d, counterCancelAllMsg{})
+}
+
+// CancelAllFixedRate delivers the message of [Counter.CancelAll] to the
+// actor every d, measured from the previous delivery's deadline (fixed rate:
+// a slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) CancelAllFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterCancelAllMsg{})
+}
+
+// GetAfter delivers the message of [Counter.Get] to the actor once, after d
+// (a single-shot timer), under key, replacing key's timer. It fails with
+// actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) GetAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, counterGetMsg{})
 }
 
-// GetEvery delivers the message of [Counter.Get] to the actor every d,
-// measured from the end of the previous delivery's handling, under key.
-func (t CounterTimers) GetEvery(key any, d time.Duration) error {
+// GetFixedDelay delivers the message of [Counter.Get] to the actor every d,
+// measured from the end of the previous delivery's handling (fixed delay: a
+// slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) GetFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, counterGetMsg{})
 }
 
+// GetFixedRate delivers the message of [Counter.Get] to the actor every d,
+// measured from the previous delivery's deadline (fixed rate: a slow handler
+// does not shift the schedule), until cancelled, under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping, and with
+// an error if d is not positive.
+func (t CounterTimers) GetFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterGetMsg{})
+}
+
+// StartRateAfter delivers the message of [Counter.StartRate] to the actor
+// once, after d (a single-shot timer), under key, replacing key's timer. It
+// fails with actor.ErrStopped once the actor is stopping.
+func (t CounterTimers) StartRateAfter(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartSingle(key, d, counterStartRateMsg{by: by, dArg: dArg})
+}
+
+// StartRateFixedDelay delivers the message of [Counter.StartRate] to the
+// actor every d, measured from the end of the previous delivery's handling
+// (fixed delay: a slow handler delays the next delivery), until cancelled,
+// under key, replacing key's timer. It fails with actor.ErrStopped once the
+// actor is stopping, and with an error if d is not positive.
+func (t CounterTimers) StartRateFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartFixedDelay(key, d, counterStartRateMsg{by: by, dArg: dArg})
+}
+
+// StartRateFixedRate delivers the message of [Counter.StartRate] to the
+// actor every d, measured from the previous delivery's deadline (fixed rate:
+// a slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) StartRateFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterStartRateMsg{by: by, dArg: dArg})
+}
+
 // StartTickingAfter delivers the message of [Counter.StartTicking] to the
-// actor once, after d, under key.
+// actor once, after d (a single-shot timer), under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) StartTickingAfter(key any, d time.Duration, by int, dArg time.Duration) error {
 	return t.t.StartSingle(key, d, counterStartTickingMsg{by: by, dArg: dArg})
 }
 
-// StartTickingEvery delivers the message of [Counter.StartTicking] to the
-// actor every d, measured from the end of the previous delivery's handling,
-// under key.
-func (t CounterTimers) StartTickingEvery(key any, d time.Duration, by int, dArg time.Duration) error {
+// StartTickingFixedDelay delivers the message of [Counter.StartTicking] to
+// the actor every d, measured from the end of the previous delivery's
+// handling (fixed delay: a slow handler delays the next delivery), until
+// cancelled, under key, replacing key's timer. It fails with
+// actor.ErrStopped once the actor is stopping, and with an error if d is not
+// positive.
+func (t CounterTimers) StartTickingFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
 	return t.t.StartFixedDelay(key, d, counterStartTickingMsg{by: by, dArg: dArg})
 }
 
+// StartTickingFixedRate delivers the message of [Counter.StartTicking] to
+// the actor every d, measured from the previous delivery's deadline (fixed
+// rate: a slow handler does not shift the schedule), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t CounterTimers) StartTickingFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterStartTickingMsg{by: by, dArg: dArg})
+}
+
 // StopTickingAfter delivers the message of [Counter.StopTicking] to the
-// actor once, after d, under key.
+// actor once, after d (a single-shot timer), under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) StopTickingAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, counterStopTickingMsg{})
 }
 
-// StopTickingEvery delivers the message of [Counter.StopTicking] to the
-// actor every d, measured from the end of the previous delivery's handling,
-// under key.
-func (t CounterTimers) StopTickingEvery(key any, d time.Duration) error {
+// StopTickingFixedDelay delivers the message of [Counter.StopTicking] to the
+// actor every d, measured from the end of the previous delivery's handling
+// (fixed delay: a slow handler delays the next delivery), until cancelled,
+// under key, replacing key's timer. It fails with actor.ErrStopped once the
+// actor is stopping, and with an error if d is not positive.
+func (t CounterTimers) StopTickingFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, counterStopTickingMsg{})
 }
 
-// SubAfter delivers the message of [Counter.Sub] to the actor once, after d,
-// under key.
+// StopTickingFixedRate delivers the message of [Counter.StopTicking] to the
+// actor every d, measured from the previous delivery's deadline (fixed rate:
+// a slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) StopTickingFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, counterStopTickingMsg{})
+}
+
+// SubAfter delivers the message of [Counter.Sub] to the actor once, after d
+// (a single-shot timer), under key, replacing key's timer. It fails with
+// actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) SubAfter(key any, d time.Duration, by int) error {
 	return t.t.StartSingle(key, d, counterSubMsg{by: by})
 }
 
-// SubEvery delivers the message of [Counter.Sub] to the actor every d,
-// measured from the end of the previous delivery's handling, under key.
-func (t CounterTimers) SubEvery(key any, d time.Duration, by int) error {
+// SubFixedDelay delivers the message of [Counter.Sub] to the actor every d,
+// measured from the end of the previous delivery's handling (fixed delay: a
+// slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) SubFixedDelay(key any, d time.Duration, by int) error {
 	return t.t.StartFixedDelay(key, d, counterSubMsg{by: by})
 }
 
-// SumAfter delivers the message of [Counter.Sum] to the actor once, after d,
-// under key.
+// SubFixedRate delivers the message of [Counter.Sub] to the actor every d,
+// measured from the previous delivery's deadline (fixed rate: a slow handler
+// does not shift the schedule), until cancelled, under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping, and with
+// an error if d is not positive.
+func (t CounterTimers) SubFixedRate(key any, d time.Duration, by int) error {
+	return t.t.StartFixedRate(key, d, counterSubMsg{by: by})
+}
+
+// SumAfter delivers the message of [Counter.Sum] to the actor once, after d
+// (a single-shot timer), under key, replacing key's timer. It fails with
+// actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) SumAfter(key any, d time.Duration, xs ...int) error {
 	return t.t.StartSingle(key, d, counterSumMsg{xs: xs})
 }
 
-// SumEvery delivers the message of [Counter.Sum] to the actor every d,
-// measured from the end of the previous delivery's handling, under key.
-func (t CounterTimers) SumEvery(key any, d time.Duration, xs ...int) error {
+// SumFixedDelay delivers the message of [Counter.Sum] to the actor every d,
+// measured from the end of the previous delivery's handling (fixed delay: a
+// slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t CounterTimers) SumFixedDelay(key any, d time.Duration, xs ...int) error {
 	return t.t.StartFixedDelay(key, d, counterSumMsg{xs: xs})
+}
+
+// SumFixedRate delivers the message of [Counter.Sum] to the actor every d,
+// measured from the previous delivery's deadline (fixed rate: a slow handler
+// does not shift the schedule), until cancelled, under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping, and with
+// an error if d is not positive.
+func (t CounterTimers) SumFixedRate(key any, d time.Duration, xs ...int) error {
+	return t.t.StartFixedRate(key, d, counterSumMsg{xs: xs})
 }

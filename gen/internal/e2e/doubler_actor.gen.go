@@ -11,8 +11,8 @@ import (
 	"github.com/troupe-go/troupe/loop"
 )
 
-// Compile-time guards: if one fails to compile, a message method of Doubler
-// changed; run go generate.
+// Compile-time guards: if one fails to compile, a method of Doubler that
+// Receive calls changed; run go generate.
 var (
 	_ func(*Doubler, *actor.Context) error              = (*Doubler).BlockingGet
 	_ func(*Doubler, *actor.Context) CounterRef         = (*Doubler).Counter
@@ -29,7 +29,8 @@ type doublerCounterMsg struct{}
 type doublerDoubledMsg struct{}
 
 // doublerActor adapts a *Doubler to actor.Actor: Receive calls the method a
-// message stands for, and the lifecycle hooks of Doubler pass through.
+// message stands for, or the handler of a runtime message (actor.Terminated,
+// actor.ReceiveTimeout), and the lifecycle hooks of Doubler pass through.
 type doublerActor struct {
 	a *Doubler
 }
@@ -48,7 +49,16 @@ func (x *doublerActor) Receive(c *actor.Context, msg any) (any, error) {
 	case doublerDoubledMsg:
 		return x.a.Doubled(c), nil
 	}
-	return nil, fmt.Errorf("troupe: %T: unexpected message %T", x.a, msg)
+	return nil, x.unhandled(c, msg)
+}
+
+// unhandled reports msg, which Doubler has no method for: an ask fails with
+// the error, and since the runtime keeps no record of a failed tell, the
+// actor's logger records it too.
+func (x *doublerActor) unhandled(c *actor.Context, msg any) error {
+	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
+	c.Logger().Warn(err.Error())
+	return err
 }
 
 // Started implements actor.StartedHook.
@@ -89,6 +99,23 @@ func (r DoublerRef) Ref() actor.Ref {
 // String returns the ref's address, "troupe://system/kind/id".
 func (r DoublerRef) String() string {
 	return r.ref.String()
+}
+
+// Stop stops the actor now, as actor.System.Stop does: its children first,
+// then it; messages it has not handled yet go to dead letters and their asks
+// fail with actor.ErrStopped. It returns at once, before the actor has
+// stopped (watch it for an actor.Terminated). Safe from any goroutine,
+// handlers included.
+func (r DoublerRef) Stop() {
+	r.sys.Stop(r.ref)
+}
+
+// Poison stops the actor after the messages already queued for it, as
+// actor.System.Poison does; messages sent after Poison go to dead letters.
+// It returns at once, with actor.ErrNotFound if no such actor lives. Safe
+// from any goroutine, handlers included.
+func (r DoublerRef) Poison() error {
+	return r.sys.Poison(r.ref)
 }
 
 // BlockingGet asks the actor to run [Doubler.BlockingGet] and waits for its
@@ -164,8 +191,10 @@ func SpawnDoublerChild(c *actor.Context, id string, f func() *Doubler, opts ...a
 }
 
 // DoublerTimers schedules Doubler's messages to the actor itself, by key, as
-// actor.Timers does: starting a key replaces its timer, cancelling a key
-// guarantees its message is not handled afterwards, and all timers are
+// actor.Timers does: each message has a single-shot timer (After), a
+// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
+// key replaces its timer, cancelling a key guarantees its message is not
+// handled afterwards, even if it was due already, and all timers are
 // cancelled when the actor stops or restarts. Use it only in the handlers of
 // the Doubler actor it was made for.
 type DoublerTimers struct {
@@ -184,39 +213,88 @@ func (t DoublerTimers) Cancel(key any) {
 	t.t.Cancel(key)
 }
 
+// CancelAll cancels every timer of the actor, typed or not.
+func (t DoublerTimers) CancelAll() {
+	t.t.CancelAll()
+}
+
+// IsActive reports whether key has a live timer: a periodic one not
+// cancelled, or a single-shot one not yet delivered.
+func (t DoublerTimers) IsActive(key any) bool {
+	return t.t.IsActive(key)
+}
+
 // BlockingGetAfter delivers the message of [Doubler.BlockingGet] to the
-// actor once, after d, under key.
+// actor once, after d (a single-shot timer), under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping.
 func (t DoublerTimers) BlockingGetAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, doublerBlockingGetMsg{})
 }
 
-// BlockingGetEvery delivers the message of [Doubler.BlockingGet] to the
-// actor every d, measured from the end of the previous delivery's handling,
-// under key.
-func (t DoublerTimers) BlockingGetEvery(key any, d time.Duration) error {
+// BlockingGetFixedDelay delivers the message of [Doubler.BlockingGet] to the
+// actor every d, measured from the end of the previous delivery's handling
+// (fixed delay: a slow handler delays the next delivery), until cancelled,
+// under key, replacing key's timer. It fails with actor.ErrStopped once the
+// actor is stopping, and with an error if d is not positive.
+func (t DoublerTimers) BlockingGetFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, doublerBlockingGetMsg{})
 }
 
+// BlockingGetFixedRate delivers the message of [Doubler.BlockingGet] to the
+// actor every d, measured from the previous delivery's deadline (fixed rate:
+// a slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t DoublerTimers) BlockingGetFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, doublerBlockingGetMsg{})
+}
+
 // CounterAfter delivers the message of [Doubler.Counter] to the actor once,
-// after d, under key.
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
 func (t DoublerTimers) CounterAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, doublerCounterMsg{})
 }
 
-// CounterEvery delivers the message of [Doubler.Counter] to the actor every
-// d, measured from the end of the previous delivery's handling, under key.
-func (t DoublerTimers) CounterEvery(key any, d time.Duration) error {
+// CounterFixedDelay delivers the message of [Doubler.Counter] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t DoublerTimers) CounterFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, doublerCounterMsg{})
 }
 
+// CounterFixedRate delivers the message of [Doubler.Counter] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t DoublerTimers) CounterFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, doublerCounterMsg{})
+}
+
 // DoubledAfter delivers the message of [Doubler.Doubled] to the actor once,
-// after d, under key.
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
 func (t DoublerTimers) DoubledAfter(key any, d time.Duration) error {
 	return t.t.StartSingle(key, d, doublerDoubledMsg{})
 }
 
-// DoubledEvery delivers the message of [Doubler.Doubled] to the actor every
-// d, measured from the end of the previous delivery's handling, under key.
-func (t DoublerTimers) DoubledEvery(key any, d time.Duration) error {
+// DoubledFixedDelay delivers the message of [Doubler.Doubled] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t DoublerTimers) DoubledFixedDelay(key any, d time.Duration) error {
 	return t.t.StartFixedDelay(key, d, doublerDoubledMsg{})
+}
+
+// DoubledFixedRate delivers the message of [Doubler.Doubled] to the actor
+// every d, measured from the previous delivery's deadline (fixed rate: a
+// slow handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t DoublerTimers) DoubledFixedRate(key any, d time.Duration) error {
+	return t.t.StartFixedRate(key, d, doublerDoubledMsg{})
 }

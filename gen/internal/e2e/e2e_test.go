@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -147,14 +148,14 @@ func TestTimers(t *testing.T) {
 		t.Fatalf("before the timer: %d, want 0", n)
 	}
 	clk.Advance(time.Second)
-	waitFor(t, ref, 5)
+	waitFor(t, clk, ref, 5)
 
 	if err := ref.StartTicking(ctx, 1, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	for want := 6; want <= 8; want++ {
 		clk.Advance(time.Second)
-		waitFor(t, ref, want)
+		waitFor(t, clk, ref, want)
 	}
 	if err := ref.StopTicking(); err != nil {
 		t.Fatal(err)
@@ -167,19 +168,22 @@ func TestTimers(t *testing.T) {
 }
 
 // waitFor asks ref for its count until it is want: a timer fires on the
-// actor's loop after the clock moves, not within Advance.
-func waitFor(t *testing.T, ref e2e.CounterRef, want int) {
+// actor's loop after the clock moves, not within Advance, and a loop that
+// armed its wake-up for a time the clock had passed already is woken by
+// the next Advance, so it advances by nothing between asks.
+func waitFor(t *testing.T, clk *loop.VirtualClock, ref e2e.CounterRef, want int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for {
 		n := get(t, ref)
 		if n == want {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("count %d, want %d", n, want)
+			t.Fatalf("count %d, want %d (hang guard)", n, want)
 		}
-		time.Sleep(time.Millisecond)
+		clk.Advance(0)
+		runtime.Gosched()
 	}
 }
 
