@@ -33,6 +33,7 @@ type instance struct {
 	failure error // makes the turn in progress fatal to the instance
 	dead    bool
 	slot    int
+	origin  int64 // loop time at start, performance.now's zero
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
 }
@@ -51,6 +52,7 @@ var typePromise = reflect.TypeFor[*goja.Promise]()
 // top level as the instance's first turn.
 func (in *instance) Started(c *actor.Context) {
 	in.c, in.l = c, c.Loop()
+	in.origin = in.l.Now()
 	in.rt = goja.New()
 	in.rt.SetMaxCallStackSize(in.cfg.maxStack)
 	in.rt.SetPromiseRejectionTracker(in.trackRejection)

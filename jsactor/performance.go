@@ -21,7 +21,7 @@ type perfEntry struct {
 }
 
 func (in *instance) buildPerformance() goja.Value {
-	ps := &perfState{origin: in.l.Now()}
+	ps := &perfState{origin: in.origin}
 	in.cached().perf = ps
 	now := func() float64 { return float64(in.l.Now()-ps.origin) / float64(time.Millisecond) }
 	o := in.rt.NewObject()
