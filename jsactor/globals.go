@@ -1,6 +1,8 @@
 package jsactor
 
 import (
+	"sync"
+
 	"github.com/dop251/goja"
 )
 
@@ -16,13 +18,13 @@ import (
 // globalBuilders maps each lazy global to the function that builds it.
 // A builder registered for several names (extraGlobals) defines them all
 // on the global object and returns nil.
-var globalBuilders map[string]func(in *instance) goja.Value
+var globalBuilders = sync.OnceValue(buildersMap)
 
-func init() {
+func buildersMap() map[string]func(in *instance) goja.Value {
 	native := func(f func(in *instance) func(goja.FunctionCall) goja.Value) func(in *instance) goja.Value {
 		return func(in *instance) goja.Value { return in.rt.ToValue(f(in)) }
 	}
-	globalBuilders = map[string]func(in *instance) goja.Value{
+	m := map[string]func(in *instance) goja.Value{
 		"setTimeout":      native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.setTimeout }),
 		"setInterval":     native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.setInterval }),
 		"clearTimeout":    native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.clearTimer }),
@@ -42,9 +44,10 @@ func init() {
 	}
 	for _, extra := range extraGlobals {
 		for _, name := range extra.names {
-			globalBuilders[name] = extra.build
+			m[name] = extra.build
 		}
 	}
+	return m
 }
 
 // extraGlobal is a group of globals built together (web APIs).
@@ -53,7 +56,8 @@ type extraGlobal struct {
 	build func(in *instance) goja.Value
 }
 
-// extraGlobals is filled by the files of the web APIs.
+// extraGlobals is filled by the init functions of the web APIs' files,
+// before the first lookup.
 var extraGlobals []extraGlobal
 
 // cache holds helpers built on first use, per instance.
@@ -91,7 +95,7 @@ func (in *instance) define(name string, v goja.Value) {
 
 // Get implements goja.DynamicObject: it builds a global on first lookup.
 func (lg lazyGlobals) Get(key string) goja.Value {
-	build, ok := globalBuilders[key]
+	build, ok := globalBuilders()[key]
 	if !ok {
 		return nil
 	}
@@ -112,7 +116,7 @@ func (lg lazyGlobals) Set(key string, v goja.Value) bool {
 
 // Has implements goja.DynamicObject.
 func (lg lazyGlobals) Has(key string) bool {
-	_, ok := globalBuilders[key]
+	_, ok := globalBuilders()[key]
 	return ok
 }
 

@@ -33,7 +33,7 @@ type instance struct {
 	failure error // makes the turn in progress fatal to the instance
 	dead    bool
 	slot    int
-	origin  int64 // loop time at start, performance.now's zero
+	origin  int64         // loop time at start, performance.now's zero
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
 }
