@@ -1,0 +1,55 @@
+package jsactor
+
+import (
+	"context"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+)
+
+// Call is the message that invokes a named handler of a JS actor: the
+// function module.exports[Method], called with Args (each converted to
+// JavaScript, see the package doc). Its return value, or the value its
+// promise fulfils with, answers an ask.
+//
+// Call is also what a JS actor sends with ref.tell(method, ...args) and
+// ref.ask(method, ...args), so a Go actor talking with JS actors handles
+// Call messages. Generated typed refs for JS actors build Calls: a method
+// M(ctx, a, b) of an annotated interface becomes Ask[R](ctx, sys, ref,
+// "M", a, b).
+//
+// Any other message reaches module.exports.receive(msg), converted.
+type Call struct {
+	Method string
+	Args   []any
+}
+
+// Tell sends Call{method, args} to the actor named to. Safe from any
+// goroutine.
+func Tell(sys *actor.System, to actor.Ref, method string, args ...any) error {
+	return sys.Tell(to, Call{Method: method, Args: args})
+}
+
+// Ask sends Call{method, args} to the actor named to, waits for the reply
+// (as [actor.Ask]) and decodes it into R (see [Decode]): a JS number
+// answers an Ask[int], an object an Ask of a struct with json tags.
+func Ask[R any](ctx context.Context, sys *actor.System, to actor.Ref, method string, args ...any) (R, error) {
+	var out R
+	v, err := actor.Ask[any](ctx, sys, to, Call{Method: method, Args: args})
+	if err != nil {
+		return out, err
+	}
+	err = Decode(v, &out)
+	return out, err
+}
+
+// AskAsync is Ask for handlers: it returns a promise of the decoded reply,
+// settled on the asking actor's loop (as [actor.AskAsync]).
+func AskAsync[R any](c *actor.Context, to actor.Ref, method string, args ...any) *loop.Promise[R] {
+	p := actor.AskAsync[any](c, to, Call{Method: method, Args: args})
+	return loop.Then(p, func(v any) (R, error) {
+		var out R
+		err := Decode(v, &out)
+		return out, err
+	})
+}

@@ -1,0 +1,92 @@
+// Package jsactor runs actors written in JavaScript, on goja, as
+// first-class actors of an [actor.System]: same refs, mailboxes, timers,
+// promises and supervision as Go actors.
+//
+// # Scripts and spawning
+//
+// A script is a CommonJS module compiled once ([Compile], [CompileFile])
+// and shared by every actor spawned from it ([Spawn], or [Factory] with
+// the actor package's own Spawn). Each actor instance gets its own goja
+// Runtime, created on the actor's loop; the script's top level runs there
+// at spawn and again, in a fresh Runtime, after each restart. The script
+// exports its handlers:
+//
+//	module.exports = {
+//	  add(a, b) { return a + b },                    // answers an ask
+//	  async fetch(ref, key) { return await ref.ask("get", key) },
+//	  receive(msg) { console.log("got", msg) },        // any other message
+//	};
+//
+// Go code sends [Call] messages (Call{Method, Args} invokes
+// module.exports[Method](...Args)) with [Tell] and [Ask], or actor.Tell
+// and actor.Ask directly; other messages go to module.exports.receive.
+// A handler's return value, or the value its promise fulfils with,
+// answers an ask. A handler that throws, or whose promise rejects, has
+// failed: the ask gets the error (an [*Error] with the JavaScript stack,
+// wrapped in the actor runtime's panic error) and supervision restarts
+// the actor. Call is the Go-side contract of a JS actor: the code
+// generator's typed refs for JS actors (annotated Go interfaces) emit
+// Tell/Ask calls with it.
+//
+// # What a script sees
+//
+// Timers and tasks: setTimeout, setInterval, setImmediate and their
+// clear functions (integer IDs, extra arguments passed through),
+// queueMicrotask (on goja's own job queue), Promise and async/await
+// (goja's own). Actors: self (the actor's ref, with self.parent and
+// self.timers, keyed message timers with actor.Timers' guarantees),
+// spawn(kind, id[, scriptName]), stop([ref]), watch(ref), unwatch(ref),
+// and refs with tell/ask/send/request. Logging: console.log, info, warn,
+// error, debug, trace, to the actor's zap logger. Web basics:
+// performance.now/mark/measure, structuredClone, TextEncoder,
+// TextDecoder, atob, btoa, URL and URLSearchParams (goja_nodejs's),
+// EventTarget, Event, CustomEvent, AbortController, AbortSignal (with
+// AbortSignal.timeout), crypto.getRandomValues and crypto.randomUUID.
+// require(name) loads only modules the host registered ([WithModule]).
+// There is no file system, network, process or environment access.
+//
+// Globals are installed lazily, on first use: an actor pays only for what
+// its script touches (a native function costs a Runtime about 800 bytes).
+//
+// # Event loop order
+//
+// Each macrotask — a message, a timer callback, an immediate, the
+// settlement of an ask the script made — is exactly one top-level call
+// into goja, so goja's job drain when that call returns is the
+// macrotask's microtask checkpoint, in HTML/Node order. Go-side loop
+// microtasks of a JS actor (promise settlements, ask replies) run after
+// goja's drain and reach JavaScript only as turns of their own. Timers
+// with equal deadlines fire in the order they were set. An immediate
+// queued during a turn runs in the same loop round, before timers that
+// came due during the turn (Node's order inside callbacks). HTML's
+// nested-timeout clamping is an option ([WithNestedTimerClamping]), off by
+// default.
+//
+// # Faults
+//
+// An exception in a callback (timer, immediate, microtask) is logged with
+// its JavaScript stack and passed to [WithErrorHandler]'s function; one in
+// a handler fails the actor, as above. Promise rejections still unhandled
+// at a turn's checkpoint are reported, and reported again as handled if a
+// handler is attached later.
+//
+// A watchdog interrupts a turn that runs past its budget ([WithBudget],
+// default 100 ms), infinite loops and promise storms alike. It costs a
+// turn two atomic operations: one sampler goroutine per process (running
+// while any JS actor lives) watches the turns in progress. An interrupted
+// turn is fatal to the instance (goja drops its queued jobs): supervision
+// restarts the actor, and the asks the instance still owed fail with
+// [ErrInstanceLost]. The call stack depth is bounded
+// ([WithMaxCallStackSize]) the same way.
+//
+// # Values crossing actors
+//
+// Values are copied, never shared, in both directions; see the comments
+// of the conversions (JavaScript objects, arrays, numbers, strings,
+// booleans, null, Dates, typed arrays; Go structs by json tags, maps,
+// slices, refs). A value that cannot cross — a function, a symbol, a
+// cyclic object, a BigInt out of the 64-bit range, a class instance —
+// fails the send with [ErrCannotCross] (a TypeError in JavaScript);
+// nothing is delivered. [Decode] turns a converted value into a typed Go
+// value, as [Ask] does with its type parameter.
+package jsactor

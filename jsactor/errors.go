@@ -1,0 +1,58 @@
+package jsactor
+
+import (
+	"errors"
+	"strings"
+)
+
+// Sentinel errors. Errors from this package wrap one of these with %w
+// where more context helps; test for them with errors.Is.
+var (
+	// ErrCannotCross: a value cannot be copied between actors (a function,
+	// a symbol, a cyclic object, a BigInt out of the int64/uint64 range,
+	// a promise, a Go channel...). The send fails; nothing is delivered.
+	ErrCannotCross = errors.New("jsactor: value cannot cross between actors")
+	// ErrWatchdog: a turn of a JS actor ran past its budget and was
+	// interrupted. The instance is dropped and supervision restarts it.
+	ErrWatchdog = errors.New("jsactor: turn exceeded its budget")
+	// ErrInstanceLost: the JS instance that was to answer an ask died
+	// (interrupted, failed, restarted or stopped) before it answered.
+	ErrInstanceLost = errors.New("jsactor: instance lost before answering")
+	// ErrNoHandler: the script exports no handler for the message.
+	ErrNoHandler = errors.New("jsactor: no handler")
+	// ErrScript: a script could not be compiled, or its top level failed.
+	ErrScript = errors.New("jsactor: script error")
+	// ErrDecode: a reply could not be decoded into the asked Go type.
+	ErrDecode = errors.New("jsactor: cannot decode reply")
+	// ErrModule: require named a module the host did not register.
+	ErrModule = errors.New("jsactor: module not registered")
+)
+
+// Error is a JavaScript exception or rejection that reached Go: a handler
+// that threw, a callback that threw, an unhandled rejection. Stack holds
+// the JavaScript stack when the thrown value carried one.
+type Error struct {
+	// Message is the thrown value as a string ("TypeError: x is not a
+	// function", or the String() of a non-Error value).
+	Message string
+	// Stack is the JavaScript stack trace, one frame a line ("at f
+	// (script.js:3:5)"), or empty.
+	Stack string
+	// Value is the thrown value converted to Go (see the package doc), or
+	// nil when it could not cross.
+	Value any
+	// Err is the Go cause, when the exception carries one (a Go error
+	// thrown back through JavaScript, or a sentinel of this package).
+	Err error
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if e.Stack == "" {
+		return "jsactor: " + e.Message
+	}
+	return "jsactor: " + e.Message + "\n" + strings.TrimRight(e.Stack, "\n")
+}
+
+// Unwrap returns the Go cause, if any.
+func (e *Error) Unwrap() error { return e.Err }

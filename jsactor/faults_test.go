@@ -1,0 +1,199 @@
+package jsactor_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor"
+)
+
+// Exceptions in callbacks are reported with their stack and do not stop
+// the actor.
+func TestCallbackExceptionsReported(t *testing.T) {
+	cases := []struct{ name, src, what string }{
+		{"timer", `setTimeout(function badTimer() { throw new Error("in timer") }, 0);`, "in timer"},
+		{"immediate", `setImmediate(function badImmediate() { throw new TypeError("in immediate") });`, "in immediate"},
+		{"microtask", `queueMicrotask(function badMicro() { null.x });`, "Cannot read property"},
+		{"event listener", `const t = new EventTarget(); t.addEventListener("x", () => { throw new Error("in listener") }); t.dispatchEvent(new Event("x"));`, "in listener"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			ref := r.spawn("cb", `module.exports = { go() {`+tc.src+`}, ping() { return "alive" } };`)
+			r.call(ref, "go")
+			err := r.waitReported(func(err error) bool { return strings.Contains(err.Error(), tc.what) })
+			je := jsErrorOf(err)
+			if je == nil || je.Stack == "" {
+				t.Fatalf("reported %#v, want a *jsactor.Error with a stack", err)
+			}
+			if v := r.call(ref, "ping"); v != "alive" {
+				t.Fatalf("actor after a callback exception: %v", v)
+			}
+		})
+	}
+}
+
+// Unhandled rejections are reported after the checkpoint; one handled in
+// the same checkpoint is not; one handled later is logged as handled.
+func TestUnhandledRejections(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("rej", `
+		let late;
+		module.exports = {
+			unhandled() { Promise.reject(new Error("nobody cares")); },
+			handledInTime() { const p = Promise.reject(new Error("caught")); Promise.resolve().then(() => p.catch(() => {})); },
+			handleLater() { late = Promise.reject(new Error("late")); },
+			attach() { late.catch(() => emit("attached")); },
+		};`)
+	r.call(ref, "handledInTime")
+	r.call(ref, "unhandled")
+	r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "nobody cares") })
+	for _, err := range r.reported() {
+		if strings.Contains(err.Error(), "caught") {
+			t.Fatalf("a rejection handled within the checkpoint was reported: %v", err)
+		}
+	}
+	r.call(ref, "handleLater")
+	r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "late") })
+	r.call(ref, "attach")
+	r.expect(1)
+	if r.logs.FilterMessage("promise rejection handled later").Len() != 1 {
+		t.Fatalf("late handling not logged: %v", r.logs.All())
+	}
+}
+
+// A handler that throws fails the actor: the ask gets the error with its
+// JavaScript stack, supervision restarts the actor with a fresh Runtime
+// (the script's state is gone).
+func TestHandlerThrowRestarts(t *testing.T) {
+	for _, tc := range []struct{ name, method string }{{"sync", "boom"}, {"async", "asyncBoom"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			ref := r.spawn("sup", `
+				let n = 0;
+				module.exports = {
+					inc() { return ++n },
+					boom() { throw new RangeError("bad " + n) },
+					async asyncBoom() { await null; throw new RangeError("bad " + n) },
+				};`)
+			r.call(ref, "inc")
+			r.call(ref, "inc")
+			_, err := jsactor.Ask[any](r.ctx(), r.sys, ref, tc.method)
+			je := jsErrorOf(err)
+			if je == nil || !strings.Contains(je.Message, "RangeError: bad 2") || !strings.Contains(je.Stack, "sup.js") {
+				t.Fatalf("ask error %#v, want the RangeError with its stack", err)
+			}
+			r.waitEvent(ref, actor.Restarted)
+			if v := r.call(ref, "inc"); v != int64(1) {
+				t.Fatalf("after restart inc = %v, want 1 (fresh state)", v)
+			}
+		})
+	}
+}
+
+// A script whose top level throws fails at start, and stops after its
+// restart limit.
+func TestScriptErrorAtStart(t *testing.T) {
+	r := newRig(t)
+	s := jsactor.MustCompile("bad.js", `throw new Error("cannot start")`)
+	ref, err := jsactor.Spawn(r.sys, "js", "bad", s, jsactor.WithSpawnOptions(actor.WithRestartLimit(2, time.Hour)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.waitEvent(ref, actor.Stopped)
+	if !errors.Is(e.Reason, jsactor.ErrScript) || !strings.Contains(e.Reason.Error(), "cannot start") {
+		t.Fatalf("stopped with %v, want ErrScript", e.Reason)
+	}
+}
+
+func TestCompileError(t *testing.T) {
+	if _, err := jsactor.Compile("x.js", "module.exports = {"); !errors.Is(err, jsactor.ErrScript) {
+		t.Fatalf("got %v, want ErrScript", err)
+	}
+	if _, err := jsactor.CompileFile("/nonexistent/x.js"); !errors.Is(err, jsactor.ErrScript) {
+		t.Fatalf("got %v, want ErrScript", err)
+	}
+}
+
+// The watchdog interrupts runaway turns; the instance dies, pending asks
+// fail, supervision restarts it.
+func TestWatchdog(t *testing.T) {
+	cases := []struct{ name, src string }{
+		{"infinite loop", `while (true) {}`},
+		{"promise storm", `const storm = () => Promise.resolve().then(storm); storm();`},
+		{"microtask storm", `const again = () => queueMicrotask(again); again();`},
+		{"infinite loop in a timer", `setTimeout(() => { for (;;) {} }, 0);`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			ref := r.spawn("wd", `
+				let n = 0;
+				module.exports = {
+					inc() { return ++n },
+					pending() { emit("pending"); return new Promise(() => {}) },
+					run() { `+tc.src+` },
+				};`, jsactor.WithBudget(20*time.Millisecond))
+			r.call(ref, "inc")
+			pending := make(chan error, 1)
+			go func() {
+				_, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "pending")
+				pending <- err
+			}()
+			r.expect(1) // the ask is pending on the instance
+			_ = r.sys.Tell(ref, jsactor.Call{Method: "run"})
+			r.waitReported(func(err error) bool { return errors.Is(err, jsactor.ErrWatchdog) })
+			r.waitEvent(ref, actor.Restarted)
+			if err := <-pending; !errors.Is(err, jsactor.ErrInstanceLost) && !errors.Is(err, jsactor.ErrWatchdog) {
+				t.Fatalf("pending ask: %v, want ErrInstanceLost", err)
+			}
+			if v := r.call(ref, "inc"); v != int64(1) {
+				t.Fatalf("after restart inc = %v, want 1", v)
+			}
+		})
+	}
+}
+
+// Deep recursion hits the stack bound, which is fatal to the instance.
+func TestStackBound(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("deep", `
+		module.exports = { deep() { const f = (n) => f(n + 1) + 1; return f(0) } };`,
+		jsactor.WithMaxCallStackSize(200))
+	_, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "deep")
+	if err == nil {
+		t.Fatal("unbounded recursion answered")
+	}
+	r.waitEvent(ref, actor.Restarted)
+}
+
+func TestNoHandler(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("nh", `module.exports = { a() {} };`)
+	if _, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "missing"); !errors.Is(err, jsactor.ErrNoHandler) {
+		t.Fatalf("got %v, want ErrNoHandler", err)
+	}
+	if _, err := actor.Ask[any](r.ctx(), r.sys, ref, "raw message"); !errors.Is(err, jsactor.ErrNoHandler) {
+		t.Fatalf("got %v, want ErrNoHandler", err)
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	s := jsactor.MustCompile("x.js", "")
+	for _, opt := range []jsactor.Option{
+		jsactor.WithBudget(-1),
+		jsactor.WithMaxCallStackSize(0),
+		jsactor.WithModule("", nil),
+		jsactor.WithScript("", nil),
+	} {
+		if _, err := jsactor.Factory(s, opt); err == nil {
+			t.Fatal("bad option accepted")
+		}
+	}
+	if _, err := jsactor.Factory(nil); err == nil {
+		t.Fatal("nil script accepted")
+	}
+}

@@ -1,0 +1,129 @@
+package jsactor
+
+import (
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// Globals are installed lazily. A native function costs a goja Runtime
+// about 800 bytes, so defining every global up front would cost each JS
+// actor tens of kilobytes it mostly never uses. Instead the global
+// object's prototype becomes one dynamic object that knows the names: the
+// first lookup of a name builds its value and defines it on the global
+// object itself (writable, configurable, not enumerable, as built-ins
+// are), so later lookups never reach the prototype again. A script that
+// uses setTimeout pays for setTimeout alone.
+
+// globalBuilders maps each lazy global to the function that builds it.
+// A builder registered for several names (extraGlobals) defines them all
+// on the global object and returns nil.
+var globalBuilders = sync.OnceValue(buildersMap)
+
+func buildersMap() map[string]func(in *instance) goja.Value {
+	native := func(f func(in *instance) func(goja.FunctionCall) goja.Value) func(in *instance) goja.Value {
+		return func(in *instance) goja.Value { return in.rt.ToValue(f(in)) }
+	}
+	m := map[string]func(in *instance) goja.Value{
+		"setTimeout":      native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.setTimeout }),
+		"setInterval":     native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.setInterval }),
+		"clearTimeout":    native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.clearTimer }),
+		"clearInterval":   native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.clearTimer }),
+		"setImmediate":    native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.setImmediate }),
+		"clearImmediate":  native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.clearImmediate }),
+		"spawn":           native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.jsSpawn }),
+		"stop":            native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.jsStop }),
+		"watch":           native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.jsWatch }),
+		"unwatch":         native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.jsUnwatch }),
+		"require":         native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.require }),
+		"structuredClone": native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.structuredClone }),
+		"queueMicrotask":  (*instance).buildQueueMicrotask,
+		"console":         (*instance).buildConsole,
+		"self":            (*instance).buildSelf,
+		"performance":     (*instance).buildPerformance,
+	}
+	for _, extra := range extraGlobals {
+		for _, name := range extra.names {
+			m[name] = extra.build
+		}
+	}
+	return m
+}
+
+// extraGlobal is a group of globals built together (web APIs).
+type extraGlobal struct {
+	names []string
+	build func(in *instance) goja.Value
+}
+
+// extraGlobals is filled by the init functions of the web APIs' files,
+// before the first lookup.
+var extraGlobals []extraGlobal
+
+// cache holds helpers built on first use, per instance.
+type cache struct {
+	refProto *goja.Object
+	then     goja.Callable
+	date     *goja.Object
+	u8       *goja.Object
+	errCtor  *goja.Object
+	modules  map[string]goja.Value
+	perf     *perfState
+}
+
+func (in *instance) cached() *cache {
+	if in.cache == nil {
+		in.cache = &cache{}
+	}
+	return in.cache
+}
+
+// lazyGlobals is the dynamic prototype of the global object.
+type lazyGlobals struct{ in *instance }
+
+func (in *instance) installGlobals() {
+	g := in.rt.GlobalObject()
+	lazy := in.rt.NewDynamicObject(lazyGlobals{in})
+	_ = g.SetPrototype(lazy)
+	_ = g.DefineDataProperty("globalThis", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// define makes name a data property of the global object, as built-ins are.
+func (in *instance) define(name string, v goja.Value) {
+	_ = in.rt.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// Get implements goja.DynamicObject: it builds a global on first lookup.
+func (lg lazyGlobals) Get(key string) goja.Value {
+	build, ok := globalBuilders()[key]
+	if !ok {
+		return nil
+	}
+	v := build(lg.in)
+	if v == nil { // a group builder: it defined all its names
+		return lg.in.rt.GlobalObject().Get(key)
+	}
+	lg.in.define(key, v)
+	return v
+}
+
+// Set implements goja.DynamicObject: assigning a global that was not built
+// yet defines it on the global object.
+func (lg lazyGlobals) Set(key string, v goja.Value) bool {
+	_ = lg.in.rt.GlobalObject().DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	return true
+}
+
+// Has implements goja.DynamicObject.
+func (lg lazyGlobals) Has(key string) bool {
+	_, ok := globalBuilders()[key]
+	return ok
+}
+
+// Delete implements goja.DynamicObject: a global not built yet cannot be
+// deleted from the prototype (delete on the global object itself works
+// once it is built).
+func (lg lazyGlobals) Delete(string) bool { return true }
+
+// Keys implements goja.DynamicObject: lazy globals are not enumerable.
+func (lg lazyGlobals) Keys() []string { return nil }

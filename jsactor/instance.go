@@ -1,0 +1,245 @@
+package jsactor
+
+import (
+	"fmt"
+	"reflect"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+)
+
+// instance is one incarnation of a JS actor: a goja Runtime that ran the
+// script, and the JavaScript-side state of its event loop. Everything but
+// turn is touched on the actor's loop only.
+type instance struct {
+	cfg    *config
+	script *Script
+	c      *actor.Context
+	l      *loop.Loop
+	rt     *goja.Runtime
+	module *goja.Object
+
+	timers  map[loop.TimerID]*jsTimer
+	imms    []*jsImmediate // queued immediates, in ID order
+	immSeq  int64
+	nesting int // timer nesting level of the running callback
+	asks    map[*loop.Resolver[any]]struct{}
+	rej     rejections
+	depth   int   // > 0 inside a turn
+	failure error // makes the turn in progress fatal to the instance
+	dead    bool
+	slot    int
+	origin  int64         // loop time at start, performance.now's zero
+	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
+	cache   *cache        // lazily built helpers; see globals.go
+}
+
+var (
+	_ actor.Actor          = (*instance)(nil)
+	_ actor.StartedHook    = (*instance)(nil)
+	_ actor.RestartingHook = (*instance)(nil)
+	_ actor.StoppingHook   = (*instance)(nil)
+	_ actor.StoppedHook    = (*instance)(nil)
+)
+
+var typePromise = reflect.TypeFor[*goja.Promise]()
+
+// Started creates the Runtime on the actor's loop and runs the script's
+// top level as the instance's first turn.
+func (in *instance) Started(c *actor.Context) {
+	in.c, in.l = c, c.Loop()
+	in.origin = in.l.Now()
+	in.rt = goja.New()
+	in.rt.SetMaxCallStackSize(in.cfg.maxStack)
+	in.rt.SetPromiseRejectionTracker(in.trackRejection)
+	in.installGlobals()
+	watchdogRegister(in)
+	seq := in.begin()
+	err := in.runScript()
+	if err != nil && !isUncatchable(err) {
+		in.failure = fmt.Errorf("%w: %s: %w", ErrScript, in.script.name, in.jsError(err))
+		err = nil
+	}
+	in.end(seq, err)
+}
+
+func (in *instance) runScript() error {
+	fnv, err := in.rt.RunProgram(in.script.prog)
+	if err != nil {
+		return err
+	}
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		return fmt.Errorf("%w: not a module", ErrScript)
+	}
+	exports := in.rt.NewObject()
+	in.module = in.rt.NewObject()
+	_ = in.module.Set("exports", exports)
+	_, err = fn(exports, exports, in.module)
+	return err
+}
+
+// Receive hands msg to its handler as one turn.
+func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
+	if in.dead {
+		return nil, ErrInstanceLost
+	}
+	fn, this, args, err := in.dispatch(msg)
+	if err != nil {
+		in.logger().Warn("message not handled", zap.Error(err))
+		return nil, err
+	}
+	seq := in.begin()
+	v, err := fn(this, args...)
+	var reply any
+	var replyErr error
+	if err == nil {
+		reply, replyErr = in.replyOf(v)
+	} else if !isUncatchable(err) {
+		in.failure = in.jsError(err)
+		err = nil
+	}
+	in.end(seq, err)
+	return reply, replyErr
+}
+
+// dispatch finds the handler of msg and converts its arguments.
+func (in *instance) dispatch(msg any) (goja.Callable, goja.Value, []goja.Value, error) {
+	exports := in.module.Get("exports")
+	obj, _ := exports.(*goja.Object)
+	if call, ok := msg.(Call); ok {
+		if obj != nil {
+			if fn, ok := goja.AssertFunction(obj.Get(call.Method)); ok {
+				args, err := in.toJSArgs(call.Args)
+				return fn, exports, args, err
+			}
+		}
+		return nil, nil, nil, fmt.Errorf("%w: %q", ErrNoHandler, call.Method)
+	}
+	if obj != nil {
+		if fn, ok := goja.AssertFunction(obj.Get("receive")); ok {
+			v, err := in.toJS(msg)
+			return fn, exports, []goja.Value{v}, err
+		}
+	}
+	return nil, nil, nil, fmt.Errorf("%w: no receive for %T", ErrNoHandler, msg)
+}
+
+// replyOf turns a handler's return value into the reply: a converted
+// value, or for a promise still pending a loop promise it settles.
+func (in *instance) replyOf(v goja.Value) (any, error) {
+	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
+		if p, ok := o.Export().(*goja.Promise); ok {
+			return in.replyLater(o, p), nil
+		}
+	}
+	return in.toGo(v)
+}
+
+// replyLater answers with a loop promise settled by the JS promise; a
+// rejection also fails the instance, as a throw does.
+func (in *instance) replyLater(o *goja.Object, p *goja.Promise) any {
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		v, err := in.toGo(p.Result())
+		if err != nil {
+			return loop.Rejected[any](in.l, err)
+		}
+		return v
+	case goja.PromiseStateRejected:
+		in.rej.handled(p)
+		jerr := in.errorOf(p.Result())
+		in.failure = jerr
+		return loop.Rejected[any](in.l, jerr)
+	}
+	lp, res := loop.NewPromise[any](in.l)
+	if in.asks == nil {
+		in.asks = map[*loop.Resolver[any]]struct{}{}
+	}
+	in.asks[res] = struct{}{}
+	onOK := func(call goja.FunctionCall) goja.Value {
+		if _, live := in.asks[res]; live {
+			delete(in.asks, res)
+			if v, err := in.toGo(call.Argument(0)); err != nil {
+				res.Reject(err)
+			} else {
+				res.Resolve(v)
+			}
+		}
+		return goja.Undefined()
+	}
+	onErr := func(call goja.FunctionCall) goja.Value {
+		if _, live := in.asks[res]; live {
+			delete(in.asks, res)
+			jerr := in.errorOf(call.Argument(0))
+			res.Reject(jerr)
+			in.failure = jerr
+		}
+		return goja.Undefined()
+	}
+	in.then(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr))
+	return lp
+}
+
+// fail makes the instance die and hands err to supervision, by panicking
+// on the actor's loop (the actor runtime recovers it).
+func (in *instance) fail(err error) {
+	if in.cfg.onError != nil {
+		in.cfg.onError(in.c.Self(), err)
+	}
+	in.dispose(err)
+	panic(err)
+}
+
+// Restarting drops the failed instance.
+func (in *instance) Restarting(_ *actor.Context, reason error) { in.dispose(reason) }
+
+// Stopping drops the instance when the actor stops.
+func (in *instance) Stopping(*actor.Context) { in.dispose(actor.ErrStopped) }
+
+// Stopped drops the instance (Stopping does not run for an actor that was
+// not running).
+func (in *instance) Stopped(*actor.Context) { in.dispose(actor.ErrStopped) }
+
+// dispose cancels the instance's timers and immediates and fails the asks
+// it still owed. Idempotent. On the loop.
+func (in *instance) dispose(reason error) {
+	if in.dead {
+		return
+	}
+	in.dead = true
+	if in.rt != nil {
+		watchdogUnregister(in)
+	}
+	for id := range in.timers {
+		_ = in.l.CancelTimer(id)
+	}
+	in.timers = nil
+	for _, im := range in.imms {
+		im.fn = nil
+	}
+	in.imms = nil
+	for res := range in.asks {
+		res.Reject(fmt.Errorf("%w: %w", ErrInstanceLost, reason))
+	}
+	in.asks = nil
+}
+
+func (in *instance) logger() *zap.Logger { return in.c.Logger() }
+
+// then attaches reactions to a JavaScript promise through the original
+// Promise.prototype.then, captured on first use.
+func (in *instance) then(p *goja.Object, onOK, onErr goja.Value) {
+	c := in.cached()
+	if c.then == nil {
+		proto := in.rt.Get("Promise").ToObject(in.rt).Get("prototype").ToObject(in.rt)
+		c.then, _ = goja.AssertFunction(proto.Get("then"))
+	}
+	if _, err := c.then(p, onOK, onErr); err != nil && isUncatchable(err) {
+		in.failure = err
+	}
+}

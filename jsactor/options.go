@@ -1,0 +1,145 @@
+package jsactor
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+// Option configures the JS actors made by [Factory] or [Spawn].
+type Option func(*config) error
+
+// Module is a host-provided module a script may require. Its signature is
+// that of goja_nodejs's module loaders, so those can be registered as
+// they are: it fills module.exports (module is an object with an
+// `exports` object).
+type Module func(rt *goja.Runtime, module *goja.Object)
+
+// config is shared by every instance made by one Factory.
+type config struct {
+	budget    time.Duration
+	maxStack  int
+	clamp     bool
+	modules   map[string]Module
+	scripts   map[string]*Script
+	onError   func(ref actor.Ref, err error)
+	spawnOpts []actor.SpawnOption
+}
+
+// DefaultBudget is the watchdog budget of a turn unless WithBudget says
+// otherwise.
+const DefaultBudget = 100 * time.Millisecond
+
+// DefaultMaxCallStack is the JavaScript call depth unless
+// WithMaxCallStackSize says otherwise.
+const DefaultMaxCallStack = 1000
+
+func newConfig(opts []Option) (*config, error) {
+	cfg := &config{budget: DefaultBudget, maxStack: DefaultMaxCallStack}
+	for _, o := range opts {
+		if err := o(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
+// WithBudget sets how long one turn (one message, timer, immediate or
+// settlement handled by JavaScript, with its microtasks) may run before
+// the watchdog interrupts it; 0 disables the watchdog. An interrupted turn
+// is fatal to the instance: supervision restarts the actor, and asks
+// pending on the instance fail with ErrInstanceLost. The default is
+// DefaultBudget. The watchdog samples on the real clock, whatever clock
+// the system's timers use, so the actual limit lies between d and about
+// 1.25 d.
+func WithBudget(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return errors.New("jsactor: WithBudget needs d >= 0")
+		}
+		c.budget = d
+		return nil
+	}
+}
+
+// WithMaxCallStackSize bounds the JavaScript call depth; deeper recursion
+// is fatal to the instance, as an interrupt is. The default is
+// DefaultMaxCallStack.
+func WithMaxCallStackSize(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return errors.New("jsactor: WithMaxCallStackSize needs n > 0")
+		}
+		c.maxStack = n
+		return nil
+	}
+}
+
+// WithNestedTimerClamping turns on HTML's nested-timeout clamping: a
+// timer scheduled by a timer callback more than five levels deep waits at
+// least 4 ms. Off by default.
+func WithNestedTimerClamping() Option {
+	return func(c *config) error {
+		c.clamp = true
+		return nil
+	}
+}
+
+// WithModule lets scripts require(name): the only way a script reaches
+// anything beyond its own actor. Each actor instance loads the module once,
+// on its first require.
+func WithModule(name string, m Module) Option {
+	return func(c *config) error {
+		if name == "" || m == nil {
+			return errors.New("jsactor: WithModule needs a name and a module")
+		}
+		if c.modules == nil {
+			c.modules = map[string]Module{}
+		}
+		if _, dup := c.modules[name]; dup {
+			return fmt.Errorf("jsactor: module %q registered twice", name)
+		}
+		c.modules[name] = m
+		return nil
+	}
+}
+
+// WithScript lets scripts spawn(kind, id, name) children running s. A
+// child spawned without a script name runs its parent's script; children
+// share their parent's options.
+func WithScript(name string, s *Script) Option {
+	return func(c *config) error {
+		if name == "" || s == nil {
+			return errors.New("jsactor: WithScript needs a name and a script")
+		}
+		if c.scripts == nil {
+			c.scripts = map[string]*Script{}
+		}
+		c.scripts[name] = s
+		return nil
+	}
+}
+
+// WithErrorHandler sets a function told of every JavaScript error an
+// actor reports: exceptions in handlers and callbacks, unhandled
+// rejections (a *Error), watchdog interrupts. It runs on the actor's loop,
+// after the error is logged, and must not block.
+func WithErrorHandler(fn func(ref actor.Ref, err error)) Option {
+	return func(c *config) error {
+		c.onError = fn
+		return nil
+	}
+}
+
+// WithSpawnOptions passes actor spawn options (mailbox, restart limit,
+// backoff...) to Spawn and to the children a script spawns.
+func WithSpawnOptions(opts ...actor.SpawnOption) Option {
+	return func(c *config) error {
+		c.spawnOpts = append(c.spawnOpts, opts...)
+		return nil
+	}
+}

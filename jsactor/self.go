@@ -1,0 +1,77 @@
+package jsactor
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// self is the actor's own ref object, with more: self.parent (a ref, or
+// null), and self.timers, the actor's keyed message timers:
+//
+//	self.timers.startSingle(key, ms, method, ...args)
+//	self.timers.startFixedDelay(key, ms, method, ...args)
+//	self.timers.startFixedRate(key, ms, method, ...args)
+//	self.timers.cancel(key)  self.timers.cancelAll()  self.timers.isActive(key)
+//
+// Each delivers Call{method, args} to the actor's own handler, with the
+// guarantees of actor.Timers: starting a key replaces its timer, and a
+// cancelled key's message is not handled afterwards.
+func (in *instance) buildSelf() goja.Value {
+	o, _ := in.refJS(in.c.Self()).(*goja.Object)
+	_ = o.Set("parent", in.refJS(in.c.Parent()))
+	_ = o.Set("timers", in.keyedTimers())
+	return o
+}
+
+// timerKey keeps JavaScript timer keys apart from Go ones.
+type timerKey struct{ key string }
+
+func (in *instance) keyedTimers() *goja.Object {
+	o := in.rt.NewObject()
+	start := func(kind int) func(goja.FunctionCall) goja.Value {
+		return func(call goja.FunctionCall) goja.Value {
+			key := timerKey{call.Argument(0).String()}
+			d := delayOf(call.Argument(1))
+			args := make([]any, 0, max(len(call.Arguments)-3, 0))
+			for i := 3; i < len(call.Arguments); i++ {
+				a, err := in.toGoDepth(call.Arguments[i], nil)
+				if err != nil {
+					panic(in.rt.NewTypeError(fmt.Sprintf("argument %d: %v", i, err)))
+				}
+				args = append(args, a)
+			}
+			msg := Call{Method: call.Argument(2).String(), Args: args}
+			t := in.c.Timers()
+			var err error
+			switch kind {
+			case 0:
+				err = t.StartSingle(key, d, msg)
+			case 1:
+				err = t.StartFixedDelay(key, max(d, time.Millisecond), msg)
+			default:
+				err = t.StartFixedRate(key, max(d, time.Millisecond), msg)
+			}
+			if err != nil {
+				panic(in.rt.NewGoError(err))
+			}
+			return goja.Undefined()
+		}
+	}
+	_ = o.Set("startSingle", start(0))
+	_ = o.Set("startFixedDelay", start(1))
+	_ = o.Set("startFixedRate", start(2))
+	_ = o.Set("cancel", func(call goja.FunctionCall) goja.Value {
+		in.c.Timers().Cancel(timerKey{call.Argument(0).String()})
+		return goja.Undefined()
+	})
+	_ = o.Set("cancelAll", func(goja.FunctionCall) goja.Value {
+		in.c.Timers().CancelAll()
+		return goja.Undefined()
+	})
+	_ = o.Set("isActive", func(call goja.FunctionCall) goja.Value {
+		return in.rt.ToValue(in.c.Timers().IsActive(timerKey{call.Argument(0).String()}))
+	})
+	return o
+}

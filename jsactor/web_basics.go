@@ -1,0 +1,222 @@
+package jsactor
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/url"
+)
+
+// TextEncoder/TextDecoder (UTF-8 only, as the Encoding standard's
+// TextEncoder is), atob/btoa (forgiving base64 over binary strings),
+// crypto.getRandomValues/randomUUID (crypto/rand), and URL/URLSearchParams
+// (goja_nodejs's url module, loaded directly, without its require
+// registry).
+
+func init() {
+	extraGlobals = append(extraGlobals,
+		extraGlobal{names: []string{"TextEncoder", "TextDecoder"}, build: (*instance).buildText},
+		extraGlobal{names: []string{"URL", "URLSearchParams"}, build: (*instance).buildURL},
+		extraGlobal{names: []string{"atob"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.atob) }},
+		extraGlobal{names: []string{"btoa"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.btoa) }},
+		extraGlobal{names: []string{"crypto"}, build: (*instance).buildCrypto},
+	)
+}
+
+func (in *instance) buildURL() goja.Value {
+	module := in.rt.NewObject()
+	exports := in.rt.NewObject()
+	_ = module.Set("exports", exports)
+	url.Require(in.rt, module)
+	in.define("URL", exports.Get("URL"))
+	in.define("URLSearchParams", exports.Get("URLSearchParams"))
+	return nil
+}
+
+var textShim = goja.MustCompile("text.js", `(function (encode, decode, define) {
+"use strict";
+class TextEncoder {
+	get encoding() { return "utf-8"; }
+	encode(input = "") { return encode(String(input)); }
+	encodeInto(input, dest) {
+		const bytes = encode(String(input));
+		const n = Math.min(bytes.length, dest.length);
+		dest.set(bytes.subarray(0, n));
+		return { read: n === bytes.length ? String(input).length : undefined, written: n };
+	}
+}
+class TextDecoder {
+	constructor(label = "utf-8", options = {}) {
+		const l = String(label).trim().toLowerCase();
+		if (l !== "utf-8" && l !== "utf8" && l !== "unicode-1-1-utf-8") {
+			throw new RangeError("TextDecoder: unsupported encoding " + label);
+		}
+		this.fatal = !!options.fatal;
+		this.ignoreBOM = !!options.ignoreBOM;
+	}
+	get encoding() { return "utf-8"; }
+	decode(input, options) {
+		if (input === undefined) return "";
+		return decode(input, this.fatal, this.ignoreBOM);
+	}
+}
+define("TextEncoder", TextEncoder);
+define("TextDecoder", TextDecoder);
+})`, true)
+
+func (in *instance) buildText() goja.Value {
+	encode := func(call goja.FunctionCall) goja.Value {
+		v, err := in.bytesJS([]byte(call.Argument(0).String()))
+		if err != nil {
+			panic(in.rt.NewGoError(err))
+		}
+		return v
+	}
+	decode := func(call goja.FunctionCall) goja.Value {
+		b, ok := bufferBytes(call.Argument(0))
+		if !ok {
+			panic(in.rt.NewTypeError("TextDecoder.decode: not an ArrayBuffer or view"))
+		}
+		if !call.Argument(2).ToBoolean() {
+			b = trimBOM(b)
+		}
+		if call.Argument(1).ToBoolean() && !utf8.Valid(b) {
+			panic(in.rt.NewTypeError("TextDecoder.decode: invalid UTF-8"))
+		}
+		return in.rt.ToValue(strings.ToValidUTF8(string(b), "\uFFFD"))
+	}
+	define := func(call goja.FunctionCall) goja.Value {
+		in.define(call.Argument(0).String(), call.Argument(1))
+		return goja.Undefined()
+	}
+	in.shim(textShim, encode, decode, define)
+	return nil
+}
+
+func trimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		return b[3:]
+	}
+	return b
+}
+
+// bufferBytes returns the bytes of an ArrayBuffer or typed array, without
+// copying (the caller only reads them).
+func bufferBytes(v goja.Value) ([]byte, bool) {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	switch x := o.Export().(type) {
+	case goja.ArrayBuffer:
+		return x.Bytes(), true
+	case []byte:
+		return x, true
+	}
+	var b []byte
+	if rt := o.Get("buffer"); rt != nil { // other views: read their bytes
+		if ab, ok := rt.Export().(goja.ArrayBuffer); ok {
+			off, n := o.Get("byteOffset").ToInteger(), o.Get("byteLength").ToInteger()
+			all := ab.Bytes()
+			if off >= 0 && n >= 0 && off+n <= int64(len(all)) {
+				b = all[off : off+n]
+				return b, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// btoa encodes a binary string (every code unit ≤ 0xFF) as base64.
+func (in *instance) btoa(call goja.FunctionCall) goja.Value {
+	s := call.Argument(0).String()
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		if r > 0xFF {
+			panic(in.domException("btoa: the string contains characters outside of the Latin1 range", "InvalidCharacterError"))
+		}
+		b = append(b, byte(r))
+	}
+	return in.rt.ToValue(base64.StdEncoding.EncodeToString(b))
+}
+
+// atob decodes base64 (forgiving: ASCII whitespace ignored, padding
+// optional) into a binary string.
+func (in *instance) atob(call goja.FunctionCall) goja.Value {
+	s := strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '\n', '\f', '\r':
+			return -1
+		}
+		return r
+	}, call.Argument(0).String())
+	if len(s)%4 == 0 && strings.HasSuffix(s, "=") {
+		s = strings.TrimRight(s, "=")
+		if len(s)%4 == 1 || strings.Count(call.Argument(0).String(), "=") > 2 {
+			panic(in.domException("atob: invalid base64", "InvalidCharacterError"))
+		}
+	}
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		panic(in.domException("atob: invalid base64", "InvalidCharacterError"))
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return in.rt.ToValue(string(r))
+}
+
+// domException makes a DOMException (building the events globals if
+// needed).
+func (in *instance) domException(msg, name string) goja.Value {
+	ctor := in.rt.GlobalObject().Get("DOMException").ToObject(in.rt)
+	o, err := in.rt.New(ctor, in.rt.ToValue(msg), in.rt.ToValue(name))
+	if err != nil {
+		return in.rt.NewTypeError(msg)
+	}
+	return o
+}
+
+// maxRandomBytes is getRandomValues' quota, as in the Web Crypto spec.
+const maxRandomBytes = 65536
+
+func (in *instance) buildCrypto() goja.Value {
+	o := in.rt.NewObject()
+	_ = o.Set("getRandomValues", func(call goja.FunctionCall) goja.Value {
+		arg := call.Argument(0)
+		b, ok := bufferBytes(arg)
+		if obj, isObj := arg.(*goja.Object); !ok || !isObj || !isIntegerArray(obj) {
+			panic(in.domException("getRandomValues: not an integer typed array", "TypeMismatchError"))
+		}
+		if len(b) > maxRandomBytes {
+			panic(in.domException(fmt.Sprintf("getRandomValues: %d bytes exceeds %d", len(b), maxRandomBytes), "QuotaExceededError"))
+		}
+		_, _ = rand.Read(b)
+		return arg
+	})
+	_ = o.Set("randomUUID", func(goja.FunctionCall) goja.Value {
+		return in.rt.ToValue(uuid4())
+	})
+	return o
+}
+
+func isIntegerArray(o *goja.Object) bool {
+	switch o.Export().(type) {
+	case []byte, []int8, []uint16, []int16, []uint32, []int32, []int64, []uint64:
+		return true
+	}
+	return false
+}
+
+func uuid4() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
