@@ -307,11 +307,8 @@ func (c *Conn) read() {
 		if c.paused {
 			return
 		}
-		if n < len(buf) {
-			// A short read drained the socket; new data makes a new edge.
-			c.readable = false
-			return
-		}
+		// A short read does not prove the socket drained: a FIN that came
+		// with the data makes no new edge. Read on until EAGAIN.
 	}
 	c.queueRead() // more may be waiting: continue after other work
 }
