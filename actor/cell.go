@@ -168,8 +168,24 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		c.fail(err)
 		return
 	}
+	if err != nil && !stashed {
+		c.handlerError(msg, reply, err)
+	}
 	if c.rare != nil && c.rare.unstash {
 		c.replayStash()
+	}
+}
+
+// handlerError keeps an error a handler returned from going unnoticed: an
+// unhandled message goes to dead letters, and the error of a tell, which
+// no asker receives, is logged. On the loop.
+func (c *cell) handlerError(msg any, reply replyFunc, err error) {
+	switch {
+	case errors.Is(err, ErrUnhandled):
+		c.sys.deadLetter(c.self(), msg, err)
+	case reply == nil:
+		c.logger().Warn("handler failed on a message no one asked for",
+			zap.String("message", fmt.Sprintf("%T", msg)), zap.Error(err))
 	}
 }
 

@@ -22,4 +22,11 @@ var (
 	// ErrNoReply: the handler for an ask returned no value of the asked
 	// type.
 	ErrNoReply = errors.New("actor: reply of the wrong type")
+	// ErrUnhandled: the actor has no handler for the message. A handler
+	// that returns an error wrapping it sends the message to dead letters
+	// with that error as the reason (and fails its ask with it).
+	ErrUnhandled = errors.New("actor: unhandled message")
+	// ErrBadTimerPeriod: a periodic timer was given a period that is not
+	// positive.
+	ErrBadTimerPeriod = errors.New("actor: timer period must be positive")
 )

@@ -1,7 +1,6 @@
 package actor
 
 import (
-	"errors"
 	"time"
 
 	"github.com/troupe-go/troupe/loop"
@@ -21,8 +20,6 @@ type keyedTimer struct {
 	gen uint32 // which start this is; a callback of an older start is ignored
 }
 
-var errBadTimerPeriod = errors.New("actor: timer period must be positive")
-
 // Timers returns the actor's keyed timers.
 func (x *Context) Timers() Timers { return Timers{x.c()} }
 
@@ -35,7 +32,7 @@ func (t Timers) StartSingle(key any, d time.Duration, msg any) error {
 // previous delivery's handling, under key.
 func (t Timers) StartFixedDelay(key any, d time.Duration, msg any) error {
 	if d <= 0 {
-		return errBadTimerPeriod
+		return ErrBadTimerPeriod
 	}
 	return t.start(key, d, msg, d, false)
 }
@@ -45,7 +42,7 @@ func (t Timers) StartFixedDelay(key any, d time.Duration, msg any) error {
 // under key.
 func (t Timers) StartFixedRate(key any, d time.Duration, msg any) error {
 	if d <= 0 {
-		return errBadTimerPeriod
+		return ErrBadTimerPeriod
 	}
 	return t.start(key, d, msg, d, true)
 }

@@ -97,21 +97,19 @@ func (r *renderer) adapter() {
 // unhandled renders the adapter's method for a message the actor has no
 // method for.
 func (r *renderer) unhandled() {
-	r.f.Add(doc("unhandled reports msg, which %s has no method for: an ask fails with the error, "+
-		"and since the runtime keeps no record of a failed tell, the actor's logger records it too.", r.spec.name))
+	r.f.Add(doc("unhandled reports msg, which %s has no method for, as an error wrapping actor.ErrUnhandled: "+
+		"the runtime sends the message to dead letters with it, and an ask fails with it.", r.spec.name))
 	r.f.Func().Params(jen.Id("x").Op("*").Id(r.n.adapter)).Id("unhandled").
-		Params(jen.Id("c").Op("*").Qual(actorPath, "Context"), jen.Id("msg").Any()).Error().Block(
-		jen.Err().Op(":=").Qual("fmt", "Errorf").Call(
-			jen.Lit("troupe: %T has no handler for message %T"), jen.Id("x").Dot("a"), jen.Id("msg")),
-		jen.Id("c").Dot("Logger").Call().Dot("Warn").Call(jen.Err().Dot("Error").Call()),
-		jen.Return(jen.Err()),
+		Params(jen.Id("msg").Any()).Error().Block(
+		jen.Return(jen.Qual("fmt", "Errorf").Call(
+			jen.Lit("%w: %T has no handler for message %T"), jen.Qual(actorPath, "ErrUnhandled"), jen.Id("x").Dot("a"), jen.Id("msg"))),
 	)
 }
 
 // receiveBody renders the type switch of Receive.
 func (r *renderer) receiveBody(g *jen.Group) {
 	s := r.spec
-	unhandled := jen.Return(jen.Nil(), jen.Id("x").Dot("unhandled").Call(jen.Id("c"), jen.Id("msg")))
+	unhandled := jen.Return(jen.Nil(), jen.Id("x").Dot("unhandled").Call(jen.Id("msg")))
 	if len(s.msgs) == 0 && len(s.signals) == 0 {
 		g.Add(unhandled)
 		return

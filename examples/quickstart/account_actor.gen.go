@@ -62,16 +62,14 @@ func (x *accountActor) Receive(c *actor.Context, msg any) (any, error) {
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	}
-	return nil, x.unhandled(c, msg)
+	return nil, x.unhandled(msg)
 }
 
-// unhandled reports msg, which Account has no method for: an ask fails with
-// the error, and since the runtime keeps no record of a failed tell, the
-// actor's logger records it too.
-func (x *accountActor) unhandled(c *actor.Context, msg any) error {
-	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
-	c.Logger().Warn(err.Error())
-	return err
+// unhandled reports msg, which Account has no method for, as an error
+// wrapping actor.ErrUnhandled: the runtime sends the message to dead letters
+// with it, and an ask fails with it.
+func (x *accountActor) unhandled(msg any) error {
+	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
 }
 
 // accountFactory wraps f, a factory of Account, into an actor.Factory (nil

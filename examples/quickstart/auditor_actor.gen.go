@@ -35,16 +35,14 @@ func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 	case auditorAuditMsg:
 		return x.a.Audit(c, m.acct), nil
 	}
-	return nil, x.unhandled(c, msg)
+	return nil, x.unhandled(msg)
 }
 
-// unhandled reports msg, which Auditor has no method for: an ask fails with
-// the error, and since the runtime keeps no record of a failed tell, the
-// actor's logger records it too.
-func (x *auditorActor) unhandled(c *actor.Context, msg any) error {
-	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
-	c.Logger().Warn(err.Error())
-	return err
+// unhandled reports msg, which Auditor has no method for, as an error
+// wrapping actor.ErrUnhandled: the runtime sends the message to dead letters
+// with it, and an ask fails with it.
+func (x *auditorActor) unhandled(msg any) error {
+	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
 }
 
 // auditorFactory wraps f, a factory of Auditor, into an actor.Factory (nil

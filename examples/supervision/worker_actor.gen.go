@@ -48,16 +48,14 @@ func (x *workerActor) Receive(c *actor.Context, msg any) (any, error) {
 	case workerWorkMsg:
 		return x.a.Work(c), nil
 	}
-	return nil, x.unhandled(c, msg)
+	return nil, x.unhandled(msg)
 }
 
-// unhandled reports msg, which Worker has no method for: an ask fails with
-// the error, and since the runtime keeps no record of a failed tell, the
-// actor's logger records it too.
-func (x *workerActor) unhandled(c *actor.Context, msg any) error {
-	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
-	c.Logger().Warn(err.Error())
-	return err
+// unhandled reports msg, which Worker has no method for, as an error
+// wrapping actor.ErrUnhandled: the runtime sends the message to dead letters
+// with it, and an ask fails with it.
+func (x *workerActor) unhandled(msg any) error {
+	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
 }
 
 // workerFactory wraps f, a factory of Worker, into an actor.Factory (nil for

@@ -49,16 +49,14 @@ func (x *doublerActor) Receive(c *actor.Context, msg any) (any, error) {
 	case doublerDoubledMsg:
 		return x.a.Doubled(c), nil
 	}
-	return nil, x.unhandled(c, msg)
+	return nil, x.unhandled(msg)
 }
 
-// unhandled reports msg, which Doubler has no method for: an ask fails with
-// the error, and since the runtime keeps no record of a failed tell, the
-// actor's logger records it too.
-func (x *doublerActor) unhandled(c *actor.Context, msg any) error {
-	err := fmt.Errorf("troupe: %T has no handler for message %T", x.a, msg)
-	c.Logger().Warn(err.Error())
-	return err
+// unhandled reports msg, which Doubler has no method for, as an error
+// wrapping actor.ErrUnhandled: the runtime sends the message to dead letters
+// with it, and an ask fails with it.
+func (x *doublerActor) unhandled(msg any) error {
+	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
 }
 
 // Started implements actor.StartedHook.

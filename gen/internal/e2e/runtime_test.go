@@ -10,10 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
-	"go.uber.org/zap/zaptest/observer"
-
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/gen/internal/e2e"
 	"github.com/troupe-go/troupe/loop"
@@ -156,8 +152,8 @@ func TestReceiveTimeoutHandler(t *testing.T) {
 // value, or a runtime message it has no handler for) fails an ask with an
 // error naming both types and is logged when told; the actor keeps going.
 func TestUnhandledMessages(t *testing.T) {
-	core, logs := observer.New(zapcore.WarnLevel)
-	sys, err := actor.NewSystem("e2e", actor.WithLogger(zap.New(core)))
+	dead := make(chan actor.DeadLetter, 16)
+	sys, err := actor.NewSystem("e2e", actor.WithDeadLetterHandler(func(d actor.DeadLetter) { dead <- d }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,21 +182,22 @@ func TestUnhandledMessages(t *testing.T) {
 		{w.Ref(), struct{}{}, "*e2e.Watcher", syncW},
 	}
 	for _, tt := range tests {
-		want := fmt.Sprintf("troupe: %s has no handler for message %T", tt.receiver, tt.msg)
+		want := fmt.Sprintf("actor: unhandled message: %s has no handler for message %T", tt.receiver, tt.msg)
 		t.Run(fmt.Sprintf("%T", tt.msg), func(t *testing.T) {
 			_, err := actor.Ask[any](context.Background(), sys, tt.to, tt.msg)
-			if err == nil || err.Error() != want {
+			if !errors.Is(err, actor.ErrUnhandled) || err.Error() != want {
 				t.Fatalf("ask: %v, want %q", err, want)
 			}
-			before := logs.FilterMessage(want).Len()
 			if err := sys.Tell(tt.to, tt.msg); err != nil {
 				t.Fatal(err)
 			}
 			if err := tt.sync(); err != nil {
 				t.Fatal(err)
 			}
-			if n := logs.FilterMessage(want).Len(); n != before+1 {
-				t.Fatalf("%d warnings %q after the tell, want %d", n, want, before+1)
+			for range 2 { // the ask's message, then the tell's
+				if d := <-dead; d.To != tt.to || d.Reason.Error() != want {
+					t.Fatalf("dead letter %+v, want one to %s for %q", d, tt.to, want)
+				}
 			}
 		})
 	}
