@@ -39,18 +39,19 @@ type cell struct {
 // cellRare holds what most actors never need, so an idle actor does not
 // pay for it: stop, watch, supervision, stash and receive-timeout state.
 type cellRare struct {
-	reason    error // why it stops
-	waiting   int   // children still stopping
-	watchers  map[Ref]struct{}
-	watching  map[Ref]struct{}
-	restarts  []int64      // clock times of restarts within the window
-	pending   []pendingMsg // messages that arrived while suspended
-	rt        *receiveTimeout
-	stash     []handled
-	unstash   bool
-	replaying bool
-	loopCtx   context.Context // the actor's Context as a loop context
-	log       *zap.Logger     // the actor's logger
+	reason     error // why it stops
+	restartErr error // while a restart waits for the children to stop: why it restarts
+	waiting    int   // children still stopping
+	watchers   map[Ref]struct{}
+	watching   map[Ref]struct{}
+	restarts   []int64      // clock times of restarts within the window
+	pending    []pendingMsg // messages that arrived while suspended
+	rt         *receiveTimeout
+	stash      []handled
+	unstash    bool
+	replaying  bool
+	loopCtx    context.Context // the actor's Context as a loop context
+	log        *zap.Logger     // the actor's logger
 }
 
 // more returns the cell's rare state, making it on first use. On the loop.
@@ -245,6 +246,7 @@ func (c *cell) stop(reason error) {
 	c.context().Timers().CancelAll()
 	c.clearReceiveTimeout()
 	c.state, c.more().reason = cellStopping, reason
+	c.rare.restartErr = nil // a stop overtakes a restart waiting for children
 	if wasRunning {
 		_ = c.hook(func() {
 			if h, ok := c.actor.(StoppingHook); ok {
@@ -269,9 +271,16 @@ func (c *cell) childStopped(child *cell) {
 		return
 	}
 	delete(c.children, child.self())
-	if c.state == cellStopping {
+	switch {
+	case c.state == cellStopping:
 		if c.more().waiting--; c.more().waiting == 0 {
 			c.finish()
+		}
+	case c.rare != nil && c.rare.restartErr != nil: // a restart waits for its children
+		if c.rare.waiting--; c.rare.waiting == 0 {
+			err := c.rare.restartErr
+			c.rare.restartErr = nil
+			c.resumeAfterBackoff(err)
 		}
 	}
 }

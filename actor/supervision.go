@@ -88,9 +88,11 @@ func (c *cell) fail(err error) {
 	c.restart(err)
 }
 
-// restart replaces the instance with a fresh one, after the backoff if
-// any, unless the restart limit is exceeded: then the actor stops and its
-// parent (if any) fails with an EscalatedError. On the loop.
+// restart replaces the instance with a fresh one, after its children have
+// stopped (as Akka does: the fresh instance starts them again if it wants
+// them) and after the backoff if any, unless the restart limit is
+// exceeded: then the actor stops and its parent (if any) fails with an
+// EscalatedError. On the loop.
 func (c *cell) restart(err error) {
 	if c.state == cellStopping || c.state == cellStopped {
 		return
@@ -120,6 +122,23 @@ func (c *cell) restart(err error) {
 			h.Restarting(c.context(), err)
 		}
 	})
+	if len(c.children) > 0 {
+		c.state = cellSuspended
+		r := c.more()
+		r.restartErr, r.waiting = err, len(c.children)
+		for _, child := range c.children {
+			child.sendSystem(stopSignal{reason: errParentRestarting})
+		}
+		return
+	}
+	c.resumeAfterBackoff(err)
+}
+
+var errParentRestarting = errors.New("actor: parent restarting")
+
+// resumeAfterBackoff restarts the actor once the backoff, if any, is over.
+// On the loop.
+func (c *cell) resumeAfterBackoff(err error) {
 	if d := c.backoff(); d > 0 {
 		c.state = cellSuspended
 		if _, terr := c.l.ScheduleTimer(d, func() { c.resume(err) }); terr == nil {

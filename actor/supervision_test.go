@@ -169,3 +169,58 @@ func TestBackoffDelaysRestartAndKeepsMessages(t *testing.T) {
 		t.Fatalf("handled %v with %d starts", got, starts.Load())
 	}
 }
+
+// restartingParent spawns its kids in Started and panics on "boom".
+type restartingParent struct{ parentOf }
+
+func (p *restartingParent) Receive(c *actor.Context, msg any) (any, error) {
+	if msg == "boom" {
+		panic("parent failed")
+	}
+	return msg, nil
+}
+
+// A parent's restart stops its children first, so the fresh instance can
+// start them again under the same names; messages sent meanwhile wait for
+// the fresh instance.
+func TestParentRestartStopsChildren(t *testing.T) {
+	s := newSystem(t)
+	var starts [3]atomic.Int32
+	stopped := make(chan actor.Event, 8)
+	s.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.Stopped {
+			stopped <- e
+		}
+	})
+	parent, err := s.Spawn("parent", "p", func() actor.Actor {
+		return &restartingParent{parentOf{kids: 2, make: func(i int) actor.Factory { return countingKid(&starts, i) }}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask[string](t, s, parent, "warm"); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Tell(parent, "boom")
+	if v, err := ask[string](t, s, parent, "after"); err != nil || v != "after" {
+		t.Fatalf("ask after the restart: %q, %v", v, err)
+	}
+	for range 2 {
+		select {
+		case e := <-stopped:
+			if e.Actor.Kind() != "kid" || e.Reason == nil {
+				t.Fatalf("stopped %s (%v), want a kid stopped by the restart", e.Actor, e.Reason)
+			}
+		case <-time.After(waitLimit):
+			t.Fatal("the kids did not stop")
+		}
+	}
+	for i := range 2 {
+		if n := starts[i].Load(); n != 2 {
+			t.Fatalf("kid %d started %d times, want 2 (a fresh kid after the parent's restart)", i, n)
+		}
+		if v, err := ask[string](t, s, actor.NewRef("test", "kid", fmt.Sprint(i)), "hi"); err != nil || v != "hi" {
+			t.Fatalf("fresh kid %d: %q, %v", i, v, err)
+		}
+	}
+}
