@@ -73,7 +73,7 @@ const (
 )
 
 // self returns the actor's ref.
-func (c *cell) self() Ref { return Ref{system: c.sys.name, kind: c.kind, id: c.id} }
+func (c *cell) self() Ref { return NewRef(c.sys.name, c.kind, c.id) }
 
 // context returns the cell as its handlers see it.
 func (c *cell) context() *Context { return (*Context)(c) }

@@ -1,7 +1,6 @@
 package actor
 
 import (
-	"hash/maphash"
 	"sync"
 	"sync/atomic"
 )
@@ -15,7 +14,6 @@ import (
 // regShards shards and publish a new table when one fills. A slot costs 12
 // bytes, where a map entry keyed by Ref costs about 100.
 type registry struct {
-	seed   maphash.Seed
 	shards [regShards]regShard
 }
 
@@ -56,17 +54,13 @@ func (t *regTable) put(i uint64, tag uint32, c *cell) {
 // tombstone marks a slot whose cell was removed.
 var tombstone = &cell{}
 
-func newRegistry() *registry { return &registry{seed: maphash.MakeSeed()} }
-
-func (r *registry) hash(kind, id string) uint64 {
-	return maphash.String(r.seed, id) ^ maphash.String(r.seed, kind)*0x9e3779b97f4a7c15
-}
+func newRegistry() *registry { return &registry{} }
 
 func (r *registry) shard(h uint64) *regShard { return &r.shards[h>>(64-regShardBits)] }
 
-// get returns the live cell kind/id, or nil. Safe from any goroutine.
-func (r *registry) get(kind, id string) *cell {
-	h := r.hash(kind, id)
+// get returns the live cell kind/id, whose nameHash is h, or nil. Safe
+// from any goroutine.
+func (r *registry) get(h uint64, kind, id string) *cell {
 	t := r.shard(h).tab.Load()
 	if t == nil {
 		return nil
@@ -87,7 +81,7 @@ func (r *registry) get(kind, id string) *cell {
 // shard's lock once the name is known to be free, says no; it reports
 // whether c was added, and the cell holding the name if that is why not.
 func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
-	h := r.hash(c.kind, c.id)
+	h := nameHash(c.kind, c.id)
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -131,7 +125,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 
 // remove unregisters c, if it is registered.
 func (r *registry) remove(c *cell) {
-	h := r.hash(c.kind, c.id)
+	h := nameHash(c.kind, c.id)
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -30,11 +30,11 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		t.Fatalf("refused admission: added=%v taken=%v", added, taken)
 	}
 	for i, c := range cells {
-		if got := r.get(c.kind, c.id); got != c {
+		if got := r.get(nameHash(c.kind, c.id), c.kind, c.id); got != c {
 			t.Fatalf("get %d = %p, want %p", i, got, c)
 		}
 	}
-	if got := r.get("k9", "1"); got != nil {
+	if got := r.get(nameHash("k9", "1"), "k9", "1"); got != nil {
 		t.Fatalf("get of an unknown kind = %v", got)
 	}
 	for i := 0; i < n; i += 2 {
@@ -46,7 +46,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		if i%2 == 0 {
 			want = nil
 		}
-		if got := r.get(c.kind, c.id); got != want {
+		if got := r.get(nameHash(c.kind, c.id), c.kind, c.id); got != want {
 			t.Fatalf("after removals get %d = %p, want %p", i, got, want)
 		}
 	}
@@ -99,7 +99,7 @@ func TestRegistryHammer(t *testing.T) {
 		wg.Go(func() {
 			for i := 0; i < rounds*names; i++ {
 				kind, id := fmt.Sprintf("w%d", i%writers), strconv.Itoa(i%names)
-				if c := r.get(kind, id); c != nil && (c.kind != kind || c.id != id) {
+				if c := r.get(nameHash(kind, id), kind, id); c != nil && (c.kind != kind || c.id != id) {
 					t.Errorf("get %s/%s returned %s", kind, id, c.self())
 					return
 				}
