@@ -39,7 +39,7 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 		err = fmt.Errorf("%w: %s", ErrNotFound, to)
 	case c.mbox != nil:
 		err = c.enqueue(ctx, wait, msg, reply)
-	case c.l.Submit(func() { c.handle(msg, reply) }) != nil:
+	case c.l.Submit(handleTask(c, msg, reply)) != nil:
 		err = fmt.Errorf("%w: %s", ErrStopped, to)
 	}
 	if err != nil {
@@ -49,6 +49,15 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 		}
 	}
 	return err
+}
+
+// handleTask returns the loop task that handles msg. A tell's closure
+// leaves out the nil reply: 32 bytes instead of 48, on every message.
+func handleTask(c *cell, msg any, reply replyFunc) func() {
+	if reply == nil {
+		return func() { c.handle(msg, nil) }
+	}
+	return func() { c.handle(msg, reply) }
 }
 
 // Ask sends msg to the actor named to and waits for its reply, for callers
