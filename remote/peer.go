@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -17,21 +18,24 @@ type peer struct {
 	n    *Node
 	name string
 	// batch is the subject of frames holding several envelopes; a frame
-	// with one goes to that envelope's own subject.
-	batch string
+	// with one goes to its target actor's subject, or ctl for control.
+	batch, ctl string
 
 	mu       sync.Mutex
-	frame    []byte // the frame being filled: header and envelopes
-	subject  string // subject of the frame being filled
-	count    int    // envelopes in frame
+	frame    []byte    // the frame being filled: header and envelopes
+	first    actor.Ref // target of the frame's first envelope; zero: control
+	count    int       // envelopes in frame
 	ready    []outFrame
 	spare    []byte // a published frame's buffer, for reuse
 	queued   int    // bytes in frame and ready
 	flushing bool   // a flush goroutine runs
 	lost     error  // non-nil while unreachable: why
 	lastSeen time.Time
-	up       chan struct{} // closed while reachable and heard from
-	heard    bool
+	// overloaded is the error of a send refused for a full buffer: made
+	// once, as a sender may retry often.
+	overloaded error
+	up         chan struct{} // closed while reachable and heard from
+	heard      bool
 }
 
 type outFrame struct {
@@ -40,7 +44,10 @@ type outFrame struct {
 }
 
 func newPeer(n *Node, name string) *peer {
-	return &peer{n: n, name: name, batch: nodeSubject(name, batchToken), lastSeen: time.Now(), up: make(chan struct{})}
+	return &peer{
+		n: n, name: name, batch: nodeSubject(name, batchToken), ctl: nodeSubject(name, ctlToken), lastSeen: time.Now(), up: make(chan struct{}),
+		overloaded: fmt.Errorf("%w: %d bytes queued for node %s", ErrOverloaded, n.cfg.outboundLimit, name),
+	}
 }
 
 // peer returns the peer named name, making it on first use.
@@ -55,10 +62,10 @@ func (n *Node) peer(name string) *peer {
 	return p
 }
 
-// enqueue appends e, bound for subject, to the frame being filled and
-// makes sure a flush runs. It fails at once if the peer is unreachable,
-// its buffer is full, or e alone exceeds a frame.
-func (p *peer) enqueue(e *wire.Envelope, subject string) error {
+// enqueue appends e, for the actor to (zero for control traffic), to the
+// frame being filled and makes sure a flush runs. It fails at once if the
+// peer is unreachable, its buffer is full, or e alone exceeds a frame.
+func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	p.n.gate.RLock()
 	defer p.n.gate.RUnlock()
 	if p.n.down {
@@ -71,11 +78,11 @@ func (p *peer) enqueue(e *wire.Envelope, subject string) error {
 	}
 	if p.queued >= p.n.cfg.outboundLimit {
 		p.n.stats.overloaded.Add(1)
-		return fmt.Errorf("%w: %d bytes queued for node %s", ErrOverloaded, p.queued, p.name)
+		return p.overloaded
 	}
 	if len(p.frame) == 0 {
 		p.frame = wire.AppendFrameHeader(p.takeSpare())
-		p.subject, p.count = subject, 0
+		p.first, p.count = to, 0
 	}
 	before := len(p.frame)
 	p.frame = wire.AppendEnvelope(p.frame, e)
@@ -90,7 +97,7 @@ func (p *peer) enqueue(e *wire.Envelope, subject string) error {
 		next := wire.AppendFrameHeader(make([]byte, 0, max(4096, size+1)))
 		p.frame = append(next, p.frame[before:]...)
 		p.ready = append(p.ready, full)
-		p.subject, p.count = subject, 0
+		p.first, p.count = to, 0
 	}
 	p.count++
 	p.queued += size
@@ -102,12 +109,16 @@ func (p *peer) enqueue(e *wire.Envelope, subject string) error {
 	return nil
 }
 
-// frameSubject is where the frame being filled goes.
+// frameSubject is where the frame being filled goes: the subject of the
+// actor it is for, when it holds one envelope for an actor.
 func (p *peer) frameSubject() string {
-	if p.count == 1 {
-		return p.subject
+	if p.count != 1 {
+		return p.batch
 	}
-	return p.batch
+	if s, err := Subject(p.first); err == nil {
+		return s
+	}
+	return p.ctl
 }
 
 func (p *peer) takeSpare() []byte {
