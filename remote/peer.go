@@ -26,7 +26,7 @@ type peer struct {
 	first    actor.Ref // target of the frame's first envelope; zero: control
 	count    int       // envelopes in frame
 	ready    []outFrame
-	spare    []byte // a published frame's buffer, for reuse
+	free     [][]byte // buffers of published frames, for reuse
 	queued   int    // bytes in frame and ready
 	flushing bool   // a flush goroutine runs
 	lost     error  // non-nil while unreachable: why
@@ -94,7 +94,7 @@ func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	if len(p.frame) > p.n.cfg.maxFrame {
 		// Close the full frame; e starts the next one.
 		full := outFrame{subject: p.frameSubject(), data: p.frame[:before]}
-		next := wire.AppendFrameHeader(make([]byte, 0, max(4096, size+1)))
+		next := wire.AppendFrameHeader(p.takeSpare())
 		p.frame = append(next, p.frame[before:]...)
 		p.ready = append(p.ready, full)
 		p.first, p.count = to, 0
@@ -121,14 +121,19 @@ func (p *peer) frameSubject() string {
 	return p.ctl
 }
 
+// takeSpare returns a buffer for a new frame: a published frame's, grown
+// already, if one is free.
 func (p *peer) takeSpare() []byte {
-	b := p.spare
-	p.spare = nil
-	if b == nil {
-		b = make([]byte, 0, 4096)
+	if k := len(p.free); k > 0 {
+		b := p.free[k-1]
+		p.free = p.free[:k-1]
+		return b[:0]
 	}
-	return b[:0]
+	return make([]byte, 0, 4096)
 }
+
+// maxFree bounds the published frame buffers a peer keeps.
+const maxFree = 4
 
 // flush publishes queued frames until none are left. Messages that pile
 // up while it publishes form the next, larger frame: that is the batching.
@@ -153,8 +158,10 @@ func (p *peer) flush() {
 			p.publish(f)
 		}
 		p.mu.Lock()
-		if p.spare == nil && cap(frames[len(frames)-1].data) <= 1<<20 {
-			p.spare = frames[len(frames)-1].data
+		for _, f := range frames {
+			if len(p.free) < maxFree {
+				p.free = append(p.free, f.data)
+			}
 		}
 		p.mu.Unlock()
 	}

@@ -19,7 +19,7 @@ var Remote = Suite{
 var remoteScenarios = []Scenario{
 	{
 		Name:       "remote_tell",
-		Definition: "1M tells of a 64-byte []byte from outside actors on node 1 to an actor on node 2; time until node 1 hears the last was handled, per message (batching allowed; a tell refused with ErrOverloaded is retried)",
+		Definition: "1M tells of a 64-byte []byte from outside actors on node 1 to an actor on node 2; time until node 1 hears the last was handled, per message (batching allowed; a tell refused with ErrOverloaded is retried after 100 µs)",
 		Per:        "message",
 		Params:     systems.Params{N: million},
 		Targets: []Target{
