@@ -27,9 +27,9 @@ type peer struct {
 	count    int       // envelopes in frame
 	ready    []outFrame
 	free     [][]byte // buffers of published frames, for reuse
-	queued   int    // bytes in frame and ready
-	flushing bool   // a flush goroutine runs
-	lost     error  // non-nil while unreachable: why
+	queued   int      // bytes in frame and ready
+	flushing bool     // a flush goroutine runs
+	lost     error    // non-nil while unreachable: why
 	lastSeen time.Time
 	// overloaded is the error of a send refused for a full buffer: made
 	// once, as a sender may retry often.
@@ -71,14 +71,32 @@ func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	if p.n.down {
 		return fmt.Errorf("%w: %s", ErrClosed, p.n.name)
 	}
+	start, err := p.add(e, to)
+	if err != nil || !start {
+		return err
+	}
+	// Nothing was in flight. An ask, a reply or control traffic is
+	// published on the caller's goroutine: that saves a goroutine start on
+	// the latency of a sparse message. Tells leave it to a flush
+	// goroutine, so that the ones that follow batch up behind it.
+	if e.Kind == wire.KindTell || p.flushOnce() {
+		p.n.workers.Add(1)
+		go p.flush()
+	}
+	return nil
+}
+
+// add appends e to the frame being filled; start reports that no flush
+// is running and the caller must start one.
+func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.lost != nil {
-		return p.lost
+		return false, p.lost
 	}
 	if p.queued >= p.n.cfg.outboundLimit {
 		p.n.stats.overloaded.Add(1)
-		return p.overloaded
+		return false, p.overloaded
 	}
 	if len(p.frame) == 0 {
 		p.frame = wire.AppendFrameHeader(p.takeSpare())
@@ -89,7 +107,7 @@ func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	size := len(p.frame) - before
 	if size+1 > p.n.cfg.maxFrame {
 		p.frame = p.frame[:before]
-		return fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
+		return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
 	}
 	if len(p.frame) > p.n.cfg.maxFrame {
 		// Close the full frame; e starts the next one.
@@ -101,12 +119,11 @@ func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	}
 	p.count++
 	p.queued += size
-	if !p.flushing {
-		p.flushing = true
-		p.n.workers.Add(1)
-		go p.flush()
+	if p.flushing {
+		return false, nil
 	}
-	return nil
+	p.flushing = true
+	return true, nil
 }
 
 // frameSubject is where the frame being filled goes: the subject of the
@@ -139,32 +156,35 @@ const maxFree = 4
 // up while it publishes form the next, larger frame: that is the batching.
 func (p *peer) flush() {
 	defer p.n.workers.Done()
-	for {
-		p.mu.Lock()
-		frames := p.ready
-		p.ready = nil
-		if len(p.frame) > 0 {
-			frames = append(frames, outFrame{subject: p.frameSubject(), data: p.frame})
-			p.frame, p.count = nil, 0
-		}
-		p.queued = 0
-		if len(frames) == 0 {
-			p.flushing = false
-			p.mu.Unlock()
-			return
-		}
-		p.mu.Unlock()
-		for _, f := range frames {
-			p.publish(f)
-		}
-		p.mu.Lock()
-		for _, f := range frames {
-			if len(p.free) < maxFree {
-				p.free = append(p.free, f.data)
-			}
-		}
-		p.mu.Unlock()
+	for p.flushOnce() {
 	}
+}
+
+// flushOnce publishes the frames queued now and reports whether more were
+// queued meanwhile; if not, the flush is over.
+func (p *peer) flushOnce() (more bool) {
+	p.mu.Lock()
+	frames := p.ready
+	p.ready = nil
+	if len(p.frame) > 0 {
+		frames = append(frames, outFrame{subject: p.frameSubject(), data: p.frame})
+		p.frame, p.count = nil, 0
+	}
+	p.queued = 0
+	p.mu.Unlock()
+	for _, f := range frames {
+		p.publish(f)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range frames {
+		if len(p.free) < maxFree {
+			p.free = append(p.free, f.data)
+		}
+	}
+	more = len(p.frame) > 0 || len(p.ready) > 0
+	p.flushing = more
+	return more
 }
 
 // publish hands one frame to the connection, asking the server to say so
