@@ -69,6 +69,11 @@ func (m *codecMsg) UnmarshalWire(d *wire.Decoder) error {
 	return d.Err()
 }
 
+// codecValue is the value the codec scenario encodes.
+func codecValue() codecMsg {
+	return codecMsg{N: 1234567, S: "sixteen-byte-str", F: 3.25, B: true, Data: make([]byte, 32)}
+}
+
 func benchRegistry() *wire.Registry {
 	r := wire.NewRegistry()
 	if err := wire.Register[codecMsg](r, "bench.codecMsg"); err != nil {
@@ -246,7 +251,7 @@ func quantileFigures(f measure.Figures, lat []time.Duration, q float64) measure.
 // times.
 func troupeCodec(p Params) (measure.Figures, error) {
 	r := benchRegistry()
-	v := codecMsg{N: 1234567, S: "sixteen-byte-str", F: 3.25, B: true, Data: make([]byte, 32)}
+	v := codecValue()
 	buf := make([]byte, 0, 128)
 	m := measure.Start()
 	for range p.N {
