@@ -66,11 +66,13 @@ func (s *System) AskTimeout() time.Duration { return s.askTimeout }
 // sendRemote hands a message for another system to the transport, or
 // dead-letters it.
 func (s *System) sendRemote(ctx context.Context, to Ref, msg any, reply replyFunc) error {
-	err := fmt.Errorf("%w: %s (no transport)", ErrNotFound, to)
+	var err error
 	if t := s.getTransport(); t != nil && !to.IsZero() {
 		if err = t.Send(ctx, to, msg, reply); err == nil {
 			return nil
 		}
+	} else {
+		err = fmt.Errorf("%w: %s (no transport)", ErrNotFound, to)
 	}
 	s.deadLetter(to, msg, err)
 	if reply != nil {

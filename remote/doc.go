@@ -54,7 +54,9 @@
 //     ([WithOutboundLimit]).
 //   - Inbound frames that are malformed, oversized or for another node
 //     are rejected, counted ([Node.Stats]) and logged; they never crash
-//     the node.
+//     the node. A node that cannot keep up with what it receives buffers
+//     up to 512 MiB; past that NATS drops frames, which are counted
+//     (Stats.Dropped) and logged: at most once, but not silently.
 //
 // Message types must be registered in the node's [wire.Registry] under
 // the same names on every node; generated binary codecs make them

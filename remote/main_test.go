@@ -59,7 +59,7 @@ func (m *deposit) UnmarshalWire(d *wire.Decoder) error {
 // note travels as CBOR: it has no binary codec.
 type note struct{ Text string }
 
-func registry(t *testing.T) *wire.Registry {
+func registry(t testing.TB) *wire.Registry {
 	t.Helper()
 	r := wire.NewRegistry()
 	if err := wire.Register[deposit](r, "test.deposit"); err != nil {
@@ -109,7 +109,7 @@ type node struct {
 	node *remote.Node
 }
 
-func startNode(t *testing.T, name string, opts ...remote.Option) *node {
+func startNode(t testing.TB, name string, opts ...remote.Option) *node {
 	t.Helper()
 	sys, err := actor.NewSystem(name, actor.WithAskTimeout(time.Minute))
 	if err != nil {
@@ -271,4 +271,18 @@ func recv[T any](t *testing.T, ch <-chan T) T {
 		t.Fatalf("nothing received within %s", waitLimit)
 		panic("unreachable")
 	}
+}
+
+// benchCluster is cluster for benchmarks: two nodes, n2 a leaf of n1.
+func benchCluster(b *testing.B) []*node {
+	hub := startNode(b, "n1", remote.WithLeafListen("127.0.0.1:0"))
+	leaf := startNode(b, "n2", remote.WithLeafRemotes(hub.node.LeafURL()))
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	for _, p := range [][2]*node{{hub, leaf}, {leaf, hub}} {
+		if err := p[0].node.WaitPeer(ctx, p[1].node.Name()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return []*node{hub, leaf}
 }

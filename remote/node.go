@@ -89,7 +89,7 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 
 // connect starts the embedded server if needed and connects to it.
 func (n *Node) connect() error {
-	nopts := append([]nats.Option{nats.Name("troupe-" + n.name), nats.MaxReconnects(-1)}, n.cfg.natsOpts...)
+	nopts := append([]nats.Option{nats.Name("troupe-" + n.name), nats.MaxReconnects(-1), nats.ErrorHandler(n.onAsyncError)}, n.cfg.natsOpts...)
 	url := n.cfg.url
 	if url == "" {
 		s, so, err := startServer(n.name, &n.cfg)
@@ -128,7 +128,7 @@ func (n *Node) subscribe() error {
 		if err != nil {
 			return fmt.Errorf("remote: subscribe %s: %w", subj, err)
 		}
-		if err := sub.SetPendingLimits(-1, -1); err != nil {
+		if err := sub.SetPendingLimits(pendingMsgs, pendingBytes); err != nil {
 			return fmt.Errorf("remote: subscribe %s: %w", subj, err)
 		}
 		n.subs = append(n.subs, sub)
@@ -136,6 +136,24 @@ func (n *Node) subscribe() error {
 	// The subscriptions are known to the server once this returns, so a
 	// peer's first frame finds them.
 	return n.nc.Flush()
+}
+
+// An inbound subscription buffers at most this much before the server's
+// frames are dropped (slow consumer): counted in Stats.Dropped and logged.
+const (
+	pendingMsgs  = 1 << 20
+	pendingBytes = 512 << 20
+)
+
+// onAsyncError logs errors the connection reports asynchronously, such as
+// frames dropped because this node could not keep up.
+func (n *Node) onAsyncError(_ *nats.Conn, sub *nats.Subscription, err error) {
+	if sub != nil {
+		d, _ := sub.Dropped()
+		n.log.Warn("remote: inbound frames dropped", zap.String("subject", sub.Subject), zap.Int("dropped", d), zap.Error(err))
+		return
+	}
+	n.log.Warn("remote: connection error", zap.Error(err))
 }
 
 // Name returns the node's name, its system's.

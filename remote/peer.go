@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -17,21 +18,24 @@ type peer struct {
 	n    *Node
 	name string
 	// batch is the subject of frames holding several envelopes; a frame
-	// with one goes to that envelope's own subject.
-	batch string
+	// with one goes to its target actor's subject, or ctl for control.
+	batch, ctl string
 
 	mu       sync.Mutex
-	frame    []byte // the frame being filled: header and envelopes
-	subject  string // subject of the frame being filled
-	count    int    // envelopes in frame
+	frame    []byte    // the frame being filled: header and envelopes
+	first    actor.Ref // target of the frame's first envelope; zero: control
+	count    int       // envelopes in frame
 	ready    []outFrame
-	spare    []byte // a published frame's buffer, for reuse
-	queued   int    // bytes in frame and ready
-	flushing bool   // a flush goroutine runs
-	lost     error  // non-nil while unreachable: why
+	free     [][]byte // buffers of published frames, for reuse
+	queued   int      // bytes in frame and ready
+	flushing bool     // a flush goroutine runs
+	lost     error    // non-nil while unreachable: why
 	lastSeen time.Time
-	up       chan struct{} // closed while reachable and heard from
-	heard    bool
+	// overloaded is the error of a send refused for a full buffer: made
+	// once, as a sender may retry often.
+	overloaded error
+	up         chan struct{} // closed while reachable and heard from
+	heard      bool
 }
 
 type outFrame struct {
@@ -40,7 +44,10 @@ type outFrame struct {
 }
 
 func newPeer(n *Node, name string) *peer {
-	return &peer{n: n, name: name, batch: nodeSubject(name, batchToken), lastSeen: time.Now(), up: make(chan struct{})}
+	return &peer{
+		n: n, name: name, batch: nodeSubject(name, batchToken), ctl: nodeSubject(name, ctlToken), lastSeen: time.Now(), up: make(chan struct{}),
+		overloaded: fmt.Errorf("%w: %d bytes queued for node %s", ErrOverloaded, n.cfg.outboundLimit, name),
+	}
 }
 
 // peer returns the peer named name, making it on first use.
@@ -55,98 +62,129 @@ func (n *Node) peer(name string) *peer {
 	return p
 }
 
-// enqueue appends e, bound for subject, to the frame being filled and
-// makes sure a flush runs. It fails at once if the peer is unreachable,
-// its buffer is full, or e alone exceeds a frame.
-func (p *peer) enqueue(e *wire.Envelope, subject string) error {
+// enqueue appends e, for the actor to (zero for control traffic), to the
+// frame being filled and makes sure a flush runs. It fails at once if the
+// peer is unreachable, its buffer is full, or e alone exceeds a frame.
+func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	p.n.gate.RLock()
 	defer p.n.gate.RUnlock()
 	if p.n.down {
 		return fmt.Errorf("%w: %s", ErrClosed, p.n.name)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.lost != nil {
-		return p.lost
+	start, err := p.add(e, to)
+	if err != nil || !start {
+		return err
 	}
-	if p.queued >= p.n.cfg.outboundLimit {
-		p.n.stats.overloaded.Add(1)
-		return fmt.Errorf("%w: %d bytes queued for node %s", ErrOverloaded, p.queued, p.name)
-	}
-	if len(p.frame) == 0 {
-		p.frame = wire.AppendFrameHeader(p.takeSpare())
-		p.subject, p.count = subject, 0
-	}
-	before := len(p.frame)
-	p.frame = wire.AppendEnvelope(p.frame, e)
-	size := len(p.frame) - before
-	if size+1 > p.n.cfg.maxFrame {
-		p.frame = p.frame[:before]
-		return fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
-	}
-	if len(p.frame) > p.n.cfg.maxFrame {
-		// Close the full frame; e starts the next one.
-		full := outFrame{subject: p.frameSubject(), data: p.frame[:before]}
-		next := wire.AppendFrameHeader(make([]byte, 0, max(4096, size+1)))
-		p.frame = append(next, p.frame[before:]...)
-		p.ready = append(p.ready, full)
-		p.subject, p.count = subject, 0
-	}
-	p.count++
-	p.queued += size
-	if !p.flushing {
-		p.flushing = true
+	// Nothing was in flight. An ask, a reply or control traffic is
+	// published on the caller's goroutine: that saves a goroutine start on
+	// the latency of a sparse message. Tells leave it to a flush
+	// goroutine, so that the ones that follow batch up behind it.
+	if e.Kind == wire.KindTell || p.flushOnce() {
 		p.n.workers.Add(1)
 		go p.flush()
 	}
 	return nil
 }
 
-// frameSubject is where the frame being filled goes.
-func (p *peer) frameSubject() string {
-	if p.count == 1 {
-		return p.subject
+// add appends e to the frame being filled; start reports that no flush
+// is running and the caller must start one.
+func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lost != nil {
+		return false, p.lost
 	}
-	return p.batch
+	if p.queued >= p.n.cfg.outboundLimit {
+		p.n.stats.overloaded.Add(1)
+		return false, p.overloaded
+	}
+	if len(p.frame) == 0 {
+		p.frame = wire.AppendFrameHeader(p.takeSpare())
+		p.first, p.count = to, 0
+	}
+	before := len(p.frame)
+	p.frame = wire.AppendEnvelope(p.frame, e)
+	size := len(p.frame) - before
+	if size+1 > p.n.cfg.maxFrame {
+		p.frame = p.frame[:before]
+		return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
+	}
+	if len(p.frame) > p.n.cfg.maxFrame {
+		// Close the full frame; e starts the next one.
+		full := outFrame{subject: p.frameSubject(), data: p.frame[:before]}
+		next := wire.AppendFrameHeader(p.takeSpare())
+		p.frame = append(next, p.frame[before:]...)
+		p.ready = append(p.ready, full)
+		p.first, p.count = to, 0
+	}
+	p.count++
+	p.queued += size
+	if p.flushing {
+		return false, nil
+	}
+	p.flushing = true
+	return true, nil
 }
 
-func (p *peer) takeSpare() []byte {
-	b := p.spare
-	p.spare = nil
-	if b == nil {
-		b = make([]byte, 0, 4096)
+// frameSubject is where the frame being filled goes: the subject of the
+// actor it is for, when it holds one envelope for an actor.
+func (p *peer) frameSubject() string {
+	if p.count != 1 {
+		return p.batch
 	}
-	return b[:0]
+	if s, err := Subject(p.first); err == nil {
+		return s
+	}
+	return p.ctl
 }
+
+// takeSpare returns a buffer for a new frame: a published frame's, grown
+// already, if one is free.
+func (p *peer) takeSpare() []byte {
+	if k := len(p.free); k > 0 {
+		b := p.free[k-1]
+		p.free = p.free[:k-1]
+		return b[:0]
+	}
+	return make([]byte, 0, 4096)
+}
+
+// maxFree bounds the published frame buffers a peer keeps.
+const maxFree = 4
 
 // flush publishes queued frames until none are left. Messages that pile
 // up while it publishes form the next, larger frame: that is the batching.
 func (p *peer) flush() {
 	defer p.n.workers.Done()
-	for {
-		p.mu.Lock()
-		frames := p.ready
-		p.ready = nil
-		if len(p.frame) > 0 {
-			frames = append(frames, outFrame{subject: p.frameSubject(), data: p.frame})
-			p.frame, p.count = nil, 0
-		}
-		p.queued = 0
-		if len(frames) == 0 {
-			p.flushing = false
-			p.mu.Unlock()
-			return
-		}
-		p.mu.Unlock()
-		for _, f := range frames {
-			p.publish(f)
-		}
-		p.mu.Lock()
-		if p.spare == nil && cap(frames[len(frames)-1].data) <= 1<<20 {
-			p.spare = frames[len(frames)-1].data
-		}
-		p.mu.Unlock()
+	for p.flushOnce() {
 	}
+}
+
+// flushOnce publishes the frames queued now and reports whether more were
+// queued meanwhile; if not, the flush is over.
+func (p *peer) flushOnce() (more bool) {
+	p.mu.Lock()
+	frames := p.ready
+	p.ready = nil
+	if len(p.frame) > 0 {
+		frames = append(frames, outFrame{subject: p.frameSubject(), data: p.frame})
+		p.frame, p.count = nil, 0
+	}
+	p.queued = 0
+	p.mu.Unlock()
+	for _, f := range frames {
+		p.publish(f)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range frames {
+		if len(p.free) < maxFree {
+			p.free = append(p.free, f.data)
+		}
+	}
+	more = len(p.frame) > 0 || len(p.ready) > 0
+	p.flushing = more
+	return more
 }
 
 // publish hands one frame to the connection, asking the server to say so

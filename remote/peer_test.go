@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -17,6 +18,8 @@ func testPeer(limit, maxFrame int) *peer {
 	return p
 }
 
+var ref = actor.NewRef("other", "k", "a")
+
 func tellTo(id string, body int) *wire.Envelope {
 	return &wire.Envelope{Kind: wire.KindTell, Node: "me", To: wire.Ref{System: "other", Kind: "k", ID: id}, Type: "bytes", Body: make([]byte, body)}
 }
@@ -26,7 +29,7 @@ func TestOutboundLimit(t *testing.T) {
 	sent := 0
 	var err error
 	for ; sent < 100; sent++ {
-		if err = p.enqueue(tellTo("a", 90), "troupe.other.k.a"); err != nil {
+		if err = p.enqueue(tellTo("a", 90), ref); err != nil {
 			break
 		}
 	}
@@ -41,14 +44,14 @@ func TestOutboundLimit(t *testing.T) {
 func TestBatchingSplitsFrames(t *testing.T) {
 	const maxFrame = 1024
 	p := testPeer(1<<20, maxFrame)
-	if err := p.enqueue(tellTo("a", 10), "troupe.other.k.a"); err != nil {
+	if err := p.enqueue(tellTo("a", 10), ref); err != nil {
 		t.Fatal(err)
 	}
 	if s := p.frameSubject(); s != "troupe.other.k.a" {
 		t.Fatalf("a one-envelope frame goes to %q, want the actor's subject", s)
 	}
 	for range 99 {
-		if err := p.enqueue(tellTo("a", 50), "troupe.other.k.a"); err != nil {
+		if err := p.enqueue(tellTo("a", 50), ref); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -68,7 +71,7 @@ func TestBatchingSplitsFrames(t *testing.T) {
 	if count != 100 || len(frames) < 5 {
 		t.Fatalf("%d envelopes in %d frames, want 100 in several", count, len(frames))
 	}
-	if err := p.enqueue(tellTo("a", 2*maxFrame), "troupe.other.k.a"); !errors.Is(err, wire.ErrTooLarge) {
+	if err := p.enqueue(tellTo("a", 2*maxFrame), ref); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("oversized message: %v, want ErrTooLarge", err)
 	}
 }

@@ -2,6 +2,7 @@ package remote_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
@@ -116,5 +117,29 @@ func TestRemoteSpawn(t *testing.T) {
 	}
 	if _, err := ns[0].node.Spawn(waitCtx(t), "n2", "unknown", "x"); !errors.Is(err, actor.ErrNotFound) {
 		t.Fatalf("spawn of an unregistered kind = %v, want ErrNotFound", err)
+	}
+}
+
+// An actor asks a remote actor with AskAsync: its handler never blocks,
+// and the promise settles on its own loop.
+func TestAskAsyncFromAnActor(t *testing.T) {
+	ns := cluster(t, 2)
+	acct := spawnAccount(t, ns[1], "a", nil)
+	if err := ns[0].sys.Tell(acct, deposit{Amount: 9}); err != nil {
+		t.Fatal(err)
+	}
+	asker, err := ns[0].sys.Spawn("asker", "x", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			return actor.AskAsync[int64](c, acct, msg), nil // the reply waits for the promise
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := actor.Ask[int64](waitCtx(t), ns[0].sys, asker, "balance"); err != nil || sum != 9 {
+		t.Fatalf("balance through an actor = %d, %v; want 9", sum, err)
+	}
+	if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, asker, "fail"); err == nil || !strings.Contains(err.Error(), "insufficient funds") {
+		t.Fatalf("remote error through an actor = %v", err)
 	}
 }

@@ -17,6 +17,9 @@ type Stats struct {
 	Overloaded uint64
 	// LateReplies counts replies that came after their ask had settled.
 	LateReplies uint64
+	// Dropped counts inbound frames the connection dropped because this
+	// node did not keep up (NATS slow consumer); their messages are lost.
+	Dropped uint64
 }
 
 type counters struct {
@@ -30,5 +33,17 @@ func (n *Node) Stats() Stats {
 		Sent: c.sent.Load(), Received: c.received.Load(),
 		FramesSent: c.framesSent.Load(), FramesReceived: c.framesReceived.Load(),
 		Rejected: c.rejected.Load(), Overloaded: c.overloaded.Load(), LateReplies: c.lateReplies.Load(),
+		Dropped: n.dropped(),
 	}
+}
+
+// dropped sums the frames the node's subscriptions dropped.
+func (n *Node) dropped() uint64 {
+	var total uint64
+	for _, s := range n.subs {
+		if d, err := s.Dropped(); err == nil {
+			total += uint64(d)
+		}
+	}
+	return total
 }

@@ -21,9 +21,8 @@ var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b 
 // [actor.ErrTimeout] at ctx's deadline (the system's ask timeout without
 // one).
 func (n *Node) Send(ctx context.Context, to actor.Ref, msg any, reply func(any, error)) error {
-	subject, err := Subject(to)
-	if err != nil {
-		return err
+	if to.System() == "" || to.Kind() == "" || to.ID() == "" {
+		return fmt.Errorf("%w: %s", ErrBadRef, to)
 	}
 	bp := bodyPool.Get().(*[]byte)
 	defer bodyPool.Put(bp)
@@ -35,14 +34,14 @@ func (n *Node) Send(ctx context.Context, to actor.Ref, msg any, reply func(any, 
 	e := wire.Envelope{Kind: wire.KindTell, Node: n.name, To: wireRef(to), Type: name, Body: body}
 	p := n.peer(to.System())
 	if reply == nil {
-		if err := p.enqueue(&e, subject); err != nil {
+		if err := p.enqueue(&e, to); err != nil {
 			return err
 		}
 		n.stats.sent.Add(1)
 		return nil
 	}
 	e.Kind, e.Corr = wire.KindAsk, n.addAsk(ctx, to, reply)
-	if err := p.enqueue(&e, subject); err != nil {
+	if err := p.enqueue(&e, to); err != nil {
 		n.takeAsk(e.Corr)
 		return err
 	}
@@ -87,7 +86,7 @@ func (n *Node) control(to string, e *wire.Envelope) error {
 	if to == "" {
 		return fmt.Errorf("%w: empty system", ErrBadRef)
 	}
-	return n.peer(to).enqueue(e, nodeSubject(to, ctlToken))
+	return n.peer(to).enqueue(e, actor.Ref{})
 }
 
 // endWatch delivers Terminated for target to the local watcher, once.

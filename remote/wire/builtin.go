@@ -19,21 +19,20 @@ func registerBuiltins(r *Registry) {
 func builtin[T any](r *Registry, name string, enc func(*Encoder, int, T), dec func(*Decoder) T) {
 	c := &codec{
 		name: name,
-		marshal: func(e *Encoder, v any) error {
-			enc(e, 1, v.(T))
-			return nil
+		marshal: func(buf []byte, v any) ([]byte, error) {
+			t := v.(T)
+			return withEncoder(buf, func(e *Encoder) { enc(e, 1, t) }), nil
 		},
 		unmarshal: func(data []byte) (any, error) {
-			d := Decoder{data: data}
-			var v T
-			for d.Next() {
-				if d.Field() == 1 {
-					v = dec(&d)
+			b := &decodeBox[T]{d: Decoder{data: data}}
+			for b.d.Next() {
+				if b.d.Field() == 1 {
+					b.v = dec(&b.d)
 				} else {
-					d.Skip()
+					b.d.Skip()
 				}
 			}
-			return v, d.Err()
+			return b.v, b.d.Err()
 		},
 	}
 	if err := r.add(reflect.TypeFor[T](), c); err != nil {

@@ -3,7 +3,11 @@ package wire_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -265,5 +269,38 @@ func BenchmarkCodec(b *testing.B) {
 		if _, err := r.Unmarshal(name, out); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCodecGolden pins the encoding of messages, builtins and CBOR
+// fallbacks: a change here breaks nodes of other versions.
+func TestCodecGolden(t *testing.T) {
+	r := newRegistry(t)
+	values := []any{
+		sample{N: -42, Name: "sixteen-byte-str", F: 3.25, OK: true, Data: []byte{1, 2, 3}},
+		sampleV2{N: 1, Extra: 300, Inner: sample{Name: "in"}},
+		plain{A: "x", B: []int{1, -2}},
+		"héllo", -7, int64(1 << 40), uint64(5), 2.5, true, []byte{9}, struct{}{},
+	}
+	var got strings.Builder
+	for _, v := range values {
+		name, b, err := r.Marshal(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&got, "%-14s %x\n", name, b)
+	}
+	path := filepath.Join("testdata", "codec.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want) {
+		t.Fatalf("encodings changed (run with -update if intended):\n%s", got.String())
 	}
 }

@@ -169,3 +169,13 @@ func (d *Decoder) Skip() {
 		d.Bytes()
 	}
 }
+
+// stringLike reads a string field, returning old itself, without an
+// allocation, when the bytes are the same.
+func (d *Decoder) stringLike(old string) string {
+	b := d.Bytes()
+	if string(b) == old {
+		return old
+	}
+	return string(b)
+}

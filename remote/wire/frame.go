@@ -65,7 +65,7 @@ func ReadFrame(frame []byte, max int, fn func(*Envelope) error) error {
 		return fmt.Errorf("%w: frame version %d, want %d", ErrMalformed, frame[0], Version)
 	}
 	rest := frame[1:]
-	var m Envelope
+	var m, prev Envelope
 	var d Decoder
 	for len(rest) > 0 {
 		n, l := binary.Uvarint(rest)
@@ -74,9 +74,10 @@ func ReadFrame(frame []byte, max int, fn func(*Envelope) error) error {
 		}
 		m = Envelope{}
 		d.Reset(rest[l : l+int(n)])
-		if err := m.UnmarshalWire(&d); err != nil {
+		if err := m.unmarshal(&d, &prev); err != nil {
 			return err
 		}
+		prev = Envelope{Node: m.Node, To: m.To, From: m.From, Type: m.Type}
 		if err := fn(&m); err != nil {
 			return err
 		}

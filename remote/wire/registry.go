@@ -35,7 +35,7 @@ type Registry struct {
 type codec struct {
 	name      string
 	binary    bool
-	marshal   func(e *Encoder, v any) error
+	marshal   func(buf []byte, v any) ([]byte, error)
 	unmarshal func(data []byte) (any, error)
 }
 
@@ -111,11 +111,11 @@ func (r *Registry) Marshal(buf []byte, v any) (name string, out []byte, err erro
 	if c == nil {
 		return "", buf, fmt.Errorf("%w: %T", ErrUnknownType, v)
 	}
-	e := Encoder{buf: buf}
-	if err := c.marshal(&e, v); err != nil {
+	out, err = c.marshal(buf, v)
+	if err != nil {
 		return "", buf, fmt.Errorf("wire: marshal %s: %w", c.name, err)
 	}
-	return c.name, e.buf, nil
+	return c.name, out, nil
 }
 
 // Unmarshal decodes data as the type registered under name. The empty
@@ -140,18 +140,43 @@ func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
 	return v, nil
 }
 
-func marshalBinary(e *Encoder, v any) error {
+// encoders holds Encoders between marshals: one passed to an interface
+// method escapes, and a pool is cheaper than an allocation per message.
+var encoders = sync.Pool{New: func() any { return new(Encoder) }}
+
+// withEncoder runs fn with a pooled Encoder appending to buf.
+func withEncoder(buf []byte, fn func(e *Encoder)) []byte {
+	e := encoders.Get().(*Encoder)
+	e.buf = buf
+	fn(e)
+	out := e.buf
+	e.buf = nil
+	encoders.Put(e)
+	return out
+}
+
+func marshalBinary(buf []byte, v any) ([]byte, error) {
+	e := encoders.Get().(*Encoder)
+	e.buf = buf
 	v.(Marshaler).MarshalWire(e)
-	return nil
+	out := e.buf
+	e.buf = nil
+	encoders.Put(e)
+	return out, nil
+}
+
+// decodeBox puts a value and its Decoder in one allocation.
+type decodeBox[T any] struct {
+	v T
+	d Decoder
 }
 
 func unmarshalBinary[T any](data []byte) (any, error) {
-	var v T
-	d := Decoder{data: data}
-	if err := any(&v).(Unmarshaler).UnmarshalWire(&d); err != nil {
+	b := &decodeBox[T]{d: Decoder{data: data}}
+	if err := any(&b.v).(Unmarshaler).UnmarshalWire(&b.d); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return b.v, nil
 }
 
 // cborDec bounds what a CBOR body may make the decoder allocate.
@@ -161,13 +186,12 @@ var cborDec, _ = cbor.DecOptions{
 	MaxMapPairs:      1 << 16,
 }.DecMode()
 
-func marshalCBOR(e *Encoder, v any) error {
+func marshalCBOR(buf []byte, v any) ([]byte, error) {
 	b, err := cbor.Marshal(v)
 	if err != nil {
-		return err
+		return buf, err
 	}
-	e.buf = append(e.buf, b...)
-	return nil
+	return append(buf, b...), nil
 }
 
 func unmarshalCBOR[T any](data []byte) (any, error) {

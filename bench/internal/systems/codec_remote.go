@@ -1,0 +1,50 @@
+package systems
+
+import (
+	"encoding/json"
+
+	"github.com/fxamacker/cbor/v2"
+
+	"github.com/troupe-go/troupe/bench/internal/measure"
+)
+
+// Reference columns of the remote suite's codec row: the same struct
+// through CBOR (troupe's fallback codec) and encoding/json, so that the
+// binary codec's figure has a same-machine, same-run yardstick.
+const (
+	CBOR = "CBOR"
+	JSON = "encoding/json"
+)
+
+var (
+	cborCodec = register(&System{Name: CBOR, Cases: map[string]Case{"codec": func(p Params) (measure.Figures, error) {
+		return codecRoundTrips(p, cbor.Marshal, cbor.Unmarshal)
+	}}})
+	jsonCodec = register(&System{Name: JSON, Cases: map[string]Case{"codec": func(p Params) (measure.Figures, error) {
+		return codecRoundTrips(p, json.Marshal, json.Unmarshal)
+	}}})
+)
+
+func init() {
+	for _, s := range []*System{cborCodec, jsonCodec} {
+		s.cannotRun("a codec reference only", "remote_tell", "remote_ask_p50", "remote_ask_p99", "server_start")
+	}
+}
+
+// codecRoundTrips marshals and unmarshals the codec scenario's struct
+// p.N times with the given functions.
+func codecRoundTrips(p Params, marshal func(any) ([]byte, error), unmarshal func([]byte, any) error) (measure.Figures, error) {
+	v := codecValue()
+	m := measure.Start()
+	for range p.N {
+		b, err := marshal(v)
+		if err != nil {
+			return measure.Figures{}, err
+		}
+		var w codecMsg
+		if err := unmarshal(b, &w); err != nil {
+			return measure.Figures{}, err
+		}
+	}
+	return m.Stop(p.N), nil
+}
