@@ -82,6 +82,9 @@ func (in *instance) toGoDepth(v goja.Value, p path) (any, error) {
 }
 
 func primitiveGo(v goja.Value) (any, error) {
+	if _, ok := v.(*goja.Symbol); ok {
+		return nil, fmt.Errorf("%w: symbol", ErrCannotCross)
+	}
 	switch x := v.Export().(type) {
 	case bool, string:
 		return x, nil
@@ -105,13 +108,7 @@ func primitiveGo(v goja.Value) (any, error) {
 }
 
 func typeName(v goja.Value) string {
-	if goja.IsBigInt(v) {
-		return "bigint"
-	}
 	if t := v.ExportType(); t != nil {
-		if _, ok := v.Export().(*goja.Symbol); ok || t.String() == "*goja.Symbol" {
-			return "symbol"
-		}
 		return t.String()
 	}
 	return "value"

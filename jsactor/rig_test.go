@@ -234,3 +234,22 @@ func (r *rig) until(last any, step time.Duration) []any {
 		r.advanceOr(step, func() bool { return len(r.probe) > 0 })
 	}
 }
+
+// await waits for a value on ch, nudging the virtual clock: a wake-up armed
+// for a time already passed fires on the next Advance.
+func (r *rig) await(ch chan any) any {
+	r.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		select {
+		case v := <-ch:
+			return v
+		default:
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatal("no value (hang guard)")
+		}
+		r.vc.Advance(0)
+		runtime.Gosched()
+	}
+}
