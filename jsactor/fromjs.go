@@ -15,8 +15,8 @@ import (
 //
 //	undefined, null                nil
 //	boolean, string                bool, string
-//	number                         int64 when integral and within ±2^53,
-//	                               otherwise float64
+//	number                         int64 when integral and within ±2^53
+//	                               (-0 stays float64), otherwise float64
 //	BigInt                         int64, or uint64 above MaxInt64; out of
 //	                               that range: ErrCannotCross
 //	Date                           time.Time (an invalid Date: the zero Time)
@@ -91,7 +91,7 @@ func primitiveGo(v goja.Value) (any, error) {
 	case int64:
 		return x, nil
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= maxSafeInt && !(x == 0 && math.Signbit(x)) {
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 && !(x == 0 && math.Signbit(x)) {
 			return int64(x), nil
 		}
 		return x, nil
