@@ -253,3 +253,5 @@ func (r *rig) await(ch chan any) any {
 		runtime.Gosched()
 	}
 }
+
+func zapString(k, v string) zap.Field { return zap.String(k, v) }
