@@ -36,6 +36,9 @@ type instance struct {
 	origin  int64         // loop time at start, performance.now's zero
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
+
+	lastCbObj *goja.Object // the last timer callback and its callable
+	lastCb    goja.Callable
 }
 
 var (
