@@ -213,3 +213,13 @@ func TestKeyedTimers(t *testing.T) {
 	}
 	r.quiet(ref)
 }
+
+// A script may export a single function: it receives every non-Call
+// message.
+func TestExportsFunction(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("fn", `module.exports = (msg) => "got " + msg.k;`)
+	if v, err := actor.Ask[any](r.ctx(), r.sys, ref, map[string]any{"k": "v"}); err != nil || v != "got v" {
+		t.Fatalf("got %v %v", v, err)
+	}
+}
