@@ -75,7 +75,10 @@ func (r *rig) options(extra ...jsactor.Option) []jsactor.Option {
 		r.errs = append(r.errs, err)
 		r.mu.Unlock()
 	}
-	return append([]jsactor.Option{jsactor.WithModule("probe", probe), jsactor.WithErrorHandler(onErr)}, extra...)
+	// A generous budget: under -race on a loaded machine an ordinary turn
+	// may take long; the watchdog tests set their own.
+	base := []jsactor.Option{jsactor.WithModule("probe", probe), jsactor.WithErrorHandler(onErr), jsactor.WithBudget(10 * time.Second)}
+	return append(base, extra...)
 }
 
 // spawn starts a JS actor running src; the script may use emit().
