@@ -47,11 +47,10 @@ module.exports = {
 	random(delays) {
 		const now = require("host").now;
 		return new Promise((resolve) => {
-			const n = delays.length, order = new Array(n), at = new Array(n);
-			let fired = 0;
+			const n = delays.length, order = [], at = [];
 			const cb = (i) => {
-				order[fired] = i; at[fired] = now(); fired++;
-				if (fired === n) resolve({ order, at, start, end });
+				order.push(i); at.push(now());
+				if (order.length === n) resolve({ order, at, start, end });
 			};
 			const start = now();
 			for (let i = 0; i < n; i++) setTimeout(cb, delays[i], i);
