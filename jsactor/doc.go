@@ -19,7 +19,8 @@
 //
 // Go code sends [Call] messages (Call{Method, Args} invokes
 // module.exports[Method](...Args)) with [Tell] and [Ask], or actor.Tell
-// and actor.Ask directly; other messages go to module.exports.receive.
+// and actor.Ask directly; other messages go to module.exports.receive (or
+// to module.exports itself when the script exports a single function).
 // A handler's return value, or the value its promise fulfils with,
 // answers an ask. A handler that throws, or whose promise rejects, has
 // failed: the ask gets the error (an [*Error] with the JavaScript stack,

@@ -197,3 +197,24 @@ func TestOptionsValidate(t *testing.T) {
 		t.Fatal("nil script accepted")
 	}
 }
+
+// A restarted instance's timers, intervals and immediates are gone: only
+// the fresh instance's callbacks run.
+func TestRestartCancelsTimers(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("restart", `
+		const gen = Math.random();
+		module.exports = {
+			arm() { setInterval(() => emit("old interval"), 10); setTimeout(() => emit("old timeout"), 15); self.timers.startSingle("k", 15, "tick") },
+			boom() { throw new Error("restart me") },
+			fresh() { setTimeout(() => emit("fresh"), 20) },
+			tick() { emit("old keyed timer") },
+		};`)
+	r.call(ref, "arm")
+	_, _ = jsactor.Ask[any](r.ctx(), r.sys, ref, "boom")
+	r.waitEvent(ref, actor.Restarted)
+	r.call(ref, "fresh")
+	if got := r.until("fresh", 5*time.Millisecond); len(got) != 0 {
+		t.Fatalf("the failed instance's timers fired after the restart: %v", got)
+	}
+}

@@ -15,8 +15,8 @@ import (
 //
 //	undefined, null                nil
 //	boolean, string                bool, string
-//	number                         int64 when integral and within ±2^53,
-//	                               otherwise float64
+//	number                         int64 when integral and within ±2^53
+//	                               (-0 stays float64), otherwise float64
 //	BigInt                         int64, or uint64 above MaxInt64; out of
 //	                               that range: ErrCannotCross
 //	Date                           time.Time (an invalid Date: the zero Time)
@@ -82,13 +82,16 @@ func (in *instance) toGoDepth(v goja.Value, p path) (any, error) {
 }
 
 func primitiveGo(v goja.Value) (any, error) {
+	if _, ok := v.(*goja.Symbol); ok {
+		return nil, fmt.Errorf("%w: symbol", ErrCannotCross)
+	}
 	switch x := v.Export().(type) {
 	case bool, string:
 		return x, nil
 	case int64:
 		return x, nil
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= maxSafeInt && !(x == 0 && math.Signbit(x)) {
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 && !(x == 0 && math.Signbit(x)) {
 			return int64(x), nil
 		}
 		return x, nil
@@ -105,13 +108,7 @@ func primitiveGo(v goja.Value) (any, error) {
 }
 
 func typeName(v goja.Value) string {
-	if goja.IsBigInt(v) {
-		return "bigint"
-	}
 	if t := v.ExportType(); t != nil {
-		if _, ok := v.Export().(*goja.Symbol); ok || t.String() == "*goja.Symbol" {
-			return "symbol"
-		}
 		return t.String()
 	}
 	return "value"

@@ -36,6 +36,9 @@ type instance struct {
 	origin  int64         // loop time at start, performance.now's zero
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
+
+	lastCbObj *goja.Object // the last timer callback and its callable
+	lastCb    goja.Callable
 }
 
 var (
@@ -121,7 +124,11 @@ func (in *instance) dispatch(msg any) (goja.Callable, goja.Value, []goja.Value, 
 		return nil, nil, nil, fmt.Errorf("%w: %q", ErrNoHandler, call.Method)
 	}
 	if obj != nil {
-		if fn, ok := goja.AssertFunction(obj.Get("receive")); ok {
+		fn, ok := goja.AssertFunction(obj.Get("receive"))
+		if !ok { // module.exports may itself be the receive function
+			fn, ok = goja.AssertFunction(obj)
+		}
+		if ok {
 			v, err := in.toJS(msg)
 			return fn, exports, []goja.Value{v}, err
 		}

@@ -36,7 +36,7 @@ const DefaultBudget = 100 * time.Millisecond
 
 // DefaultMaxCallStack is the JavaScript call depth unless
 // WithMaxCallStackSize says otherwise.
-const DefaultMaxCallStack = 1000
+const DefaultMaxCallStack = 5000
 
 func newConfig(opts []Option) (*config, error) {
 	cfg := &config{budget: DefaultBudget, maxStack: DefaultMaxCallStack}
@@ -54,8 +54,8 @@ func newConfig(opts []Option) (*config, error) {
 // is fatal to the instance: supervision restarts the actor, and asks
 // pending on the instance fail with ErrInstanceLost. The default is
 // DefaultBudget. The watchdog samples on the real clock, whatever clock
-// the system's timers use, so the actual limit lies between d and about
-// 1.25 d.
+// the system's timers use, a few times per budget, so a turn is
+// interrupted between d and about 1.5 d after it began.
 func WithBudget(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

@@ -75,7 +75,10 @@ func (r *rig) options(extra ...jsactor.Option) []jsactor.Option {
 		r.errs = append(r.errs, err)
 		r.mu.Unlock()
 	}
-	return append([]jsactor.Option{jsactor.WithModule("probe", probe), jsactor.WithErrorHandler(onErr)}, extra...)
+	// A generous budget: under -race on a loaded machine an ordinary turn
+	// may take long; the watchdog tests set their own.
+	base := []jsactor.Option{jsactor.WithModule("probe", probe), jsactor.WithErrorHandler(onErr), jsactor.WithBudget(10 * time.Second)}
+	return append(base, extra...)
 }
 
 // spawn starts a JS actor running src; the script may use emit().
@@ -234,3 +237,24 @@ func (r *rig) until(last any, step time.Duration) []any {
 		r.advanceOr(step, func() bool { return len(r.probe) > 0 })
 	}
 }
+
+// await waits for a value on ch, nudging the virtual clock: a wake-up armed
+// for a time already passed fires on the next Advance.
+func (r *rig) await(ch chan any) any {
+	r.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		select {
+		case v := <-ch:
+			return v
+		default:
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatal("no value (hang guard)")
+		}
+		r.vc.Advance(0)
+		runtime.Gosched()
+	}
+}
+
+func zapString(k, v string) zap.Field { return zap.String(k, v) }

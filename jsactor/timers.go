@@ -35,10 +35,7 @@ func (in *instance) setTimeout(call goja.FunctionCall) goja.Value  { return in.s
 func (in *instance) setInterval(call goja.FunctionCall) goja.Value { return in.setTimer(call, true) }
 
 func (in *instance) setTimer(call goja.FunctionCall, repeat bool) goja.Value {
-	fn, ok := goja.AssertFunction(call.Argument(0))
-	if !ok {
-		panic(in.rt.NewTypeError("callback is not a function"))
-	}
+	fn := in.callback(call.Argument(0))
 	d := delayOf(call.Argument(1))
 	t := &jsTimer{in: in, fn: fn, repeat: repeat, level: in.nesting + 1}
 	if len(call.Arguments) > 2 {
@@ -130,10 +127,7 @@ type jsImmediate struct {
 }
 
 func (in *instance) setImmediate(call goja.FunctionCall) goja.Value {
-	fn, ok := goja.AssertFunction(call.Argument(0))
-	if !ok {
-		panic(in.rt.NewTypeError("callback is not a function"))
-	}
+	fn := in.callback(call.Argument(0))
 	in.immSeq++
 	im := &jsImmediate{in: in, id: in.immSeq, fn: fn}
 	if len(call.Arguments) > 1 {
@@ -176,4 +170,20 @@ func (in *instance) clearImmediate(call goja.FunctionCall) goja.Value {
 		in.imms[i].fn = nil
 	}
 	return goja.Undefined()
+}
+
+// callback returns the callable of a timer or immediate callback, or
+// throws a TypeError. The last one is remembered: a chain that sets the
+// same function again and again (the common case) reuses its callable.
+func (in *instance) callback(v goja.Value) goja.Callable {
+	if o, ok := v.(*goja.Object); ok && o == in.lastCbObj {
+		return in.lastCb
+	}
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
+		panic(in.rt.NewTypeError("callback is not a function"))
+	}
+	in.lastCbObj, _ = v.(*goja.Object)
+	in.lastCb = fn
+	return fn
 }

@@ -20,6 +20,9 @@ type Figures struct {
 	FDsPerOp        float64 `json:"fds_per_op"`
 	// Note qualifies the figures (a scaled count, a substitute clock).
 	Note string `json:"note,omitempty"`
+	// Extra holds figures particular to a scenario (the js suite's
+	// random10k: schedule time, lateness percentiles, inversions), by name.
+	Extra map[string]float64 `json:"extra,omitempty"`
 }
 
 // Meter times a region of code. Start and Stop may be called on different

@@ -159,13 +159,13 @@ func TestScenarioNamesUnique(t *testing.T) {
 }
 
 func TestByName(t *testing.T) {
-	for _, name := range []string{"loop", "actor"} {
+	for _, name := range []string{"loop", "actor", "js", "remote"} {
 		if su, err := suite.ByName(name); err != nil || su.Name != name {
 			t.Errorf("ByName(%q) = %q, %v", name, su.Name, err)
 		}
 	}
-	if _, err := suite.ByName("js"); err == nil {
-		t.Error(`ByName("js"): no error`)
+	if _, err := suite.ByName("nosuch"); err == nil {
+		t.Error(`ByName("nosuch"): no error`)
 	}
 }
 

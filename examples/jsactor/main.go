@@ -1,0 +1,114 @@
+// Command jsactor shows Go and JavaScript actors working together: a Go
+// ledger actor keeps balances, a JavaScript shop actor (shop.js) prices
+// orders, asks the ledger for a balance and tells it to debit.
+//
+//	go run ./examples/jsactor
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor"
+)
+
+//go:embed shop.js
+var shopJS string
+
+// Receipt is what the shop answers an order with (decoded by json tags).
+type Receipt struct {
+	Customer string  `json:"customer"`
+	Item     string  `json:"item"`
+	Qty      int     `json:"qty"`
+	Total    float64 `json:"total"`
+	OK       bool    `json:"ok"`
+	Reason   string  `json:"reason"`
+	Number   int     `json:"number"`
+}
+
+// ledger is a Go actor serving the JavaScript shop's Call messages.
+func ledger() actor.Actor {
+	balances := map[string]float64{"ada": 40, "bob": 8}
+	return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+		call, ok := msg.(jsactor.Call)
+		if !ok || len(call.Args) == 0 {
+			return nil, fmt.Errorf("ledger: unexpected %#v", msg)
+		}
+		var who string
+		if err := jsactor.Decode(call.Args[0], &who); err != nil {
+			return nil, err
+		}
+		switch call.Method {
+		case "balance":
+			return balances[who], nil
+		case "debit":
+			var amount float64
+			if len(call.Args) < 2 {
+				return nil, errors.New("ledger: debit needs an amount")
+			}
+			if err := jsactor.Decode(call.Args[1], &amount); err != nil {
+				return nil, err
+			}
+			balances[who] -= amount
+			return balances[who], nil
+		}
+		return nil, fmt.Errorf("ledger: no method %q", call.Method)
+	})
+}
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	sys, err := actor.NewSystem("shop")
+	if err != nil {
+		return err
+	}
+	defer sys.Shutdown(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	led, err := sys.Spawn("ledger", "main", ledger)
+	if err != nil {
+		return err
+	}
+	script, err := jsactor.Compile("shop.js", shopJS)
+	if err != nil {
+		return err
+	}
+	shop, err := jsactor.Spawn(sys, "shop", "main", script)
+	if err != nil {
+		return err
+	}
+	orders := []struct {
+		who, item string
+		qty       int
+	}{{"ada", "tea", 2}, {"ada", "cake", 4}, {"bob", "pie", 2}, {"bob", "soup", 1}}
+	for _, o := range orders {
+		r, err := jsactor.Ask[Receipt](ctx, sys, shop, "order", led, o.who, o.item, o.qty)
+		if err != nil {
+			return err
+		}
+		if r.OK {
+			fmt.Fprintf(w, "receipt %d: %s bought %d %s for %.2f\n", r.Number, r.Customer, r.Qty, r.Item, r.Total)
+		} else {
+			fmt.Fprintf(w, "refused: %s, %s: %s\n", r.Customer, r.Item, r.Reason)
+		}
+	}
+	left, err := actor.Ask[float64](ctx, sys, led, jsactor.Call{Method: "balance", Args: []any{"ada"}})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "ada has %.2f left\n", left)
+	return nil
+}

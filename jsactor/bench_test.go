@@ -1,0 +1,52 @@
+package jsactor_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor"
+)
+
+const chainScript = `
+module.exports = {
+	timeout(n) { return new Promise((resolve) => { let i = 0; const step = () => { if (++i >= n) resolve(i); else setTimeout(step, 0); }; setTimeout(step, 0); }) },
+	immediate(n) { return new Promise((resolve) => { let i = 0; const step = () => { if (++i >= n) resolve(i); else setImmediate(step); }; setImmediate(step); }) },
+	async then(n) { let x = 0; for (let i = 0; i < n; i++) x = await Promise.resolve(x).then((v) => v + 1); return x },
+	inc(n) { return n + 1 },
+};`
+
+func benchChain(b *testing.B, method string, steps int) {
+	sys, _ := actor.NewSystem("bench")
+	defer sys.Shutdown(context.Background())
+	ref, err := jsactor.Spawn(sys, "js", "chain", jsactor.MustCompile("chain.js", chainScript), jsactor.WithBudget(time.Minute))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if n, err := jsactor.Ask[int](ctx, sys, ref, method, steps); err != nil || n != steps {
+			b.Fatalf("%v %v", n, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+}
+
+func BenchmarkSetTimeoutChain(b *testing.B)   { benchChain(b, "timeout", 10_000) }
+func BenchmarkSetImmediateChain(b *testing.B) { benchChain(b, "immediate", 10_000) }
+func BenchmarkThenStep(b *testing.B)          { benchChain(b, "then", 100_000) }
+
+func BenchmarkAsk(b *testing.B) {
+	sys, _ := actor.NewSystem("bench")
+	defer sys.Shutdown(context.Background())
+	ref, _ := jsactor.Spawn(sys, "js", "ask", jsactor.MustCompile("chain.js", chainScript))
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		if _, err := jsactor.Ask[int](ctx, sys, ref, "inc", i); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

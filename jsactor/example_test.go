@@ -1,0 +1,53 @@
+package jsactor_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor"
+)
+
+func ExampleSpawn() {
+	sys, _ := actor.NewSystem("demo")
+	defer sys.Shutdown(context.Background())
+
+	script := jsactor.MustCompile("counter.js", `
+		let total = 0;
+		module.exports = {
+			add(n) { total += n; return total },
+			async later(n) { await new Promise(r => setTimeout(r, 1)); return { total, doubled: n * 2 } },
+		};`)
+	ref, err := jsactor.Spawn(sys, "counter", "c1", script)
+	if err != nil {
+		panic(err)
+	}
+	_ = jsactor.Tell(sys, ref, "add", 40)
+	sum, _ := jsactor.Ask[int](context.Background(), sys, ref, "add", 2)
+	fmt.Println(sum)
+
+	var out struct {
+		Total   int `json:"total"`
+		Doubled int `json:"doubled"`
+	}
+	out, _ = jsactor.Ask[struct {
+		Total   int `json:"total"`
+		Doubled int `json:"doubled"`
+	}](context.Background(), sys, ref, "later", 21)
+	fmt.Println(out.Total, out.Doubled)
+	// Output:
+	// 42
+	// 42 42
+}
+
+func ExampleFactory() {
+	sys, _ := actor.NewSystem("demo")
+	defer sys.Shutdown(context.Background())
+
+	script := jsactor.MustCompile("echo.js", `module.exports = { receive(msg) { return "echo " + msg } };`)
+	factory, _ := jsactor.Factory(script, jsactor.WithBudget(50e6))
+	ref, _ := sys.Spawn("echo", "e1", factory, actor.WithRestartLimit(3, 60e9))
+	v, _ := actor.Ask[any](context.Background(), sys, ref, "hi")
+	fmt.Println(v)
+	// Output: echo hi
+}

@@ -1,0 +1,73 @@
+package jsactor_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// Scripts reach nothing the host did not grant, and what one actor does
+// to its builtins stays in its own Runtime.
+func TestSandbox(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("box", `
+		function attempt(f) { try { const v = f(); return v === undefined ? "undefined" : typeof v === "object" && v !== null ? "object:" + Object.keys(v).join(",") : String(v) } catch (e) { return "threw " + e.name } }
+		module.exports = {
+			probe(what) {
+				const tries = {
+					requireFs: () => require("fs"),
+					requireChildProcess: () => require("child_process"),
+					process: () => process,
+					processViaGlobal: () => globalThis.process,
+					fnCtorProcess: () => (function () {}).constructor("return typeof process")(),
+					ctorChain: () => this.constructor.constructor("return this")() === globalThis,
+					genCtor: () => (function* () {}).constructor("return typeof process")().next().value,
+					goValue: () => typeof Java + typeof Packages + typeof Deno + typeof Bun,
+					env: () => typeof Deno === "undefined" && typeof process === "undefined" ? "none" : "some",
+					importFn: () => eval("typeof import_ === 'undefined'"),
+					loadFile: () => typeof load + typeof read + typeof readFile,
+					refProtoFromGo: () => { const r = self; return Object.getPrototypeOf(r) === null ? "null-proto" : "has-proto" },
+					timerCallbackAsString: () => setTimeout("1+1", 0),
+				};
+				return attempt(tries[what]);
+			},
+			pollute() { Object.prototype.polluted = "yes"; Array.prototype.push = function () { return "hijacked" }; JSON.parse = () => "hijacked"; return [].push(1) },
+			check() { return [({}).polluted, [].push(1), JSON.parse("1")] },
+		};`)
+	want := map[string]string{
+		"requireFs":             "threw GoError",
+		"requireChildProcess":   "threw GoError",
+		"process":               "threw ReferenceError",
+		"processViaGlobal":      "undefined",
+		"fnCtorProcess":         "undefined",
+		"ctorChain":             "true",
+		"genCtor":               "undefined",
+		"goValue":               "undefinedundefinedundefinedundefined",
+		"env":                   "none",
+		"importFn":              "true",
+		"loadFile":              "undefinedundefinedundefined",
+		"refProtoFromGo":        "has-proto",
+		"timerCallbackAsString": "threw TypeError",
+	}
+	for what, w := range want {
+		if got := r.call(ref, "probe", what); got != w {
+			t.Errorf("%s: %v, want %v", what, got, w)
+		}
+	}
+	other := r.spawn("other", `module.exports = { check() { return [({}).polluted, [].push(1), JSON.parse("1")] } };`)
+	if got := r.call(ref, "pollute"); got != "hijacked" {
+		t.Fatalf("pollution did not take in its own runtime: %v", got)
+	}
+	got := r.call(other, "check").([]any)
+	if got[0] != nil || got[1] != int64(1) || got[2] != int64(1) {
+		t.Fatalf("pollution crossed to another actor: %v", got)
+	}
+}
+
+// A require of an unregistered module names the module.
+func TestRequireUnregistered(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("req", `module.exports = { go() { try { require("net") } catch (e) { return e.message } } };`)
+	if v, _ := r.call(ref, "go").(string); !strings.Contains(v, `module not registered: "net"`) {
+		t.Fatalf("got %q", v)
+	}
+}
