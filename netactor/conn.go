@@ -209,10 +209,10 @@ func (c *Conn) CloseWrite() error {
 
 // Close closes the connection gracefully: it stops reading, writes the
 // buffered output, then closes the socket and runs Closed. Closing a
-// closed connection returns ErrClosed.
+// connection already closed or closing returns ErrClosed.
 func (c *Conn) Close() error {
 	switch c.state {
-	case stateClosed:
+	case stateClosed, stateClosing:
 		return ErrClosed
 	case stateConnecting:
 		c.finish(nil)
