@@ -67,6 +67,7 @@ type Conn struct {
 	highWater   int
 	state       connState
 	paused      bool // reading stopped by backpressure
+	held        bool // reading stopped by PauseReading
 	readable    bool // data may be waiting (edge-triggered: not yet drained)
 	eof         bool // the peer closed its write side
 	shutWrite   bool // CloseWrite asked
@@ -194,6 +195,20 @@ func (c *Conn) queued() {
 	}
 }
 
+// PauseReading stops reading until ResumeReading, for a handler whose own
+// work (replies it waits for) must catch up before more input.
+func (c *Conn) PauseReading() { c.held = true }
+
+// ResumeReading undoes PauseReading.
+func (c *Conn) ResumeReading() {
+	if c.held {
+		c.held = false
+		if c.readable && !c.paused {
+			c.queueRead()
+		}
+	}
+}
+
 // CloseWrite half-closes the connection: once the buffered output is
 // written, the peer reads EOF; reading goes on.
 func (c *Conn) CloseWrite() error {
@@ -274,7 +289,7 @@ func (c *Conn) connected() {
 
 // read reads while data is ready, up to readsPerEvent reads.
 func (c *Conn) read() {
-	if c.paused || c.eof || c.state != stateOpen || !c.readable {
+	if c.paused || c.held || c.eof || c.state != stateOpen || !c.readable {
 		return
 	}
 	bp := getReadBuf()
@@ -304,7 +319,7 @@ func (c *Conn) read() {
 		if c.Buffered() >= writeBufSize {
 			c.flush() // do not let a burst of input pile output up
 		}
-		if c.paused {
+		if c.paused || c.held {
 			return
 		}
 		// A short read does not prove the socket drained: a FIN that came
@@ -396,7 +411,7 @@ func (c *Conn) resume() {
 	if c.cb.Drained != nil {
 		c.cb.Drained(c)
 	}
-	if c.readable {
+	if c.readable && !c.held {
 		c.queueRead()
 	}
 }
