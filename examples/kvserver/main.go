@@ -21,7 +21,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
-	"github.com/troupe-go/troupe/examples/kvserver/internal/kv"
+	"github.com/troupe-go/troupe/examples/kvserver/kv"
 )
 
 func main() {

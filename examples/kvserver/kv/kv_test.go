@@ -13,7 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/troupe-go/troupe/actor"
-	"github.com/troupe-go/troupe/examples/kvserver/internal/resp"
+	"github.com/troupe-go/troupe/examples/kvserver/resp"
 	"github.com/troupe-go/troupe/loop"
 )
 

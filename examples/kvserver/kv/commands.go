@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/troupe-go/troupe/examples/kvserver/internal/resp"
+	"github.com/troupe-go/troupe/examples/kvserver/resp"
 )
 
 // shardOf picks a key's shard.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
-	"github.com/troupe-go/troupe/examples/kvserver/internal/resp"
+	"github.com/troupe-go/troupe/examples/kvserver/resp"
 	"github.com/troupe-go/troupe/netactor"
 )
 

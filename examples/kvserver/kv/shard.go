@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
-	"github.com/troupe-go/troupe/examples/kvserver/internal/resp"
+	"github.com/troupe-go/troupe/examples/kvserver/resp"
 )
 
 // Shard holds a part of the keyspace. Keys with a TTL have a keyed actor

@@ -2,7 +2,7 @@ package kv
 
 import (
 	"github.com/troupe-go/troupe/actor"
-	"github.com/troupe-go/troupe/examples/kvserver/internal/resp"
+	"github.com/troupe-go/troupe/examples/kvserver/resp"
 )
 
 // opKind is what a shard does with one key.
