@@ -20,7 +20,9 @@ var ioScenarios = []Scenario{
 		Params: systems.Params{N: 10_000},
 		Targets: []Target{
 			{Metric: Bytes, Against: systems.NetGoroutine, Limit: 0.25},
-			{Metric: Goroutines, Limit: 0},
+			// Slack: a scheduler worker's poller goroutine, started by its
+			// first watched fd, amortised over the connections.
+			{Metric: Goroutines, Limit: 0, Slack: 0.001},
 		},
 	},
 	{

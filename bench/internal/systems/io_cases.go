@@ -244,4 +244,3 @@ func procCPU(pid int) time.Duration {
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(ut+st) * 10 * time.Millisecond
 }
-
