@@ -38,6 +38,43 @@ type Callbacks struct {
 	Closed func(c *Conn, err error)
 }
 
+// handler is what a Conn calls back: *Callbacks for loop-level users,
+// the connection actor for served ones (no closure per callback, which
+// keeps an idle connection small).
+type handler interface {
+	opened(c *Conn)
+	data(c *Conn, p []byte)
+	peerClosed(c *Conn) bool
+	drained(c *Conn)
+	closed(c *Conn, err error)
+}
+
+func (cb *Callbacks) opened(c *Conn) {
+	if cb.Opened != nil {
+		cb.Opened(c)
+	}
+}
+
+func (cb *Callbacks) data(c *Conn, p []byte) {
+	if cb.Data != nil {
+		cb.Data(c, p)
+	}
+}
+
+func (cb *Callbacks) peerClosed(c *Conn) bool { return cb.PeerClosed != nil && cb.PeerClosed(c) }
+
+func (cb *Callbacks) drained(c *Conn) {
+	if cb.Drained != nil {
+		cb.Drained(c)
+	}
+}
+
+func (cb *Callbacks) closed(c *Conn, err error) {
+	if cb.Closed != nil {
+		cb.Closed(c, err)
+	}
+}
+
 type connState uint8
 
 const (
@@ -54,17 +91,16 @@ const (
 // the current callback; past the high-water mark ([WithHighWater]) the
 // connection stops reading until its output drains.
 //
-// All methods must be called on the owning loop, except [Conn.LocalAddr]
-// and [Conn.RemoteAddr].
+// All methods must be called on the owning loop.
 type Conn struct {
 	l       *loop.Loop
 	fd      int
 	network string
-	cb      Callbacks
+	h       handler
+	cfg     *config
 
 	out         []byte // buffered output, out[outOff:] not yet written
 	outOff      int
-	highWater   int
 	state       connState
 	paused      bool // reading stopped by backpressure
 	held        bool // reading stopped by PauseReading
@@ -74,8 +110,6 @@ type Conn struct {
 	wroteShut   bool // SHUT_WR done
 	flushQueued bool
 	readQueued  bool
-	local       net.Addr
-	remote      net.Addr
 	stats       Stats
 }
 
@@ -97,17 +131,17 @@ func Open(l *loop.Loop, fd int, network string, cb Callbacks, opts ...Option) (*
 	if err != nil {
 		return nil, err
 	}
-	return open(l, fd, network, cb, cfg, stateOpen)
+	return open(l, fd, network, &cb, &cfg, stateOpen)
 }
 
-func open(l *loop.Loop, fd int, network string, cb Callbacks, cfg config, st connState) (*Conn, error) {
+func open(l *loop.Loop, fd int, network string, h handler, cfg *config, st connState) (*Conn, error) {
 	if !supported {
 		return nil, ErrUnsupported
 	}
 	if !l.OnLoop() {
 		return nil, ErrNotOnLoop
 	}
-	c := &Conn{l: l, fd: fd, network: network, cb: cb, highWater: cfg.highWater, state: st}
+	c := &Conn{l: l, fd: fd, network: network, h: h, cfg: cfg, state: st}
 	interest := poller.Readable | poller.Writable | poller.EdgeTriggered
 	if err := l.WatchFD(uintptr(fd), interest, c.onEvent); err != nil {
 		return nil, fmt.Errorf("netactor: watching fd %d: %w", fd, err)
@@ -124,18 +158,18 @@ func (c *Conn) FD() int { return c.fd }
 
 // LocalAddr returns the local address.
 func (c *Conn) LocalAddr() net.Addr {
-	if c.local == nil && c.fd >= 0 {
-		c.local = localAddr(c.fd, c.network)
+	if c.fd < 0 {
+		return nil
 	}
-	return c.local
+	return localAddr(c.fd, c.network)
 }
 
 // RemoteAddr returns the peer's address (nil for an unnamed unix peer).
 func (c *Conn) RemoteAddr() net.Addr {
-	if c.remote == nil && c.fd >= 0 {
-		c.remote = remoteAddr(c.fd, c.network)
+	if c.fd < 0 {
+		return nil
 	}
-	return c.remote
+	return remoteAddr(c.fd, c.network)
 }
 
 // Stats returns the connection's counters.
@@ -189,7 +223,7 @@ func (c *Conn) queued() {
 			c.flushQueued = true
 		}
 	}
-	if !c.paused && c.Buffered() > c.highWater {
+	if !c.paused && c.Buffered() > c.cfg.highWater {
 		c.paused = true
 		c.stats.Pauses++
 	}
@@ -275,9 +309,7 @@ func (c *Conn) connected() {
 	}
 	c.state = stateOpen
 	setNoDelay(c.fd, c.network)
-	if c.cb.Opened != nil {
-		c.cb.Opened(c)
-	}
+	c.h.opened(c)
 	if c.state == stateOpen {
 		c.readable = true
 		c.read()
@@ -310,9 +342,7 @@ func (c *Conn) read() {
 			return
 		}
 		c.stats.BytesRead += uint64(n)
-		if c.cb.Data != nil {
-			c.cb.Data(c, buf[:n])
-		}
+		c.h.data(c, buf[:n])
 		if c.state != stateOpen || c.eof {
 			return
 		}
@@ -346,7 +376,7 @@ func (c *Conn) peerClosed() {
 		c.finish(nil) // both directions are done
 		return
 	}
-	if c.cb.PeerClosed != nil && c.cb.PeerClosed(c) {
+	if c.h.peerClosed(c) {
 		return
 	}
 	if c.state == stateOpen {
@@ -376,7 +406,7 @@ func (c *Conn) flush() {
 	if c.Buffered() == 0 {
 		c.drained()
 	}
-	if c.paused && c.Buffered() <= c.highWater/2 {
+	if c.paused && c.Buffered() <= c.cfg.highWater/2 {
 		c.resume()
 	}
 }
@@ -408,9 +438,7 @@ func (c *Conn) drained() {
 
 func (c *Conn) resume() {
 	c.paused = false
-	if c.cb.Drained != nil {
-		c.cb.Drained(c)
-	}
+	c.h.drained(c)
 	if c.readable && !c.held {
 		c.queueRead()
 	}
@@ -433,9 +461,7 @@ func (c *Conn) finish(err error) {
 		return
 	}
 	c.release()
-	if c.cb.Closed != nil {
-		c.cb.Closed(c, err)
-	}
+	c.h.closed(c, err)
 }
 
 // release unwatches and closes the fd and drops the buffers, without
@@ -453,14 +479,14 @@ func (c *Conn) release() {
 
 // closeLinger is a stopping actor's close: it writes what is buffered,
 // blocking up to the linger timeout, then closes, without callbacks.
-func (c *Conn) closeLinger(cfg config) error {
+func (c *Conn) closeLinger() error {
 	if c.state == stateClosed {
 		return nil
 	}
 	var err error
 	if c.state != stateConnecting && c.Buffered() > 0 {
 		_ = c.l.UnwatchFD(uintptr(c.fd))
-		err = sysFlushBlocking(c.fd, c.out[c.outOff:], cfg.linger)
+		err = sysFlushBlocking(c.fd, c.out[c.outOff:], c.cfg.linger)
 		if err == nil {
 			c.stats.BytesWritten += uint64(c.Buffered())
 		}
