@@ -99,8 +99,9 @@ type Conn struct {
 	h       handler
 	cfg     *config
 
-	out         []byte // buffered output, out[outOff:] not yet written
+	outp        *[]byte // pooled output buffer, (*outp)[outOff:] not yet written
 	outOff      int
+	inRead      bool // in a Data callback: read flushes after it
 	state       connState
 	paused      bool // reading stopped by backpressure
 	held        bool // reading stopped by PauseReading
@@ -176,7 +177,12 @@ func (c *Conn) RemoteAddr() net.Addr {
 func (c *Conn) Stats() Stats { return c.stats }
 
 // Buffered returns how many bytes of output wait to be written.
-func (c *Conn) Buffered() int { return len(c.out) - c.outOff }
+func (c *Conn) Buffered() int {
+	if c.outp == nil {
+		return 0
+	}
+	return len(*c.outp) - c.outOff
+}
 
 // ReadPaused reports whether backpressure has stopped reading.
 func (c *Conn) ReadPaused() bool { return c.paused }
@@ -192,10 +198,10 @@ func (c *Conn) Write(p []byte) (int, error) {
 	if c.state >= stateClosing || c.shutWrite {
 		return 0, ErrWriteClosed
 	}
-	if c.out == nil {
-		c.out = getWriteBuf()
+	if c.outp == nil {
+		c.outp = getWriteBuf()
 	}
-	c.out = append(c.out, p...)
+	*c.outp = append(*c.outp, p...)
 	c.queued()
 	return len(p), nil
 }
@@ -205,10 +211,10 @@ func (c *Conn) WriteString(s string) (int, error) {
 	if c.state >= stateClosing || c.shutWrite {
 		return 0, ErrWriteClosed
 	}
-	if c.out == nil {
-		c.out = getWriteBuf()
+	if c.outp == nil {
+		c.outp = getWriteBuf()
 	}
-	c.out = append(c.out, s...)
+	*c.outp = append(*c.outp, s...)
 	c.queued()
 	return len(s), nil
 }
@@ -218,7 +224,7 @@ func (c *Conn) queued() {
 	if b := c.Buffered(); b > c.stats.PeakBuffered {
 		c.stats.PeakBuffered = b
 	}
-	if !c.flushQueued && c.state == stateOpen {
+	if !c.flushQueued && !c.inRead && c.state == stateOpen {
 		if c.l.QueueMicrotask(c.flush) == nil {
 			c.flushQueued = true
 		}
@@ -325,7 +331,7 @@ func (c *Conn) read() {
 		return
 	}
 	bp := getReadBuf()
-	defer putReadBuf(bp)
+	defer c.endRead(bp)
 	buf := *bp
 	for range readsPerEvent {
 		n, err := sysRead(c.fd, buf)
@@ -342,12 +348,14 @@ func (c *Conn) read() {
 			return
 		}
 		c.stats.BytesRead += uint64(n)
+		c.inRead = true
 		c.h.data(c, buf[:n])
+		c.inRead = false
 		if c.state != stateOpen || c.eof {
 			return
 		}
-		if c.Buffered() >= writeBufSize {
-			c.flush() // do not let a burst of input pile output up
+		if c.Buffered() > 0 {
+			c.flush() // the reply to this read, in one write
 		}
 		if c.paused || c.held {
 			return
@@ -356,6 +364,18 @@ func (c *Conn) read() {
 		// with the data makes no new edge. Read on until EAGAIN.
 	}
 	c.queueRead() // more may be waiting: continue after other work
+}
+
+// endRead returns the read buffer and, if a Data callback panicked with
+// output written, schedules the flush the read loop could not do.
+func (c *Conn) endRead(bp *[]byte) {
+	putReadBuf(bp)
+	if c.inRead {
+		c.inRead = false
+		if c.Buffered() > 0 && !c.flushQueued && c.state == stateOpen {
+			c.flushQueued = c.l.QueueMicrotask(c.flush) == nil
+		}
+	}
 }
 
 func (c *Conn) queueRead() {
@@ -390,8 +410,8 @@ func (c *Conn) flush() {
 	if c.state != stateOpen && c.state != stateClosing {
 		return
 	}
-	for c.outOff < len(c.out) {
-		n, err := sysWrite(c.fd, c.out[c.outOff:])
+	for c.Buffered() > 0 {
+		n, err := sysWrite(c.fd, (*c.outp)[c.outOff:])
 		if err == errAgain {
 			break
 		}
@@ -414,14 +434,14 @@ func (c *Conn) flush() {
 // compact releases a drained buffer or moves the unwritten tail down.
 func (c *Conn) compact() {
 	switch {
-	case c.outOff == len(c.out):
-		if c.out != nil {
-			putWriteBuf(c.out)
+	case c.Buffered() == 0:
+		if c.outp != nil {
+			putWriteBuf(c.outp)
 		}
-		c.out, c.outOff = nil, 0
-	case c.outOff > len(c.out)/2:
-		n := copy(c.out, c.out[c.outOff:])
-		c.out, c.outOff = c.out[:n], 0
+		c.outp, c.outOff = nil, 0
+	case c.outOff > len(*c.outp)/2:
+		n := copy(*c.outp, (*c.outp)[c.outOff:])
+		*c.outp, c.outOff = (*c.outp)[:n], 0
 	}
 }
 
@@ -471,10 +491,10 @@ func (c *Conn) release() {
 	_ = c.l.UnwatchFD(uintptr(c.fd))
 	_ = sysClose(c.fd)
 	c.fd = -1
-	if c.out != nil {
-		putWriteBuf(c.out)
+	if c.outp != nil {
+		putWriteBuf(c.outp)
 	}
-	c.out, c.outOff = nil, 0
+	c.outp, c.outOff = nil, 0
 }
 
 // closeLinger is a stopping actor's close: it writes what is buffered,
@@ -486,7 +506,7 @@ func (c *Conn) closeLinger() error {
 	var err error
 	if c.state != stateConnecting && c.Buffered() > 0 {
 		_ = c.l.UnwatchFD(uintptr(c.fd))
-		err = sysFlushBlocking(c.fd, c.out[c.outOff:], c.cfg.linger)
+		err = sysFlushBlocking(c.fd, (*c.outp)[c.outOff:], c.cfg.linger)
 		if err == nil {
 			c.stats.BytesWritten += uint64(c.Buffered())
 		}

@@ -3,9 +3,15 @@
 package netactor_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
 
 	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/netactor"
@@ -44,4 +50,70 @@ func ExampleListen() {
 	// Output:
 	// HELLO
 	// closed <nil>
+}
+
+// upper is a connection actor: it answers each read with the same bytes
+// in upper case.
+type upper struct{}
+
+func (upper) Receive(*actor.Context, any) (any, error) { return nil, nil }
+
+func (upper) Data(_ *actor.Context, conn *netactor.Conn, p []byte) {
+	_, _ = conn.Write(bytes.ToUpper(p))
+}
+
+// A listener actor spawning one connection actor per client.
+func ExampleServe() {
+	sys, _ := actor.NewSystem("example")
+	defer sys.Shutdown(context.Background())
+
+	srv, err := netactor.Serve(sys, "upper", "server", "tcp", "127.0.0.1:0",
+		func() netactor.ConnActor { return upper{} }, netactor.WithIdleTimeout(time.Minute))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, _ := net.Dial("tcp", srv.Addr().String())
+	defer c.Close()
+	_, _ = c.Write([]byte("hello"))
+	reply := make([]byte, 5)
+	_, _ = io.ReadFull(c, reply)
+	fmt.Printf("%s\n", reply)
+	// Output:
+	// HELLO
+}
+
+// A connection actor that dials: it sends a line, half-closes, and
+// reports what came back when the server closes.
+func ExampleSpawnDial() {
+	sys, _ := actor.NewSystem("example")
+	defer sys.Shutdown(context.Background())
+	srv, _ := netactor.Serve(sys, "upper", "server", "tcp", "127.0.0.1:0",
+		func() netactor.ConnActor { return upper{} })
+
+	done := make(chan string)
+	_, _ = netactor.SpawnDial(sys, "client", "1", "tcp", srv.Addr().String(), func() netactor.ConnActor {
+		return &dialer{done: done}
+	})
+	fmt.Println(<-done)
+	// Output:
+	// got "PING"
+}
+
+type dialer struct {
+	got  []byte
+	done chan<- string
+}
+
+func (d *dialer) Receive(*actor.Context, any) (any, error) { return nil, nil }
+
+func (d *dialer) Opened(_ *actor.Context, conn *netactor.Conn) {
+	_, _ = conn.WriteString("ping")
+	_ = conn.CloseWrite()
+}
+
+func (d *dialer) Data(_ *actor.Context, _ *netactor.Conn, p []byte) { d.got = append(d.got, p...) }
+
+func (d *dialer) Closed(_ *actor.Context, _ *netactor.Conn, err error) {
+	d.done <- fmt.Sprintf("got %q", d.got)
 }
