@@ -56,7 +56,8 @@ type opRef struct{ part, op int32 }
 type slot struct {
 	how   combine
 	local []byte
-	ops   []opRef
+	one   opRef   // combineOne
+	ops   []opRef // the others
 }
 
 // batch is the commands of one read, in order.
@@ -86,7 +87,7 @@ func (b *batch) encode(out []byte) []byte {
 		case combineLocal:
 			out = append(out, s.local...)
 		case combineOne:
-			out = append(out, b.reply(s.ops[0])...)
+			out = append(out, b.reply(s.one)...)
 		case combineSum:
 			var sum int64
 			for _, r := range s.ops {

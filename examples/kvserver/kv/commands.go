@@ -3,7 +3,6 @@ package kv
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -11,11 +10,30 @@ import (
 	"github.com/troupe-go/troupe/examples/kvserver/resp"
 )
 
-// shardOf picks a key's shard.
+// shardOf picks a key's shard by its FNV-1a hash (inline: hash/fnv's
+// interface would allocate per key).
 func shardOf(key []byte, n int) int {
-	h := fnv.New32a()
-	_, _ = h.Write(key)
-	return int(h.Sum32() % uint32(n))
+	h := uint32(2166136261)
+	for _, b := range key {
+		h ^= uint32(b)
+		h *= 16777619
+	}
+	return int(h % uint32(n))
+}
+
+// upperName copies a command name into buf in upper case; names longer
+// than buf match no command.
+func upperName(buf *[16]byte, name []byte) []byte {
+	if len(name) > len(buf) {
+		return nil
+	}
+	for i, c := range name {
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return buf[:len(name)]
 }
 
 // command adds one parsed command to the batch; it reports whether the
@@ -24,8 +42,10 @@ func (a *connActor) command(b *batch, args [][]byte) (quit bool) {
 	if len(args) == 0 {
 		return false // an empty inline line: Redis ignores it
 	}
-	name := strings.ToUpper(string(args[0]))
-	spec, ok := commands[name]
+	var nb [16]byte
+	upper := upperName(&nb, args[0])
+	spec, ok := commands[string(upper)] // no allocation for a map lookup
+	name := spec.name
 	switch {
 	case !ok:
 		b.slots = append(b.slots, errSlot(fmt.Sprintf("ERR unknown command '%s'", clip(args[0]))))
@@ -34,7 +54,7 @@ func (a *connActor) command(b *batch, args [][]byte) (quit bool) {
 	default:
 		b.slots = append(b.slots, spec.run(a, b, args))
 	}
-	return name == "QUIT"
+	return ok && name == "QUIT"
 }
 
 // clip shortens a client's word quoted in an error.
@@ -53,6 +73,7 @@ func clip(b []byte) string {
 func errSlot(msg string) slot { return slot{how: combineLocal, local: resp.AppendError(nil, msg)} }
 
 type cmdSpec struct {
+	name     string
 	min, max int  // argument counts including the name; max -1: no limit
 	pairs    bool // key value pairs after the name (MSET)
 	run      func(a *connActor, b *batch, args [][]byte) slot
@@ -62,20 +83,20 @@ var commands map[string]cmdSpec
 
 func init() {
 	commands = map[string]cmdSpec{
-		"PING":    {1, 2, false, cmdPing},
-		"ECHO":    {2, 2, false, func(_ *connActor, _ *batch, args [][]byte) slot { return local(resp.AppendBulk(nil, args[1])) }},
-		"QUIT":    {1, -1, false, func(*connActor, *batch, [][]byte) slot { return local(resp.AppendOK(nil)) }},
-		"COMMAND": {1, -1, false, func(*connActor, *batch, [][]byte) slot { return local(resp.AppendArrayHeader(nil, 0)) }},
-		"CONFIG":  {2, -1, false, cmdConfig},
-		"GET":     {2, 2, false, keyCmd(opGet)},
-		"INCR":    {2, 2, false, keyCmd(opIncr)},
-		"TTL":     {2, 2, false, keyCmd(opTTL)},
-		"SET":     {3, -1, false, cmdSet},
-		"EXPIRE":  {3, 3, false, cmdExpire},
-		"DEL":     {2, -1, false, multiKey(opDel, combineSum)},
-		"EXISTS":  {2, -1, false, multiKey(opExists, combineSum)},
-		"MGET":    {2, -1, false, multiKey(opGet, combineArray)},
-		"MSET":    {3, -1, true, cmdMset},
+		"PING":    {"PING", 1, 2, false, cmdPing},
+		"ECHO":    {"ECHO", 2, 2, false, func(_ *connActor, _ *batch, args [][]byte) slot { return local(resp.AppendBulk(nil, args[1])) }},
+		"QUIT":    {"QUIT", 1, -1, false, func(*connActor, *batch, [][]byte) slot { return local(resp.AppendOK(nil)) }},
+		"COMMAND": {"COMMAND", 1, -1, false, func(*connActor, *batch, [][]byte) slot { return local(resp.AppendArrayHeader(nil, 0)) }},
+		"CONFIG":  {"CONFIG", 2, -1, false, cmdConfig},
+		"GET":     {"GET", 2, 2, false, keyCmd(opGet)},
+		"INCR":    {"INCR", 2, 2, false, keyCmd(opIncr)},
+		"TTL":     {"TTL", 2, 2, false, keyCmd(opTTL)},
+		"SET":     {"SET", 3, -1, false, cmdSet},
+		"EXPIRE":  {"EXPIRE", 3, 3, false, cmdExpire},
+		"DEL":     {"DEL", 2, -1, false, multiKey(opDel, combineSum)},
+		"EXISTS":  {"EXISTS", 2, -1, false, multiKey(opExists, combineSum)},
+		"MGET":    {"MGET", 2, -1, false, multiKey(opGet, combineArray)},
+		"MSET":    {"MSET", 3, -1, true, cmdMset},
 	}
 }
 
@@ -111,8 +132,7 @@ func keyCmd(kind opKind) func(*connActor, *batch, [][]byte) slot {
 }
 
 func (a *connActor) one(b *batch, o op, key []byte) slot {
-	r := b.add(shardOf(key, len(a.shards)), o)
-	return slot{how: combineOne, ops: []opRef{r}}
+	return slot{how: combineOne, one: b.add(shardOf(key, len(a.shards)), o)}
 }
 
 func multiKey(kind opKind, how combine) func(*connActor, *batch, [][]byte) slot {

@@ -25,6 +25,7 @@ type connActor struct {
 	queue   []*batch // batches in command order, waiting for their shards
 	closing bool     // reply to what was read, then close
 	scratch []byte
+	argv    [][]byte // reused by each command's parse
 }
 
 func newConnActor(shards []actor.Ref) netactor.ConnActor { return &connActor{shards: shards} }
@@ -47,7 +48,7 @@ func (a *connActor) Data(c *actor.Context, conn *netactor.Conn, p []byte) {
 	b := &batch{parts: make([]*part, len(a.shards))}
 	used := 0
 	for used < len(data) {
-		args, n, err := resp.Parse(data[used:])
+		args, n, err := resp.ParseAppend(a.argv[:0], data[used:])
 		if err != nil {
 			b.slots = append(b.slots, errSlot("ERR "+err.Error()))
 			a.closing = true
@@ -57,6 +58,7 @@ func (a *connActor) Data(c *actor.Context, conn *netactor.Conn, p []byte) {
 			break
 		}
 		used += n
+		a.argv = args
 		if a.command(b, args) {
 			a.closing = true
 			break

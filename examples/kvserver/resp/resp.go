@@ -29,12 +29,16 @@ func protoErr(format string, args ...any) error {
 // Parse reads one command from the start of buf. It returns its
 // arguments (slices of buf), and the bytes it used; n == 0 with a nil
 // error means buf holds no complete command yet.
-func Parse(buf []byte) (args [][]byte, n int, err error) {
+func Parse(buf []byte) (args [][]byte, n int, err error) { return ParseAppend(nil, buf) }
+
+// ParseAppend is Parse appending the arguments to args, so a caller that
+// handles each command before parsing the next can reuse one slice.
+func ParseAppend(args [][]byte, buf []byte) ([][]byte, int, error) {
 	if len(buf) == 0 {
 		return nil, 0, nil
 	}
 	if buf[0] != '*' {
-		return parseInline(buf)
+		return parseInline(args, buf)
 	}
 	line, pos, err := readLine(buf, 0)
 	if err != nil || line == nil {
@@ -44,10 +48,12 @@ func Parse(buf []byte) (args [][]byte, n int, err error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if count <= 0 {
-		return [][]byte{}, pos, nil
+	if args == nil {
+		args = make([][]byte, 0, min(max(count, 0), 64))
 	}
-	args = make([][]byte, 0, min(count, 64))
+	if count <= 0 {
+		return args, pos, nil
+	}
 	for range count {
 		if pos >= len(buf) {
 			return nil, 0, nil
@@ -104,7 +110,7 @@ func parseLen(b []byte, max int, what string) (int, error) {
 }
 
 // parseInline reads a command typed as one line of space-separated words.
-func parseInline(buf []byte) ([][]byte, int, error) {
+func parseInline(args [][]byte, buf []byte) ([][]byte, int, error) {
 	i := bytes.IndexByte(buf, '\n')
 	if i < 0 {
 		if len(buf) > MaxInline {
@@ -114,14 +120,13 @@ func parseInline(buf []byte) ([][]byte, int, error) {
 	}
 	line := buf[:i]
 	line = bytes.TrimSuffix(line, []byte{'\r'})
-	fields := bytes.Fields(line)
-	for j, f := range fields {
-		fields[j] = f[:len(f):len(f)]
+	if args == nil {
+		args = [][]byte{}
 	}
-	if fields == nil {
-		fields = [][]byte{}
+	for _, f := range bytes.Fields(line) {
+		args = append(args, f[:len(f):len(f)])
 	}
-	return fields, i + 1, nil
+	return args, i + 1, nil
 }
 
 func printable(b byte) string {
