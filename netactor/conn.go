@@ -106,6 +106,7 @@ type Conn struct {
 	paused      bool // reading stopped by backpressure
 	held        bool // reading stopped by PauseReading
 	readable    bool // data may be waiting (edge-triggered: not yet drained)
+	hup         bool // the peer's FIN or an error was reported: read to the end
 	eof         bool // the peer closed its write side
 	shutWrite   bool // CloseWrite asked
 	wroteShut   bool // SHUT_WR done
@@ -303,6 +304,7 @@ func (c *Conn) onEvent(ev poller.Events) {
 	}
 	if ev&(poller.Readable|poller.HangUp|poller.Error) != 0 {
 		c.readable = true
+		c.hup = c.hup || ev&(poller.HangUp|poller.Error) != 0
 		c.read()
 	}
 }
@@ -360,8 +362,14 @@ func (c *Conn) read() {
 		if c.paused || c.held {
 			return
 		}
-		// A short read does not prove the socket drained: a FIN that came
-		// with the data makes no new edge. Read on until EAGAIN.
+		if n < len(buf) && !c.hup {
+			// A short read drained the socket: what arrives next (data, or
+			// the FIN, watched with EPOLLRDHUP / EV_EOF) makes a new edge.
+			// A FIN that came with this data was reported as HangUp, and
+			// then the loop reads on to EOF.
+			c.readable = false
+			return
+		}
 	}
 	c.queueRead() // more may be waiting: continue after other work
 }
