@@ -154,3 +154,11 @@ func (a *connActor) fail(err error) {
 	_, _ = a.conn.Write(resp.AppendError(nil, "ERR "+errShardGone.Error()))
 	a.conn.Abort(err)
 }
+
+// PeerClosed keeps the connection open until the replies to what the
+// client sent before closing its side have been written.
+func (a *connActor) PeerClosed(_ *actor.Context, conn *netactor.Conn) bool {
+	a.closing = true
+	a.flush()
+	return true
+}

@@ -294,3 +294,19 @@ func TestInlineCommands(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestRepliesAfterClientHalfClose(t *testing.T) {
+	addr, _ := start(t)
+	c := dial(t, addr)
+	c.send(append(encode("SET", "a", "1"), encode("GET", "a")...))
+	if err := c.c.(*net.TCPConn).CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	rest, err := io.ReadAll(c.r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rest) != "+OK\r\n$1\r\n1\r\n" {
+		t.Fatalf("replies %q", rest)
+	}
+}
