@@ -452,3 +452,34 @@ func TestMessagesWriteAndStopClosesSocket(t *testing.T) {
 	}
 	ev.waitStopped(t, "note.conn", 1)
 }
+
+func TestLingerBoundsShutdownFlush(t *testing.T) {
+	checkFDs(t)
+	sys, err := actor.NewSystem("net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := pattern(64 << 20) // far more than the socket buffers hold
+	opened := make(chan struct{}, 1)
+	srv, err := netactor.Serve(sys, "big", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
+		return &bigWriter{payload: payload, opened: opened}
+	}, netactor.WithLinger(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, srv.Addr())
+	defer c.Close()
+	<-opened
+	// The client reads nothing: the shutdown's flush gives up at the linger
+	// timeout instead of blocking forever.
+	if err := sys.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(c) // EOF or a reset, after what the kernel held
+	if len(got) >= len(payload) {
+		t.Fatalf("read %d bytes: the whole payload, despite the linger timeout", len(got))
+	}
+	if !bytes.Equal(got, payload[:len(got)]) {
+		t.Fatal("the bytes read are not a prefix of the payload")
+	}
+}
