@@ -20,13 +20,16 @@ func getReadBuf() *[]byte { return readBufs.Get().(*[]byte) }
 
 func putReadBuf(b *[]byte) { readBufs.Put(b) }
 
-func getWriteBuf() []byte { return (*writeBufs.Get().(*[]byte))[:0] }
+func getWriteBuf() *[]byte {
+	p := writeBufs.Get().(*[]byte)
+	*p = (*p)[:0]
+	return p
+}
 
 // putWriteBuf recycles a drained output buffer of the pooled size; one
 // that grew past it (a large reply) goes to the garbage collector.
-func putWriteBuf(b []byte) {
-	if cap(b) == writeBufSize {
-		b = b[:0]
-		writeBufs.Put(&b)
+func putWriteBuf(p *[]byte) {
+	if cap(*p) == writeBufSize {
+		writeBufs.Put(p)
 	}
 }

@@ -38,6 +38,43 @@ type Callbacks struct {
 	Closed func(c *Conn, err error)
 }
 
+// handler is what a Conn calls back: *Callbacks for loop-level users,
+// the connection actor for served ones (no closure per callback, which
+// keeps an idle connection small).
+type handler interface {
+	opened(c *Conn)
+	data(c *Conn, p []byte)
+	peerClosed(c *Conn) bool
+	drained(c *Conn)
+	closed(c *Conn, err error)
+}
+
+func (cb *Callbacks) opened(c *Conn) {
+	if cb.Opened != nil {
+		cb.Opened(c)
+	}
+}
+
+func (cb *Callbacks) data(c *Conn, p []byte) {
+	if cb.Data != nil {
+		cb.Data(c, p)
+	}
+}
+
+func (cb *Callbacks) peerClosed(c *Conn) bool { return cb.PeerClosed != nil && cb.PeerClosed(c) }
+
+func (cb *Callbacks) drained(c *Conn) {
+	if cb.Drained != nil {
+		cb.Drained(c)
+	}
+}
+
+func (cb *Callbacks) closed(c *Conn, err error) {
+	if cb.Closed != nil {
+		cb.Closed(c, err)
+	}
+}
+
 type connState uint8
 
 const (
@@ -54,27 +91,27 @@ const (
 // the current callback; past the high-water mark ([WithHighWater]) the
 // connection stops reading until its output drains.
 //
-// All methods must be called on the owning loop, except [Conn.LocalAddr]
-// and [Conn.RemoteAddr].
+// All methods must be called on the owning loop.
 type Conn struct {
 	l       *loop.Loop
 	fd      int
 	network string
-	cb      Callbacks
+	h       handler
+	cfg     *config
 
-	out         []byte // buffered output, out[outOff:] not yet written
+	outp        *[]byte // pooled output buffer, (*outp)[outOff:] not yet written
 	outOff      int
-	highWater   int
+	inRead      bool // in a Data callback: read flushes after it
 	state       connState
 	paused      bool // reading stopped by backpressure
+	held        bool // reading stopped by PauseReading
 	readable    bool // data may be waiting (edge-triggered: not yet drained)
+	hup         bool // the peer's FIN or an error was reported: read to the end
 	eof         bool // the peer closed its write side
 	shutWrite   bool // CloseWrite asked
 	wroteShut   bool // SHUT_WR done
 	flushQueued bool
 	readQueued  bool
-	local       net.Addr
-	remote      net.Addr
 	stats       Stats
 }
 
@@ -96,17 +133,17 @@ func Open(l *loop.Loop, fd int, network string, cb Callbacks, opts ...Option) (*
 	if err != nil {
 		return nil, err
 	}
-	return open(l, fd, network, cb, cfg, stateOpen)
+	return open(l, fd, network, &cb, &cfg, stateOpen)
 }
 
-func open(l *loop.Loop, fd int, network string, cb Callbacks, cfg config, st connState) (*Conn, error) {
+func open(l *loop.Loop, fd int, network string, h handler, cfg *config, st connState) (*Conn, error) {
 	if !supported {
 		return nil, ErrUnsupported
 	}
 	if !l.OnLoop() {
 		return nil, ErrNotOnLoop
 	}
-	c := &Conn{l: l, fd: fd, network: network, cb: cb, highWater: cfg.highWater, state: st}
+	c := &Conn{l: l, fd: fd, network: network, h: h, cfg: cfg, state: st}
 	interest := poller.Readable | poller.Writable | poller.EdgeTriggered
 	if err := l.WatchFD(uintptr(fd), interest, c.onEvent); err != nil {
 		return nil, fmt.Errorf("netactor: watching fd %d: %w", fd, err)
@@ -123,25 +160,30 @@ func (c *Conn) FD() int { return c.fd }
 
 // LocalAddr returns the local address.
 func (c *Conn) LocalAddr() net.Addr {
-	if c.local == nil && c.fd >= 0 {
-		c.local = localAddr(c.fd, c.network)
+	if c.fd < 0 {
+		return nil
 	}
-	return c.local
+	return localAddr(c.fd, c.network)
 }
 
 // RemoteAddr returns the peer's address (nil for an unnamed unix peer).
 func (c *Conn) RemoteAddr() net.Addr {
-	if c.remote == nil && c.fd >= 0 {
-		c.remote = remoteAddr(c.fd, c.network)
+	if c.fd < 0 {
+		return nil
 	}
-	return c.remote
+	return remoteAddr(c.fd, c.network)
 }
 
 // Stats returns the connection's counters.
 func (c *Conn) Stats() Stats { return c.stats }
 
 // Buffered returns how many bytes of output wait to be written.
-func (c *Conn) Buffered() int { return len(c.out) - c.outOff }
+func (c *Conn) Buffered() int {
+	if c.outp == nil {
+		return 0
+	}
+	return len(*c.outp) - c.outOff
+}
 
 // ReadPaused reports whether backpressure has stopped reading.
 func (c *Conn) ReadPaused() bool { return c.paused }
@@ -157,10 +199,10 @@ func (c *Conn) Write(p []byte) (int, error) {
 	if c.state >= stateClosing || c.shutWrite {
 		return 0, ErrWriteClosed
 	}
-	if c.out == nil {
-		c.out = getWriteBuf()
+	if c.outp == nil {
+		c.outp = getWriteBuf()
 	}
-	c.out = append(c.out, p...)
+	*c.outp = append(*c.outp, p...)
 	c.queued()
 	return len(p), nil
 }
@@ -170,10 +212,10 @@ func (c *Conn) WriteString(s string) (int, error) {
 	if c.state >= stateClosing || c.shutWrite {
 		return 0, ErrWriteClosed
 	}
-	if c.out == nil {
-		c.out = getWriteBuf()
+	if c.outp == nil {
+		c.outp = getWriteBuf()
 	}
-	c.out = append(c.out, s...)
+	*c.outp = append(*c.outp, s...)
 	c.queued()
 	return len(s), nil
 }
@@ -183,14 +225,28 @@ func (c *Conn) queued() {
 	if b := c.Buffered(); b > c.stats.PeakBuffered {
 		c.stats.PeakBuffered = b
 	}
-	if !c.flushQueued && c.state == stateOpen {
+	if !c.flushQueued && !c.inRead && c.state == stateOpen {
 		if c.l.QueueMicrotask(c.flush) == nil {
 			c.flushQueued = true
 		}
 	}
-	if !c.paused && c.Buffered() > c.highWater {
+	if !c.paused && c.Buffered() > c.cfg.highWater {
 		c.paused = true
 		c.stats.Pauses++
+	}
+}
+
+// PauseReading stops reading until ResumeReading, for a handler whose own
+// work (replies it waits for) must catch up before more input.
+func (c *Conn) PauseReading() { c.held = true }
+
+// ResumeReading undoes PauseReading.
+func (c *Conn) ResumeReading() {
+	if c.held {
+		c.held = false
+		if c.readable && !c.paused {
+			c.queueRead()
+		}
 	}
 }
 
@@ -209,10 +265,10 @@ func (c *Conn) CloseWrite() error {
 
 // Close closes the connection gracefully: it stops reading, writes the
 // buffered output, then closes the socket and runs Closed. Closing a
-// closed connection returns ErrClosed.
+// connection already closed or closing returns ErrClosed.
 func (c *Conn) Close() error {
 	switch c.state {
-	case stateClosed:
+	case stateClosed, stateClosing:
 		return ErrClosed
 	case stateConnecting:
 		c.finish(nil)
@@ -248,6 +304,7 @@ func (c *Conn) onEvent(ev poller.Events) {
 	}
 	if ev&(poller.Readable|poller.HangUp|poller.Error) != 0 {
 		c.readable = true
+		c.hup = c.hup || ev&(poller.HangUp|poller.Error) != 0
 		c.read()
 	}
 }
@@ -260,9 +317,7 @@ func (c *Conn) connected() {
 	}
 	c.state = stateOpen
 	setNoDelay(c.fd, c.network)
-	if c.cb.Opened != nil {
-		c.cb.Opened(c)
-	}
+	c.h.opened(c)
 	if c.state == stateOpen {
 		c.readable = true
 		c.read()
@@ -274,11 +329,11 @@ func (c *Conn) connected() {
 
 // read reads while data is ready, up to readsPerEvent reads.
 func (c *Conn) read() {
-	if c.paused || c.eof || c.state != stateOpen || !c.readable {
+	if c.paused || c.held || c.eof || c.state != stateOpen || !c.readable {
 		return
 	}
 	bp := getReadBuf()
-	defer putReadBuf(bp)
+	defer c.endRead(bp)
 	buf := *bp
 	for range readsPerEvent {
 		n, err := sysRead(c.fd, buf)
@@ -295,22 +350,40 @@ func (c *Conn) read() {
 			return
 		}
 		c.stats.BytesRead += uint64(n)
-		if c.cb.Data != nil {
-			c.cb.Data(c, buf[:n])
-		}
+		c.inRead = true
+		c.h.data(c, buf[:n])
+		c.inRead = false
 		if c.state != stateOpen || c.eof {
 			return
 		}
-		if c.Buffered() >= writeBufSize {
-			c.flush() // do not let a burst of input pile output up
+		if c.Buffered() > 0 {
+			c.flush() // the reply to this read, in one write
 		}
-		if c.paused {
+		if c.paused || c.held {
 			return
 		}
-		// A short read does not prove the socket drained: a FIN that came
-		// with the data makes no new edge. Read on until EAGAIN.
+		if n < len(buf) && !c.hup {
+			// A short read drained the socket: what arrives next (data, or
+			// the FIN, watched with EPOLLRDHUP / EV_EOF) makes a new edge.
+			// A FIN that came with this data was reported as HangUp, and
+			// then the loop reads on to EOF.
+			c.readable = false
+			return
+		}
 	}
 	c.queueRead() // more may be waiting: continue after other work
+}
+
+// endRead returns the read buffer and, if a Data callback panicked with
+// output written, schedules the flush the read loop could not do.
+func (c *Conn) endRead(bp *[]byte) {
+	putReadBuf(bp)
+	if c.inRead {
+		c.inRead = false
+		if c.Buffered() > 0 && !c.flushQueued && c.state == stateOpen {
+			c.flushQueued = c.l.QueueMicrotask(c.flush) == nil
+		}
+	}
 }
 
 func (c *Conn) queueRead() {
@@ -331,7 +404,7 @@ func (c *Conn) peerClosed() {
 		c.finish(nil) // both directions are done
 		return
 	}
-	if c.cb.PeerClosed != nil && c.cb.PeerClosed(c) {
+	if c.h.peerClosed(c) {
 		return
 	}
 	if c.state == stateOpen {
@@ -345,8 +418,8 @@ func (c *Conn) flush() {
 	if c.state != stateOpen && c.state != stateClosing {
 		return
 	}
-	for c.outOff < len(c.out) {
-		n, err := sysWrite(c.fd, c.out[c.outOff:])
+	for c.Buffered() > 0 {
+		n, err := sysWrite(c.fd, (*c.outp)[c.outOff:])
 		if err == errAgain {
 			break
 		}
@@ -361,7 +434,7 @@ func (c *Conn) flush() {
 	if c.Buffered() == 0 {
 		c.drained()
 	}
-	if c.paused && c.Buffered() <= c.highWater/2 {
+	if c.paused && c.Buffered() <= c.cfg.highWater/2 {
 		c.resume()
 	}
 }
@@ -369,14 +442,14 @@ func (c *Conn) flush() {
 // compact releases a drained buffer or moves the unwritten tail down.
 func (c *Conn) compact() {
 	switch {
-	case c.outOff == len(c.out):
-		if c.out != nil {
-			putWriteBuf(c.out)
+	case c.Buffered() == 0:
+		if c.outp != nil {
+			putWriteBuf(c.outp)
 		}
-		c.out, c.outOff = nil, 0
-	case c.outOff > len(c.out)/2:
-		n := copy(c.out, c.out[c.outOff:])
-		c.out, c.outOff = c.out[:n], 0
+		c.outp, c.outOff = nil, 0
+	case c.outOff > len(*c.outp)/2:
+		n := copy(*c.outp, (*c.outp)[c.outOff:])
+		*c.outp, c.outOff = (*c.outp)[:n], 0
 	}
 }
 
@@ -393,10 +466,8 @@ func (c *Conn) drained() {
 
 func (c *Conn) resume() {
 	c.paused = false
-	if c.cb.Drained != nil {
-		c.cb.Drained(c)
-	}
-	if c.readable {
+	c.h.drained(c)
+	if c.readable && !c.held {
 		c.queueRead()
 	}
 }
@@ -418,9 +489,7 @@ func (c *Conn) finish(err error) {
 		return
 	}
 	c.release()
-	if c.cb.Closed != nil {
-		c.cb.Closed(c, err)
-	}
+	c.h.closed(c, err)
 }
 
 // release unwatches and closes the fd and drops the buffers, without
@@ -430,22 +499,22 @@ func (c *Conn) release() {
 	_ = c.l.UnwatchFD(uintptr(c.fd))
 	_ = sysClose(c.fd)
 	c.fd = -1
-	if c.out != nil {
-		putWriteBuf(c.out)
+	if c.outp != nil {
+		putWriteBuf(c.outp)
 	}
-	c.out, c.outOff = nil, 0
+	c.outp, c.outOff = nil, 0
 }
 
 // closeLinger is a stopping actor's close: it writes what is buffered,
 // blocking up to the linger timeout, then closes, without callbacks.
-func (c *Conn) closeLinger(cfg config) error {
+func (c *Conn) closeLinger() error {
 	if c.state == stateClosed {
 		return nil
 	}
 	var err error
 	if c.state != stateConnecting && c.Buffered() > 0 {
 		_ = c.l.UnwatchFD(uintptr(c.fd))
-		err = sysFlushBlocking(c.fd, c.out[c.outOff:], cfg.linger)
+		err = sysFlushBlocking(c.fd, (*c.outp)[c.outOff:], c.cfg.linger)
 		if err == nil {
 			c.stats.BytesWritten += uint64(c.Buffered())
 		}

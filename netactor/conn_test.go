@@ -396,3 +396,90 @@ func TestUnixSocket(t *testing.T) {
 		t.Fatal("unix socket path still served after the listener stopped")
 	}
 }
+
+// notifier writes whatever string it is told to its connection: messages
+// to a connection actor's ref reach its Receive, on the same loop as its
+// socket.
+type notifier struct {
+	conn   *netactor.Conn
+	opened chan<- actor.Ref
+}
+
+func (n *notifier) Receive(_ *actor.Context, msg any) (any, error) {
+	s, ok := msg.(string)
+	if !ok {
+		return nil, errors.New("notifier: want a string")
+	}
+	_, err := n.conn.WriteString(s)
+	return nil, err
+}
+
+func (n *notifier) Opened(c *actor.Context, conn *netactor.Conn) {
+	n.conn = conn
+	n.opened <- c.Self()
+}
+
+func (n *notifier) Data(*actor.Context, *netactor.Conn, []byte) {}
+
+func TestMessagesWriteAndStopClosesSocket(t *testing.T) {
+	checkFDs(t)
+	sys, ev := newSystem(t)
+	opened := make(chan actor.Ref, 1)
+	srv, err := netactor.Serve(sys, "note", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
+		return &notifier{opened: opened}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, srv.Addr())
+	defer c.Close()
+	ref := <-opened
+	for _, s := range []string{"one ", "two ", "three"} {
+		if err := sys.Tell(ref, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Poison: stop after the queued tells; stopping flushes what they wrote.
+	if err := sys.Poison(ref); err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "one two three" {
+		t.Fatalf("read %q", got)
+	}
+	ev.waitStopped(t, "note.conn", 1)
+}
+
+func TestLingerBoundsShutdownFlush(t *testing.T) {
+	checkFDs(t)
+	sys, err := actor.NewSystem("net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := pattern(64 << 20) // far more than the socket buffers hold
+	opened := make(chan struct{}, 1)
+	srv, err := netactor.Serve(sys, "big", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
+		return &bigWriter{payload: payload, opened: opened}
+	}, netactor.WithLinger(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, srv.Addr())
+	defer c.Close()
+	<-opened
+	// The client reads nothing: the shutdown's flush gives up at the linger
+	// timeout instead of blocking forever.
+	if err := sys.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(c) // EOF or a reset, after what the kernel held
+	if len(got) >= len(payload) {
+		t.Fatalf("read %d bytes: the whole payload, despite the linger timeout", len(got))
+	}
+	if !bytes.Equal(got, payload[:len(got)]) {
+		t.Fatal("the bytes read are not a prefix of the payload")
+	}
+}

@@ -63,9 +63,9 @@ type idleTimeout struct{}
 
 // connShared is a connection actor's state that outlives its instances.
 type connShared struct {
-	sock    Socket // accepted socket, or network for a dial
-	address string // dial address ("" for an accepted socket)
-	cfg     config
+	sock    Socket  // accepted socket, or network for a dial
+	address string  // dial address ("" for an accepted socket)
+	cfg     *config // shared by a server's connections
 	conn    *Conn
 	dead    bool // the connection is gone: instances stop at once
 	newConn func() ConnActor
@@ -108,23 +108,16 @@ func (a *connActor) Started(c *actor.Context) {
 
 func (a *connActor) openConn(c *actor.Context) error {
 	sh := a.sh
-	cb := Callbacks{Data: a.data, PeerClosed: a.peerClosed, Drained: a.drained, Closed: a.closed}
 	var err error
 	if sh.address != "" {
-		cb.Opened = a.opened
-		sh.conn, err = Dial(c.Loop(), sh.sock.network, sh.address, cb, withConfig(sh.cfg))
+		sh.conn, err = dial(c.Loop(), sh.sock.network, sh.address, a, sh.cfg)
 	} else {
-		sh.conn, err = open(c.Loop(), sh.sock.fd, sh.sock.network, cb, sh.cfg, stateOpen)
+		sh.conn, err = open(c.Loop(), sh.sock.fd, sh.sock.network, a, sh.cfg, stateOpen)
 		if err != nil {
 			_ = sh.sock.Close()
 		}
 	}
 	return err
-}
-
-// withConfig passes a built config on as an option.
-func withConfig(cfg config) Option {
-	return func(c *config) error { *c = cfg; return nil }
 }
 
 func (a *connActor) opened(conn *Conn) {
@@ -196,7 +189,7 @@ func (a *connActor) Stopped(c *actor.Context) {
 	}
 	a.sh.dead = true
 	if conn := a.sh.conn; conn != nil {
-		if err := conn.closeLinger(a.sh.cfg); err != nil {
+		if err := conn.closeLinger(); err != nil {
 			c.Logger().Warn("netactor: closing connection", zap.Error(err))
 		}
 	}

@@ -15,6 +15,10 @@ func Dial(l *loop.Loop, network, address string, cb Callbacks, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
+	return dial(l, network, address, &cb, &cfg)
+}
+
+func dial(l *loop.Loop, network, address string, h handler, cfg *config) (*Conn, error) {
 	if !supported {
 		return nil, ErrUnsupported
 	}
@@ -29,7 +33,7 @@ func Dial(l *loop.Loop, network, address string, cb Callbacks, opts ...Option) (
 	if pending {
 		st = stateConnecting
 	}
-	c, err := open(l, fd, network, cb, cfg, st)
+	c, err := open(l, fd, network, h, cfg, st)
 	if err != nil {
 		_ = sysClose(fd)
 		return nil, err
@@ -38,8 +42,8 @@ func Dial(l *loop.Loop, network, address string, cb Callbacks, opts ...Option) (
 		// Connected at once (unix sockets): report it as a dial would.
 		st := c
 		if err := l.QueueMicrotask(func() {
-			if st.state == stateOpen && st.cb.Opened != nil {
-				st.cb.Opened(st)
+			if st.state == stateOpen {
+				st.h.opened(st)
 			}
 		}); err != nil {
 			c.Abort(err)

@@ -31,9 +31,10 @@
 //   - [SpawnDial] spawns a connection actor that dials.
 //
 // A connection actor is an ordinary actor: messages sent to its ref reach
-// its Receive, its timers are actor timers ([WithIdleTimeout] is one), and
-// troupegen-generated actors can be connection actors by adding a Data
-// method. The connection lives and dies with the actor: a peer that closes
+// its Receive, and its timers are actor timers ([WithIdleTimeout] is one).
+// (Serving a troupegen-generated actor needs a small hand-written
+// ConnActor around it for now: the generated adapter has no Data method.)
+// The connection lives and dies with the actor: a peer that closes
 // stops it; a handler that panics closes the socket and stops the actor
 // (a restarted instance could not resume the byte stream); a stopping
 // actor flushes its accepted output, blocking its worker at most for the

@@ -78,7 +78,7 @@ func SpawnDial(sp Spawner, kind, id, network, address string, newConn func() Con
 	if !supported {
 		return actor.Ref{}, ErrUnsupported
 	}
-	sh := &connShared{sock: Socket{fd: -1, network: network}, address: address, cfg: cfg, newConn: newConn}
+	sh := &connShared{sock: Socket{fd: -1, network: network}, address: address, cfg: &cfg, newConn: newConn}
 	return sp.Spawn(kind, id, sh.factory, cfg.connOptions...)
 }
 
@@ -123,7 +123,7 @@ func (a *listenerActor) accepted(s Socket, err error) {
 		return
 	}
 	a.st.seq++
-	sh := &connShared{sock: s, cfg: a.st.cfg, newConn: a.st.newConn}
+	sh := &connShared{sock: s, cfg: &a.st.cfg, newConn: a.st.newConn}
 	if _, err := a.ctx.Spawn(a.st.connKind, strconv.FormatUint(a.st.seq, 10), sh.factory, a.st.cfg.connOptions...); err != nil {
 		_ = s.Close()
 		a.ctx.Logger().Warn("netactor: connection actor not spawned", zap.Error(err))

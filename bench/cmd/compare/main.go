@@ -7,6 +7,7 @@
 //	go run ./cmd/compare -scenarios roundtrip,microtask -runs 9
 //	go run ./cmd/compare -suite actor -runs 3  # troupe vs Proto.Actor
 //	go run ./cmd/compare -suite js -runs 3     # JS actors vs goja_nodejs
+//	go run ./cmd/compare -suite io -runs 5     # sockets vs net, kv vs redis-server
 //	go run ./cmd/compare -suite remote -runs 3 # remote actors over NATS
 //
 // Every case (scenario × system) runs in a fresh child process: the binary
@@ -28,7 +29,7 @@ import (
 
 func main() {
 	var (
-		suiteName = flag.String("suite", "loop", "suite to run: \"loop\", \"actor\", \"js\" or \"remote\"")
+		suiteName = flag.String("suite", "loop", "suite to run: \"loop\", \"actor\", \"js\", \"io\" or \"remote\"")
 		runs      = flag.Int("runs", 5, "interleaved runs per case")
 		quick     = flag.Bool("quick", false, "counts ÷ 100 and one run, for smoke testing")
 		out       = flag.String("out", "", "also write the markdown report to this file")

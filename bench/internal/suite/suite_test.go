@@ -159,7 +159,7 @@ func TestScenarioNamesUnique(t *testing.T) {
 }
 
 func TestByName(t *testing.T) {
-	for _, name := range []string{"loop", "actor", "js", "remote"} {
+	for _, name := range []string{"loop", "actor", "js", "io", "remote"} {
 		if su, err := suite.ByName(name); err != nil || su.Name != name {
 			t.Errorf("ByName(%q) = %q, %v", name, su.Name, err)
 		}
