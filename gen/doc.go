@@ -13,7 +13,12 @@
 // (tell only), R, error, (R, error) or *[loop.Promise] of R (the reply
 // settles later). Methods that implement the lifecycle hooks
 // ([actor.StartedHook] and the others) are not messages: the generated
-// adapter forwards them.
+// adapter forwards them. Nor are the connection hooks of package netactor
+// (Data, Opened, PeerClosed, Drained, Closed, with exactly the signatures
+// of [netactor.ConnActor] and its hook interfaces): an actor with a Data
+// hook is a connection actor, and its generated XConn function makes the
+// factory [netactor.Serve] and [netactor.SpawnDial] take. A method of one
+// of those names with another signature is an ordinary message.
 //
 // The runtime itself delivers two messages: [actor.Terminated] (death
 // watch, after [actor.Context.Watch]) and [actor.ReceiveTimeout] (after
@@ -26,8 +31,9 @@
 // at most one handler per runtime message, taking the message by value and
 // returning nothing. Any message an actor has no method for (a runtime
 // message without a handler, or a foreign value sent through an untyped
-// [actor.Ref]) fails an ask with an error naming both types, and is logged
-// as a warning by the actor's logger, so that a tell is not lost unseen.
+// [actor.Ref]) gets an error wrapping [actor.ErrUnhandled] that names both
+// types: the runtime sends the message to dead letters with it, and an ask
+// fails with it.
 //
 // For an actor Counter, [Generate] returns counter_actor.gen.go, which
 // declares an unexported message struct per method, an adapter

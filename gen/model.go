@@ -10,8 +10,9 @@ import (
 
 // Import paths of the runtime the generated code targets.
 const (
-	actorPath = "github.com/troupe-go/troupe/actor"
-	loopPath  = "github.com/troupe-go/troupe/loop"
+	actorPath    = "github.com/troupe-go/troupe/actor"
+	loopPath     = "github.com/troupe-go/troupe/loop"
+	netactorPath = "github.com/troupe-go/troupe/netactor"
 )
 
 // resultKind is the shape of a message method's results.
@@ -52,6 +53,7 @@ type actorSpec struct {
 	obj     *types.TypeName
 	kind    string
 	hooks   []string // lifecycle hooks it implements, sorted
+	conn    []string // connection hooks it implements, sorted; see connHooks
 	msgs    []message
 	signals []signal // sorted by runtime message type
 }
@@ -63,6 +65,64 @@ var hookParams = map[string][]string{
 	"Started":    nil,
 	"Stopped":    nil,
 	"Stopping":   nil,
+}
+
+// connHook is the signature of a connection hook of package netactor:
+// the parameters after the *actor.Context and the result, as type strings.
+type connHook struct {
+	params []string
+	result string
+}
+
+// connType is the connection type the connection hooks get.
+const connType = "*" + netactorPath + ".Conn"
+
+// connHooks lists the hooks of netactor.ConnActor and its optional hook
+// interfaces. A method with one of these names and exactly its signature is
+// forwarded by the adapter, so the actor can serve a connection; a method
+// of the same name with another signature is an ordinary message (these
+// names are common words, unlike actor's lifecycle hooks).
+var connHooks = map[string]connHook{
+	"Closed":     {params: []string{connType, "error"}},
+	"Data":       {params: []string{connType, "[]byte"}},
+	"Drained":    {params: []string{connType}},
+	"Opened":     {params: []string{connType}},
+	"PeerClosed": {params: []string{connType}, result: "bool"},
+}
+
+// connHooksOf returns the connection hooks *T implements, declared or
+// promoted.
+func (a *analyzer) connHooksOf(named *types.Named) []string {
+	var hooks []string
+	for name := range connHooks {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), false, a.pkg, name)
+		if fn, ok := obj.(*types.Func); ok && isConnHook(fn) {
+			hooks = append(hooks, name)
+		}
+	}
+	slices.Sort(hooks)
+	return hooks
+}
+
+// isConnHook reports whether fn has the signature of the connection hook
+// of its name.
+func isConnHook(fn *types.Func) bool {
+	want, ok := connHooks[fn.Name()]
+	sig := fn.Type().(*types.Signature)
+	if !ok || sig.Variadic() || sig.Params().Len() != len(want.params)+1 || !isContextPtr(sig.Params().At(0).Type()) {
+		return false
+	}
+	switch {
+	case want.result == "" && sig.Results().Len() != 0,
+		want.result != "" && (sig.Results().Len() != 1 || types.TypeString(sig.Results().At(0).Type(), nil) != want.result):
+		return false
+	}
+	for i, w := range want.params {
+		if types.TypeString(sig.Params().At(i+1).Type(), nil) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // analyzer turns annotated type specs into actor specs, reporting what it
@@ -107,6 +167,11 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 	}
 	before := len(a.probs)
 	spec.hooks = a.hooks(named)
+	spec.conn = a.connHooksOf(named)
+	if len(spec.conn) > 0 && !slices.Contains(spec.conn, "Data") {
+		a.errorf(ts.Name.Pos(), "actor %s: connection hooks (%s) without a Data hook: a connection actor needs "+
+			"func (*%s) Data(*actor.Context, *netactor.Conn, []byte)", obj.Name(), strings.Join(spec.conn, ", "), obj.Name())
+	}
 	for i := range named.NumMethods() {
 		a.method(&spec, named.Method(i))
 	}
@@ -158,6 +223,9 @@ func (a *analyzer) method(spec *actorSpec, fn *types.Func) {
 	if ps.Len() == 0 || !isContextPtr(ps.At(0).Type()) {
 		a.misplacedContext(*spec, fn)
 		return
+	}
+	if isConnHook(fn) {
+		return // forwarded by the adapter, not a message
 	}
 	if _, isHookName := hookParams[fn.Name()]; isHookName {
 		if !isHook(fn) {

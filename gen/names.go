@@ -19,6 +19,7 @@ type names struct {
 	spawnChild string // SpawnCounterChild
 	timers     string // CounterTimers
 	timersOf   string // CounterTimersOf
+	conn       string // CounterConn, for a connection actor
 }
 
 // namesOf returns the generated names of actor type name: exported for an
@@ -40,12 +41,13 @@ func namesOf(name string) names {
 		spawnChild: pub("Spawn" + upper + "Child"),
 		timers:     pub(upper + "Timers"),
 		timersOf:   pub(upper + "TimersOf"),
+		conn:       pub(upper + "Conn"),
 	}
 }
 
 // topLevel lists the package-level names of n, for clash checks.
 func (n names) topLevel() []string {
-	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf}
+	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf, n.conn}
 }
 
 // msgType returns the name of the message struct of method of actor.

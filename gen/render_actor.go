@@ -85,10 +85,50 @@ func (r *renderer) adapter() {
 			Block(jen.Id("x").Dot("a").Dot(h).Call(args...))
 	}
 
+	r.connHooks()
+
 	r.f.Add(doc("%s wraps f, a factory of %s, into an actor.Factory (nil for a nil f).", n.factory, s.name))
 	r.f.Func().Id(n.factory).Params(jen.Id("f").Func().Params().Op("*").Id(s.name)).Qual(actorPath, "Factory").Block(
 		jen.If(jen.Id("f").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 		jen.Return(jen.Func().Params().Qual(actorPath, "Actor").Block(
+			jen.Return(jen.Op("&").Id(n.adapter).Values(jen.Id("a").Op(":").Id("f").Call())),
+		)),
+	)
+}
+
+// connHooks renders the adapter's connection hooks, which make it a
+// netactor.ConnActor, and the exported factory of connection actors that
+// netactor.Serve and netactor.SpawnDial take.
+func (r *renderer) connHooks() {
+	s, n := r.spec, r.n
+	if len(s.conn) == 0 {
+		return
+	}
+	for _, h := range s.conn {
+		ps := []jen.Code{jen.Id("c").Op("*").Qual(actorPath, "Context"), jen.Id("conn").Op("*").Qual(netactorPath, "Conn")}
+		args := []jen.Code{jen.Id("c"), jen.Id("conn")}
+		switch h {
+		case "Data":
+			ps, args = append(ps, jen.Id("p").Index().Byte()), append(args, jen.Id("p"))
+		case "Closed":
+			ps, args = append(ps, jen.Err().Error()), append(args, jen.Err())
+		}
+		call := jen.Id("x").Dot("a").Dot(h).Call(args...)
+		fn := r.f.Commentf("%s forwards netactor's %s hook.", h, h).Line().
+			Func().Params(jen.Id("x").Op("*").Id(n.adapter)).Id(h).Params(ps...)
+		if connHooks[h].result != "" {
+			fn.Bool().Block(jen.Return(call))
+		} else {
+			fn.Block(call)
+		}
+	}
+	r.f.Line()
+	r.f.Add(doc("%s wraps f, a factory of %s, into the factory of connection actors that netactor.Serve and "+
+		"netactor.SpawnDial take; a connection actor's typed ref is %s(sys, ref) (nil for a nil f).", n.conn, s.name, n.refOf))
+	r.f.Func().Id(n.conn).Params(jen.Id("f").Func().Params().Op("*").Id(s.name)).
+		Func().Params().Qual(netactorPath, "ConnActor").Block(
+		jen.If(jen.Id("f").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Func().Params().Qual(netactorPath, "ConnActor").Block(
 			jen.Return(jen.Op("&").Id(n.adapter).Values(jen.Id("a").Op(":").Id("f").Call())),
 		)),
 	)

@@ -32,8 +32,9 @@
 //
 // A connection actor is an ordinary actor: messages sent to its ref reach
 // its Receive, and its timers are actor timers ([WithIdleTimeout] is one).
-// (Serving a troupegen-generated actor needs a small hand-written
-// ConnActor around it for now: the generated adapter has no Data method.)
+// A troupegen-generated actor is a connection actor when its struct has a
+// Data hook: the generated adapter forwards the connection hooks, and the
+// generated XConn function makes the factory Serve and SpawnDial take.
 // The connection lives and dies with the actor: a peer that closes
 // stops it; a handler that panics closes the socket and stops the actor
 // (a restarted instance could not resume the byte stream); a stopping
