@@ -195,11 +195,8 @@ func reservedNames(pkg *types.Package, specs []actorSpec) map[string]bool {
 		reserved[name] = true
 	}
 	for _, spec := range specs {
-		for _, name := range namesOf(spec.name).topLevel() {
+		for _, name := range generatedNames(spec) {
 			reserved[name] = true
-		}
-		for _, m := range spec.msgs {
-			reserved[msgType(spec.name, m.name)] = true
 		}
 		for _, name := range importNames(pkg, spec) {
 			reserved[name] = true
@@ -230,11 +227,7 @@ func checkClashes(rep *reporter, in input, specs []actorSpec) {
 			rep.errorf(spec.pos, "actor %s: its generated file %s is also %s's", spec.name, n.file, other)
 		}
 		files[n.file] = spec.name
-		top := n.topLevel()
-		for _, m := range spec.msgs {
-			top = append(top, msgType(spec.name, m.name))
-		}
-		for _, name := range top {
+		for _, name := range generatedNames(spec) {
 			if obj, ok := declared[name]; ok {
 				rep.errorf(spec.pos, "actor %s: generated name %s clashes with %s declared at %s",
 					spec.name, name, name, relPos(rep, obj.Pos()))

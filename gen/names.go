@@ -47,7 +47,22 @@ func namesOf(name string) names {
 
 // topLevel lists the package-level names of n, for clash checks.
 func (n names) topLevel() []string {
-	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf, n.conn}
+	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf}
+}
+
+// generatedNames lists every package-level name generated for spec: its
+// topLevel names, its connection factory if it is a connection actor, and
+// its message types.
+func generatedNames(spec actorSpec) []string {
+	n := namesOf(spec.name)
+	names := n.topLevel()
+	if len(spec.conn) > 0 {
+		names = append(names, n.conn)
+	}
+	for _, m := range spec.msgs {
+		names = append(names, msgType(spec.name, m.name))
+	}
+	return names
 }
 
 // msgType returns the name of the message struct of method of actor.
