@@ -72,8 +72,8 @@ type analyzer struct {
 	pkg      *types.Package
 	info     *types.Info
 	decls    map[*types.Func]*ast.FuncType // of methods and interface methods
-	typeErrs Problems // type errors outside generated files
-	lenient  bool     // leave out messages whose signature does not type-check
+	typeErrs Problems                      // type errors outside generated files
+	lenient  bool                          // leave out messages whose signature does not type-check
 	// sawInvalid records a message signature that did not type-check.
 	sawInvalid bool
 }
