@@ -126,7 +126,7 @@ func reportStray(r *reporter, f *ast.File, used map[*ast.Comment]bool) {
 			case verbOf(c.Text) == verbActor:
 				r.errorf(c.Pos(), "//troupe:actor must be in the doc comment of a struct type declaration")
 			case verbOf(c.Text) == verbJS:
-				r.errorf(c.Pos(), "//troupe:js must be in the doc comment of an interface type declaration, or of a method of one")
+				r.errorf(c.Pos(), "//troupe:js must be in the doc comment of an interface type declaration, or (name=NAME) of a method of an interface annotated //troupe:js")
 			default:
 				r.errorf(c.Pos(), "unknown directive %s (want //troupe:actor or //troupe:js)", firstField(c.Text))
 			}

@@ -172,7 +172,11 @@ func (a *analyzer) jsResults(spec jsSpec, fn *types.Func, pos token.Pos, m *jsMe
 		m.result = resultError
 	case m.ask && rs.Len() == 2 && isError(rs.At(1).Type()):
 		m.result, m.reply = resultValueError, rs.At(0).Type()
-		return a.checkJSType(spec, fn, pos, "result", m.reply, true)
+		rpos := rs.At(0).Pos()
+		if _, declaredHere := a.decls[fn]; !declaredHere || !rpos.IsValid() {
+			rpos = pos
+		}
+		return a.checkJSType(spec, fn, rpos, "result", m.reply, true)
 	case m.ask:
 		return bad("an ask (context.Context first) returns error or (R, error)")
 	case rs.Len() == 0:

@@ -3,6 +3,8 @@ package bad
 
 import (
 	"context"
+	"io"
+	"math/big"
 
 	"github.com/troupe-go/troupe/actor"
 )
@@ -69,7 +71,19 @@ type Methods interface {
 	//troupe:js name=a name=b
 	Bad4() error
 	Undefined(x Nope) error
+	Big(ctx context.Context) (*big.Int, error)
 }
+
+// Embeds embeds io.Reader, whose Read has no handler's shape, and uses an
+// unexported type.
+//
+//troupe:js
+type Embeds interface {
+	io.Reader
+	Secret(s secret) error
+}
+
+type secret struct{}
 
 // Plain is not annotated.
 type Plain interface {
