@@ -77,13 +77,8 @@ func (a *analyzer) js(an annotated) (jsSpec, bool) {
 	}
 	before := len(a.probs)
 	for i := range iface.NumMethods() {
-		if m, ok := a.jsMethod(spec, obj, iface.Method(i), an.jsNames); ok {
+		if m, ok := a.jsMethod(spec, iface.Method(i), an.jsNames); ok {
 			spec.msgs = append(spec.msgs, m)
-		}
-	}
-	for method := range an.jsNames {
-		if obj, _, _ := types.LookupFieldOrMethod(named, false, a.pkg, method); obj == nil {
-			a.errorf(spec.pos, "JS actor %s: //troupe:js name= on %s, which is not a method", spec.name, method)
 		}
 	}
 	slices.SortFunc(spec.msgs, func(x, y jsMessage) int { return strings.Compare(x.name, y.name) })
@@ -92,7 +87,7 @@ func (a *analyzer) js(an annotated) (jsSpec, bool) {
 
 // jsMethod analyzes fn, a method of the interface of spec (declared there
 // or embedded); ok is false when it has problems (which it reports).
-func (a *analyzer) jsMethod(spec jsSpec, obj *types.TypeName, fn *types.Func, names map[string]string) (jsMessage, bool) {
+func (a *analyzer) jsMethod(spec jsSpec, fn *types.Func, names map[string]string) (jsMessage, bool) {
 	pos := fn.Pos()
 	if _, declaredHere := a.decls[fn]; !declaredHere {
 		pos = spec.pos // embedded from another package: report on the interface
