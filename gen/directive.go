@@ -9,44 +9,61 @@ import (
 // directivePrefix starts every troupe directive.
 const directivePrefix = "//troupe:"
 
-// directive is a parsed //troupe:actor comment.
+// Directive verbs: //troupe:actor on a struct, //troupe:js on an interface
+// (and on its methods, to name their JavaScript handlers).
+const (
+	verbActor = "actor"
+	verbJS    = "js"
+)
+
+// directive is a parsed //troupe:actor or //troupe:js comment.
 type directive struct {
 	comment *ast.Comment
+	verb    string // verbActor or verbJS
 	kind    string // "" for the default
 }
 
-var kindPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+var (
+	kindPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+	// jsNamePattern is a JavaScript identifier, ASCII only.
+	jsNamePattern = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+)
 
-// parseDirective parses c if it is a troupe directive; ok is false for
-// other comments. Problems with its options are reported.
+// parseDirective parses c if it is a troupe directive on a type; ok is
+// false for other comments. Problems with its options are reported.
 func parseDirective(r *reporter, c *ast.Comment) (d directive, ok bool) {
 	if !strings.HasPrefix(c.Text, directivePrefix) {
 		return directive{}, false
 	}
-	fields := strings.Fields(strings.TrimPrefix(c.Text, directivePrefix))
-	if !isActorDirective(c.Text) {
-		r.errorf(c.Pos(), "unknown directive %s (want //troupe:actor)", firstField(c.Text))
+	verb := verbOf(c.Text)
+	if verb == "" {
+		r.errorf(c.Pos(), "unknown directive %s (want //troupe:actor or //troupe:js)", firstField(c.Text))
 		return directive{}, false
 	}
-	d.comment = c
-	for _, opt := range fields[1:] {
+	d.comment, d.verb = c, verb
+	for _, opt := range strings.Fields(strings.TrimPrefix(c.Text, directivePrefix))[1:] {
 		key, val, _ := strings.Cut(opt, "=")
 		switch {
 		case key == "kind" && kindPattern.MatchString(val):
 			d.kind = val
 		case key == "kind":
-			r.errorf(c.Pos(), "//troupe:actor: bad kind %q (want letters, digits, '_', '.' or '-')", val)
+			r.errorf(c.Pos(), "//troupe:%s: bad kind %q (want letters, digits, '_', '.' or '-')", verb, val)
+		case key == "name" && verb == verbJS:
+			r.errorf(c.Pos(), "//troupe:js: name=%s belongs in the doc comment of an interface method, not of the interface", val)
 		default:
-			r.errorf(c.Pos(), "//troupe:actor: unknown option %q (want kind=NAME)", opt)
+			r.errorf(c.Pos(), "//troupe:%s: unknown option %q (want kind=NAME)", verb, opt)
 		}
 	}
 	return d, true
 }
 
-// isActorDirective reports whether text is a //troupe:actor comment.
-func isActorDirective(text string) bool {
+// verbOf returns the verb of a troupe directive, or "" if it is unknown.
+func verbOf(text string) string {
 	fields := strings.Fields(strings.TrimPrefix(text, directivePrefix))
-	return len(fields) > 0 && fields[0] == "actor"
+	if len(fields) > 0 && (fields[0] == verbActor || fields[0] == verbJS) {
+		return fields[0]
+	}
+	return ""
 }
 
 func firstField(s string) string {
@@ -56,14 +73,18 @@ func firstField(s string) string {
 	return s
 }
 
-// annotated is a type spec carrying a //troupe:actor directive.
+// annotated is a type spec carrying a //troupe:actor or //troupe:js
+// directive.
 type annotated struct {
 	spec *ast.TypeSpec
 	dir  directive
+	// jsNames maps the interface methods of a //troupe:js spec whose doc
+	// comment names their handler (//troupe:js name=NAME) to that name.
+	jsNames map[string]string
 }
 
-// findAnnotated returns the type specs of files annotated with
-// //troupe:actor, and reports directives that annotate anything else.
+// findAnnotated returns the annotated type specs of files, and reports
+// directives that annotate anything else.
 func findAnnotated(r *reporter, files []*ast.File) []annotated {
 	var out []annotated
 	for _, f := range files {
@@ -83,27 +104,38 @@ func findAnnotated(r *reporter, files []*ast.File) []annotated {
 					docs = append(docs, gd.Doc)
 				}
 				if d, ok := directiveIn(r, docs, used); ok {
-					out = append(out, annotated{spec: ts, dir: d})
+					an := annotated{spec: ts, dir: d}
+					if it, isIface := ts.Type.(*ast.InterfaceType); isIface && d.verb == verbJS {
+						an.jsNames = methodNames(r, it, used)
+					}
+					out = append(out, an)
 				}
 			}
 		}
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				switch {
-				case used[c] || !strings.HasPrefix(c.Text, directivePrefix):
-				case isActorDirective(c.Text):
-					r.errorf(c.Pos(), "//troupe:actor must be in the doc comment of a struct type declaration")
-				default:
-					r.errorf(c.Pos(), "unknown directive %s (want //troupe:actor)", firstField(c.Text))
-				}
-			}
-		}
+		reportStray(r, f, used)
 	}
 	return out
 }
 
-// directiveIn returns the first //troupe:actor directive of docs, marking
-// every troupe directive it sees as used.
+// reportStray reports the troupe directives of f that annotate nothing.
+func reportStray(r *reporter, f *ast.File, used map[*ast.Comment]bool) {
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			switch {
+			case used[c] || !strings.HasPrefix(c.Text, directivePrefix):
+			case verbOf(c.Text) == verbActor:
+				r.errorf(c.Pos(), "//troupe:actor must be in the doc comment of a struct type declaration")
+			case verbOf(c.Text) == verbJS:
+				r.errorf(c.Pos(), "//troupe:js must be in the doc comment of an interface type declaration, or (name=NAME) of a method of an interface annotated //troupe:js")
+			default:
+				r.errorf(c.Pos(), "unknown directive %s (want //troupe:actor or //troupe:js)", firstField(c.Text))
+			}
+		}
+	}
+}
+
+// directiveIn returns the first type directive of docs, marking every
+// troupe directive it sees as used.
 func directiveIn(r *reporter, docs []*ast.CommentGroup, used map[*ast.Comment]bool) (directive, bool) {
 	var found directive
 	ok := false
@@ -123,11 +155,69 @@ func directiveIn(r *reporter, docs []*ast.CommentGroup, used map[*ast.Comment]bo
 				continue
 			}
 			if ok {
-				r.errorf(c.Pos(), "duplicate //troupe:actor directive")
+				r.errorf(c.Pos(), "duplicate troupe directive (%s, after %s)", firstField(c.Text), firstField(found.comment.Text))
 				continue
 			}
 			found, ok = d, true
 		}
 	}
 	return found, ok
+}
+
+// methodNames parses the //troupe:js name=NAME directives in the doc
+// comments of it's methods, marking them used, and returns the names by
+// method.
+func methodNames(r *reporter, it *ast.InterfaceType, used map[*ast.Comment]bool) map[string]string {
+	names := map[string]string{}
+	for _, field := range it.Methods.List {
+		if field.Doc == nil {
+			continue
+		}
+		method := ""
+		if len(field.Names) == 1 {
+			method = field.Names[0].Name
+		}
+		for _, c := range field.Doc.List {
+			if !strings.HasPrefix(c.Text, directivePrefix) {
+				continue
+			}
+			used[c] = true
+			name, ok := parseMethodDirective(r, c, method)
+			switch {
+			case !ok:
+			case names[method] != "":
+				r.errorf(c.Pos(), "duplicate //troupe:js directive on method %s", method)
+			default:
+				names[method] = name
+			}
+		}
+	}
+	return names
+}
+
+// parseMethodDirective parses c, a troupe directive on interface method
+// (empty for an embedded interface): //troupe:js name=NAME.
+func parseMethodDirective(r *reporter, c *ast.Comment, method string) (string, bool) {
+	fields := strings.Fields(strings.TrimPrefix(c.Text, directivePrefix))
+	switch {
+	case verbOf(c.Text) == "":
+		r.errorf(c.Pos(), "unknown directive %s (want //troupe:js name=NAME)", firstField(c.Text))
+		return "", false
+	case verbOf(c.Text) != verbJS || method == "":
+		r.errorf(c.Pos(), "%s: only //troupe:js name=NAME may annotate a method of a JS actor's interface", firstField(c.Text))
+		return "", false
+	case len(fields) != 2:
+		r.errorf(c.Pos(), "//troupe:js on method %s: want exactly one option, name=NAME", method)
+		return "", false
+	}
+	key, val, _ := strings.Cut(fields[1], "=")
+	switch {
+	case key != "name":
+		r.errorf(c.Pos(), "//troupe:js on method %s: unknown option %q (want name=NAME)", method, fields[1])
+	case !jsNamePattern.MatchString(val):
+		r.errorf(c.Pos(), "//troupe:js on method %s: bad name %q (want a JavaScript identifier: letters, digits, '_' or '$', not first a digit)", method, val)
+	default:
+		return val, true
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 // Package gen is troupegen's generator: it turns annotated structs into
-// actors with typed refs, so that sending a message is a method call that
-// the compiler checks.
+// actors with typed refs, and annotated interfaces into typed refs to
+// JavaScript actors, so that sending a message is a method call that the
+// compiler checks.
 //
 // A struct whose doc comment holds the directive
 //
@@ -47,6 +48,54 @@
 //
 // The names Ref, String, Stop and Poison belong to the generated ref, so
 // no message may take them.
+//
+// # JavaScript actors
+//
+// An interface whose doc comment holds the directive
+//
+//	//troupe:js
+//
+// (kind=NAME as for //troupe:actor, by default the interface's name)
+// describes the handlers a JavaScript actor's script exports (see package
+// jsactor); each method is one handler:
+//
+//	//troupe:js kind=shop
+//	type Shop interface {
+//		Order(ctx context.Context, who string, qty int) (Receipt, error) // an ask
+//		Reset(ctx context.Context) error                                 // an ask without a value
+//		Log(line string) error                                           // a tell
+//	}
+//
+// A method whose first parameter is a context.Context is an ask: it returns
+// (R, error), R decoded from the handler's return value (or the value its
+// promise fulfils with) by jsactor.Decode, or only error, waiting for the
+// handler to finish and ignoring its value. Any other method is a tell: it
+// returns error (the reason the message was not delivered) or nothing.
+// The handler's name is the method's with its leading capital (or run of
+// capitals) lowered: Order → order, HTTPGet → httpGet; the method's doc
+// comment may name it instead with //troupe:js name=NAME. The other
+// parameters are the handler's arguments; a variadic parameter's elements
+// are arguments of their own. Embedded interfaces contribute their methods;
+// generic and constraint interfaces are not supported.
+//
+// Parameters and results must cross between Go and JavaScript by
+// jsactor's rules: booleans, numbers, strings, time.Time, actor.Ref, any
+// (converted at run time), pointers, slices and arrays of those, maps with
+// string keys, and structs by their json-visible fields. A typed ref (a
+// type with a method Ref() actor.Ref, like the refs troupegen generates)
+// may be a parameter itself, sent as its untyped ref. Results cannot be
+// typed refs, *big.Int or named string and bool types, which
+// jsactor.Decode cannot produce.
+//
+// For an interface Shop, [Generate] returns shop_jsactor.gen.go (not
+// shop_js.gen.go, a GOOS=js file name) with the typed ref ShopRef: per
+// method, the method itself (a tell, or a blocking ask taking ctx), and for
+// an ask an Async variant taking the *[actor.Context] of a Go actor's
+// handler and returning a *[loop.Promise]; Ref, String, Stop and Poison as
+// on Go actors' refs; ShopRefOf; and SpawnShop, which runs a
+// jsactor.Script. When every tell is declared returning error, ShopRef
+// implements Shop (a compile-time guard checks it), so code can depend on
+// the interface and tests can fake it.
 //
 // Bad input is reported as [Problems], one "file:line:col: message" a line,
 // with file names relative to the package directory.

@@ -68,6 +68,33 @@ func ExampleGenerate_runtimeMessages() {
 	// func (r ParentRef) Watch(child actor.Ref) error {
 }
 
+// An interface annotated with //troupe:js describes a JavaScript actor's
+// handlers: the generated ref tells (methods without a context.Context) and
+// asks (with one, blocking or Async) them, and implements the interface.
+func ExampleGenerate_javaScript() {
+	files, err := gen.Generate("testdata/js_shop/input")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	src := files["shop_jsactor.gen.go"]
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "var _ ") || strings.Contains(line, `"order"`) || strings.Contains(line, `"setPeer"`) {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	printFuncs(src, "ShopRef) Order")
+	printFuncs(src, "ShopRef) Peer")
+	// Output:
+	// var _ Shop = ShopRef{}
+	// return jsactor.Ask[Receipt](ctx, r.sys, r.ref, "order", ledger, customer, items)
+	// return jsactor.AskAsync[Receipt](c, r.ref, "order", ledger, customer, items)
+	// return jsactor.Tell(r.sys, r.ref, "setPeer", args...)
+	// func (r ShopRef) Order(ctx context.Context, ledger actor.Ref, customer string, items map[string]int) (Receipt, error) {
+	// func (r ShopRef) OrderAsync(c *actor.Context, ledger actor.Ref, customer string, items map[string]int) *loop.Promise[Receipt] {
+	// func (r ShopRef) Peer(peer ShopRef, backups ...ShopRef) error {
+}
+
 // printFuncs prints the lines of src declaring methods of the receiver
 // type recv.
 func printFuncs(src []byte, recv string) {

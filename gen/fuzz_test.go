@@ -18,10 +18,11 @@ import (
 )
 
 // fuzzImports type-checks the fuzzed files' imports: the packages a
-// plausible actor file imports, loaded once.
+// plausible actor file imports (and jsactor, which the refs of JavaScript
+// actors import), loaded once.
 var fuzzImports = sync.OnceValues(func() (map[string]*types.Package, error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}
-	pkgs, err := packages.Load(cfg, actorPath, loopPath, "context", "errors", "fmt", "io", "time")
+	pkgs, err := packages.Load(cfg, actorPath, loopPath, jsactorPath, "context", "errors", "fmt", "io", "time")
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +114,8 @@ func FuzzGenerate(f *testing.F) {
 	}
 	f.Add("package p\n//troupe:actor\ntype A struct{}\n")
 	f.Add("package p\nimport \"github.com/troupe-go/troupe/actor\"\n//troupe:actor\ntype A struct{}\nfunc (A) M(*actor.Context, A) A { return A{} }\n")
+	f.Add("package p\nimport \"context\"\n//troupe:js kind=j\ntype J interface{\n\tM(ctx context.Context, x int) (string, error)\n\t//troupe:js name=t\n\tT(xs ...int) error\n\tU()\n}\n")
+	f.Add("package p\nimport \"context\"\n//troupe:js\ntype J interface{ M(ctx context.Context, p J) error }\n")
 	imps, err := fuzzImports()
 	if err != nil {
 		f.Fatal(err)

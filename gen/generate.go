@@ -144,16 +144,27 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	}
 	a := &analyzer{reporter: rep, pkg: in.pkg, info: in.info, decls: methodDecls(in), typeErrs: in.typeErrs, lenient: lenient}
 	var specs []actorSpec
+	var jsSpecs []jsSpec
 	for _, an := range findAnnotated(rep, in.files) {
-		if spec, ok := a.actor(an); ok {
+		if an.dir.verb == verbJS {
+			if spec, ok := a.js(an); ok {
+				jsSpecs = append(jsSpecs, spec)
+			}
+		} else if spec, ok := a.actor(an); ok {
 			specs = append(specs, spec)
 		}
 	}
-	checkClashes(rep, in, specs)
+	checkClashes(rep, in, units(specs, jsSpecs))
+	for _, spec := range specs {
+		checkMethodClashes(rep, spec)
+	}
+	for _, spec := range jsSpecs {
+		checkJSMethodClashes(rep, spec)
+	}
 	if len(rep.probs) > 0 {
 		return nil, a.sawInvalid, sortProblems(rep.probs)
 	}
-	reserved := reservedNames(in.pkg, specs)
+	reserved := reservedNames(in.pkg, specs, jsSpecs)
 	files = map[string][]byte{}
 	for _, spec := range specs {
 		data, err := render(in.pkg, spec, reserved)
@@ -162,28 +173,47 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 		}
 		files[namesOf(spec.name).file] = data
 	}
+	for _, spec := range jsSpecs {
+		data, err := renderJS(in.pkg, spec, reserved)
+		if err != nil {
+			return nil, a.sawInvalid, err
+		}
+		files[namesOfJS(spec.name).file] = data
+	}
 	return files, a.sawInvalid, nil
 }
 
-// methodDecls maps the methods declared in in's files to their
-// declarations.
-func methodDecls(in input) map[*types.Func]*ast.FuncDecl {
-	decls := map[*types.Func]*ast.FuncDecl{}
+// methodDecls maps the methods and interface methods declared in in's
+// files to their signatures' syntax.
+func methodDecls(in input) map[*types.Func]*ast.FuncType {
+	decls := map[*types.Func]*ast.FuncType{}
 	for _, f := range in.files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
-				if fn, ok := in.info.Defs[fd.Name].(*types.Func); ok {
-					decls[fn] = fd
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := in.info.Defs[n.Name].(*types.Func); ok && n.Recv != nil {
+					decls[fn] = n.Type
+				}
+			case *ast.InterfaceType:
+				for _, m := range n.Methods.List {
+					ft, isFunc := m.Type.(*ast.FuncType)
+					if !isFunc || len(m.Names) != 1 {
+						continue
+					}
+					if fn, ok := in.info.Defs[m.Names[0]].(*types.Func); ok {
+						decls[fn] = ft
+					}
 				}
 			}
-		}
+			return true
+		})
 	}
 	return decls
 }
 
 // reservedNames returns the names generated parameters may not take:
 // anything the generated bodies may refer to.
-func reservedNames(pkg *types.Package, specs []actorSpec) map[string]bool {
+func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[string]bool {
 	reserved := map[string]bool{}
 	for _, name := range types.Universe.Names() {
 		reserved[name] = true
@@ -194,20 +224,59 @@ func reservedNames(pkg *types.Package, specs []actorSpec) map[string]bool {
 	for _, name := range locals {
 		reserved[name] = true
 	}
+	for _, u := range units(specs, jsSpecs) {
+		for _, name := range u.top {
+			reserved[name] = true
+		}
+	}
+	var msgs []message
 	for _, spec := range specs {
-		for _, name := range generatedNames(spec) {
-			reserved[name] = true
+		msgs = append(msgs, spec.msgs...)
+	}
+	for _, spec := range jsSpecs {
+		for _, m := range spec.msgs {
+			msgs = append(msgs, m.message)
 		}
-		for _, name := range importNames(pkg, spec) {
-			reserved[name] = true
-		}
+	}
+	for _, name := range importNames(pkg, msgs) {
+		reserved[name] = true
 	}
 	return reserved
 }
 
+// unit is what troupegen generates for one annotated type: a file and
+// package-level names.
+type unit struct {
+	what string // "actor Counter", "JS actor Shop"
+	pos  token.Pos
+	file string
+	top  []string
+}
+
+// units lists the generated units of specs and jsSpecs.
+func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
+	var out []unit
+	for _, spec := range specs {
+		n := namesOf(spec.name)
+		u := unit{what: "actor " + spec.name, pos: spec.pos, file: n.file, top: n.topLevel()}
+		if len(spec.conn) > 0 { // XConn exists for connection actors only
+			u.top = append(u.top, n.conn)
+		}
+		for _, m := range spec.msgs {
+			u.top = append(u.top, msgType(spec.name, m.name))
+		}
+		out = append(out, u)
+	}
+	for _, spec := range jsSpecs {
+		n := namesOfJS(spec.name)
+		out = append(out, unit{what: "JS actor " + spec.name, pos: spec.pos, file: n.file, top: n.topLevelJS()})
+	}
+	return out
+}
+
 // checkClashes reports generated names that clash with each other or with
 // names the package declares.
-func checkClashes(rep *reporter, in input, specs []actorSpec) {
+func checkClashes(rep *reporter, in input, us []unit) {
 	ours := map[string]bool{}
 	for _, f := range in.files {
 		ours[in.fset.File(f.Pos()).Name()] = true
@@ -219,25 +288,23 @@ func checkClashes(rep *reporter, in input, specs []actorSpec) {
 			declared[name] = obj
 		}
 	}
-	generated := map[string]string{} // name → actor it is generated for
+	generated := map[string]string{} // name → unit it is generated for
 	files := map[string]string{}
-	for _, spec := range specs {
-		n := namesOf(spec.name)
-		if other, ok := files[n.file]; ok {
-			rep.errorf(spec.pos, "actor %s: its generated file %s is also %s's", spec.name, n.file, other)
+	for _, u := range us {
+		if other, ok := files[u.file]; ok {
+			rep.errorf(u.pos, "%s: its generated file %s is also %s's", u.what, u.file, other)
 		}
-		files[n.file] = spec.name
-		for _, name := range generatedNames(spec) {
+		files[u.file] = u.what
+		for _, name := range u.top {
 			if obj, ok := declared[name]; ok {
-				rep.errorf(spec.pos, "actor %s: generated name %s clashes with %s declared at %s",
-					spec.name, name, name, relPos(rep, obj.Pos()))
+				rep.errorf(u.pos, "%s: generated name %s clashes with %s declared at %s",
+					u.what, name, name, relPos(rep, obj.Pos()))
 			}
 			if other, ok := generated[name]; ok {
-				rep.errorf(spec.pos, "actor %s: generated name %s is also generated for actor %s", spec.name, name, other)
+				rep.errorf(u.pos, "%s: generated name %s is also generated for %s", u.what, name, other)
 			}
-			generated[name] = spec.name
+			generated[name] = u.what
 		}
-		checkMethodClashes(rep, spec)
 	}
 }
 
@@ -288,4 +355,6 @@ func checkMethodClashes(rep *reporter, spec actorSpec) {
 }
 
 // isGenFile reports whether name is a file name troupegen generates.
-func isGenFile(name string) bool { return strings.HasSuffix(name, "_actor.gen.go") }
+func isGenFile(name string) bool {
+	return strings.HasSuffix(name, "_actor.gen.go") || strings.HasSuffix(name, "_jsactor.gen.go")
+}

@@ -131,9 +131,9 @@ type analyzer struct {
 	*reporter
 	pkg      *types.Package
 	info     *types.Info
-	decls    map[*types.Func]*ast.FuncDecl
-	typeErrs Problems // type errors outside generated files
-	lenient  bool     // leave out messages whose signature does not type-check
+	decls    map[*types.Func]*ast.FuncType // of methods and interface methods
+	typeErrs Problems                      // type errors outside generated files
+	lenient  bool                          // leave out messages whose signature does not type-check
 	// sawInvalid records a message signature that did not type-check.
 	sawInvalid bool
 }
@@ -158,7 +158,11 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 	}
 	named, _ := obj.Type().(*types.Named)
 	if _, isStruct := ts.Type.(*ast.StructType); !isStruct || named == nil {
-		a.errorf(ts.Name.Pos(), "//troupe:actor on %s, which is not a struct type", obj.Name())
+		hint := ""
+		if _, isIface := ts.Type.(*ast.InterfaceType); isIface {
+			hint = " (a JavaScript actor's interface takes //troupe:js)"
+		}
+		a.errorf(ts.Name.Pos(), "//troupe:actor on %s, which is not a struct type%s", obj.Name(), hint)
 		return actorSpec{}, false
 	}
 	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind}
@@ -234,7 +238,7 @@ func (a *analyzer) method(spec *actorSpec, fn *types.Func) {
 		}
 		return
 	}
-	if a.invalid(*spec, fn) {
+	if a.invalid(spec.name, fn) {
 		return
 	}
 	if typ := signalIn(fn.Type().(*types.Signature)); typ != "" {
@@ -295,7 +299,7 @@ func (a *analyzer) misplacedContext(spec actorSpec, fn *types.Func) {
 
 // invalid reports whether fn's signature holds an invalid type, and
 // reports the type errors behind it.
-func (a *analyzer) invalid(spec actorSpec, fn *types.Func) bool {
+func (a *analyzer) invalid(typeName string, fn *types.Func) bool {
 	if !hasInvalid(fn.Type()) {
 		return false
 	}
@@ -306,7 +310,7 @@ func (a *analyzer) invalid(spec actorSpec, fn *types.Func) bool {
 	decl := a.decls[fn]
 	found := false
 	if decl != nil {
-		from, to := a.fset.Position(decl.Type.Pos()), a.fset.Position(decl.Type.End())
+		from, to := a.fset.Position(decl.Pos()), a.fset.Position(decl.End())
 		from.Filename, to.Filename = relPath(a.dir, from.Filename), relPath(a.dir, to.Filename)
 		for _, e := range a.typeErrs {
 			if e.Pos.Filename == from.Filename && !posBefore(e.Pos, from) && posBefore(e.Pos, to) {
@@ -316,7 +320,7 @@ func (a *analyzer) invalid(spec actorSpec, fn *types.Func) bool {
 		}
 	}
 	if !found {
-		a.errorf(fn.Pos(), "%s.%s: the signature does not type-check", spec.name, fn.Name())
+		a.errorf(fn.Pos(), "%s.%s: the signature does not type-check", typeName, fn.Name())
 	}
 	return true
 }

@@ -50,20 +50,16 @@ func (n names) topLevel() []string {
 	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf}
 }
 
-// generatedNames lists every package-level name generated for spec: its
-// topLevel names, its connection factory if it is a connection actor, and
-// its message types.
-func generatedNames(spec actorSpec) []string {
-	n := namesOf(spec.name)
-	names := n.topLevel()
-	if len(spec.conn) > 0 {
-		names = append(names, n.conn)
-	}
-	for _, m := range spec.msgs {
-		names = append(names, msgType(spec.name, m.name))
-	}
-	return names
+// namesOfJS returns the generated names of //troupe:js interface name;
+// only file, ref, refOf and spawn are set. The file is shop_jsactor.gen.go,
+// not shop_js.gen.go: a _js suffix would be a GOOS=js build constraint.
+func namesOfJS(name string) names {
+	n := namesOf(name)
+	return names{file: snake(name) + "_jsactor.gen.go", ref: n.ref, refOf: n.refOf, spawn: n.spawn}
 }
+
+// topLevelJS lists the package-level names of n, made by namesOfJS.
+func (n names) topLevelJS() []string { return []string{n.ref, n.refOf, n.spawn} }
 
 // msgType returns the name of the message struct of method of actor.
 func msgType(actor, method string) string {

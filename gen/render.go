@@ -31,7 +31,7 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 	r := &renderer{pkg: pkg, spec: spec, n: namesOf(spec.name), reserved: reserved}
 	r.f = jen.NewFilePathName(pkg.Path(), pkg.Name())
 	r.f.HeaderComment(header)
-	r.f.ImportNames(importNames(pkg, spec))
+	r.f.ImportNames(importNames(pkg, spec.msgs))
 	r.guards()
 	r.messages()
 	r.adapter()
@@ -50,11 +50,11 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 	return out, nil
 }
 
-// importNames maps the import paths the file may use to their package
-// names, so that jennifer need not guess them.
-func importNames(pkg *types.Package, spec actorSpec) map[string]string {
+// importNames maps the import paths a file with msgs may use to their
+// package names, so that jennifer need not guess them.
+func importNames(pkg *types.Package, msgs []message) map[string]string {
 	m := map[string]string{
-		actorPath: "actor", loopPath: "loop", "context": "context", "fmt": "fmt", "time": "time",
+		actorPath: "actor", loopPath: "loop", jsactorPath: "jsactor", "context": "context", "fmt": "fmt", "time": "time",
 	}
 	add := func(t types.Type) {
 		walkTypes(t, func(obj *types.TypeName) {
@@ -63,7 +63,7 @@ func importNames(pkg *types.Package, spec actorSpec) map[string]string {
 			}
 		})
 	}
-	for _, msg := range spec.msgs {
+	for _, msg := range msgs {
 		for _, p := range msg.params {
 			add(p.typ)
 		}

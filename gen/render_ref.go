@@ -8,17 +8,33 @@ import (
 // message methods.
 func (r *renderer) ref() {
 	s, n := r.spec, r.n
-	r.f.Add(doc("%s is a typed ref to a %s actor (kind %q): its methods send %s's messages. "+
+	r.refBasics(doc("%s is a typed ref to a %s actor (kind %q): its methods send %s's messages. "+
 		"Like actor.Ref it is a small comparable value, safe to copy and to use from any goroutine. "+
 		"The zero %s names no actor; get one from %s, %s or %s.",
-		n.ref, s.name, s.kind, s.name, n.ref, n.spawn, n.spawnChild, n.refOf))
+		n.ref, s.name, s.kind, s.name, n.ref, n.spawn, n.spawnChild, n.refOf),
+		doc("%s types ref, which must name a %s actor of sys.", n.refOf, s.name))
+	for _, m := range s.msgs {
+		if m.asks() {
+			r.ask(m)
+		} else {
+			r.tell(m)
+		}
+	}
+}
+
+// refBasics renders the typed ref's type with typeDoc, its constructor
+// from an untyped ref with refOfDoc, and its built-in methods (Ref,
+// String, Stop and Poison), which Go and JavaScript actors' refs share.
+func (r *renderer) refBasics(typeDoc, refOfDoc jen.Code) {
+	n := r.n
+	r.f.Add(typeDoc)
 	r.f.Type().Id(n.ref).Struct(
 		jen.Id("ref").Qual(actorPath, "Ref"),
 		jen.Id("sys").Op("*").Qual(actorPath, "System"),
 	)
 	r.f.Line()
 
-	r.f.Add(doc("%s types ref, which must name a %s actor of sys.", n.refOf, s.name))
+	r.f.Add(refOfDoc)
 	r.f.Func().Id(n.refOf).Params(jen.Id("sys").Op("*").Qual(actorPath, "System"), jen.Id("ref").Qual(actorPath, "Ref")).
 		Id(n.ref).Block(jen.Return(jen.Id(n.ref).Values(jen.Id("ref").Op(":").Id("ref"), jen.Id("sys").Op(":").Id("sys"))))
 
@@ -42,14 +58,6 @@ func (r *renderer) ref() {
 		"if no such actor lives. Safe from any goroutine, handlers included."))
 	r.f.Func().Params(r.recv()).Id("Poison").Params().Error().
 		Block(jen.Return(jen.Id("r").Dot("sys").Dot("Poison").Call(jen.Id("r").Dot("ref"))))
-
-	for _, m := range s.msgs {
-		if m.asks() {
-			r.ask(m)
-		} else {
-			r.tell(m)
-		}
-	}
 }
 
 func (r *renderer) recv() jen.Code { return jen.Id("r").Id(r.n.ref) }

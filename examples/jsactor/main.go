@@ -1,9 +1,13 @@
 // Command jsactor shows Go and JavaScript actors working together: a Go
 // ledger actor keeps balances, a JavaScript shop actor (shop.js) prices
-// orders, asks the ledger for a balance and tells it to debit.
+// orders, asks the ledger for a balance and tells it to debit. Go reaches
+// the shop through ShopRef, the typed ref troupegen generates from the
+// annotated interface Shop (shop_jsactor.gen.go).
 //
 //	go run ./examples/jsactor
 package main
+
+//go:generate go tool troupegen
 
 import (
 	"context"
@@ -30,6 +34,23 @@ type Receipt struct {
 	OK       bool    `json:"ok"`
 	Reason   string  `json:"reason"`
 	Number   int     `json:"number"`
+}
+
+// Stats is what the shop's stats handler answers.
+type Stats struct {
+	Orders int `json:"orders"`
+}
+
+// Shop describes the handlers shop.js exports; troupegen generates
+// ShopRef, which implements it by sending jsactor.Calls.
+//
+//troupe:js kind=shop
+type Shop interface {
+	// Order prices qty of item for customer, checks the customer's
+	// balance with the ledger and debits it.
+	Order(ctx context.Context, ledger actor.Ref, customer, item string, qty int) (Receipt, error)
+	// Stats returns how many orders went through.
+	Stats(ctx context.Context) (Stats, error)
 }
 
 // ledger is a Go actor serving the JavaScript shop's Call messages.
@@ -86,7 +107,7 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	shop, err := jsactor.Spawn(sys, "shop", "main", script)
+	shop, err := SpawnShop(sys, "main", script)
 	if err != nil {
 		return err
 	}
@@ -95,7 +116,7 @@ func run(w io.Writer) error {
 		qty       int
 	}{{"ada", "tea", 2}, {"ada", "cake", 4}, {"bob", "pie", 2}, {"bob", "soup", 1}}
 	for _, o := range orders {
-		r, err := jsactor.Ask[Receipt](ctx, sys, shop, "order", led, o.who, o.item, o.qty)
+		r, err := shop.Order(ctx, led, o.who, o.item, o.qty)
 		if err != nil {
 			return err
 		}
@@ -110,5 +131,10 @@ func run(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "ada has %.2f left\n", left)
+	stats, err := shop.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d orders\n", stats.Orders)
 	return nil
 }

@@ -19,6 +19,7 @@ receipt 1002: ada bought 4 cake for 18.00
 refused: bob, pie: insufficient funds
 refused: bob, soup: no such item
 ada has 16.00 left
+2 orders
 `
 	if out.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", out.String(), want)

@@ -1,7 +1,9 @@
 // Command troupegen generates typed actor refs for the Go package in the
 // current directory: for every struct annotated with //troupe:actor, a
-// <name>_actor.gen.go file beside it (see package
-// github.com/troupe-go/troupe/gen). Run it from a directive:
+// <name>_actor.gen.go file beside it, and for every interface annotated
+// with //troupe:js (the handlers of a JavaScript actor), a
+// <name>_jsactor.gen.go file (see package github.com/troupe-go/troupe/gen).
+// Run it from a directive:
 //
 //	//go:generate go tool troupegen
 //

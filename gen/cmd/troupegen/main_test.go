@@ -13,7 +13,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // TestProblems: bad input prints the problems, as the golden files of
 // the generator's error cases have them, and exits with status 1.
 func TestProblems(t *testing.T) {
-	for _, tc := range []string{"bad_clashes", "bad_directives", "bad_signals", "bad_types"} {
+	for _, tc := range []string{"bad_clashes", "bad_directives", "bad_signals", "bad_types", "js_bad", "js_clashes", "js_refs"} {
 		t.Run(tc, func(t *testing.T) {
 			want, err := os.ReadFile("../../testdata/" + tc + "/errors.golden")
 			if err != nil {

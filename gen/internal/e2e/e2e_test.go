@@ -194,7 +194,7 @@ func TestGeneratedIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	onDisk, err := filepath.Glob("*_actor.gen.go")
+	onDisk, err := filepath.Glob("*.gen.go")
 	if err != nil {
 		t.Fatal(err)
 	}
