@@ -14,9 +14,10 @@ import (
 //
 // Call is also what a JS actor sends with ref.tell(method, ...args) and
 // ref.ask(method, ...args), so a Go actor talking with JS actors handles
-// Call messages. Generated typed refs for JS actors build Calls: a method
-// M(ctx, a, b) of an annotated interface becomes Ask[R](ctx, sys, ref,
-// "M", a, b).
+// Call messages. Typed refs generated for a //troupe:js interface build
+// Calls: its method Order(ctx, a, b) becomes Ask[R](ctx, sys, ref, "order",
+// a, b), the handler's name being the method's with its first letter
+// lowered unless a //troupe:js name=... comment sets it.
 //
 // Any other message reaches module.exports.receive(msg), converted.
 type Call struct {
