@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dop251/goja"
+
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
 )
@@ -48,5 +50,24 @@ func BenchmarkAsk(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// BenchmarkGojaCallFloor is the floor under the chain benchmarks: goja
+// alone, calling the chains' step function from Go once per op (a
+// top-level call, which drops goja's VM stack on return), the step
+// calling one native function as setTimeout would. No loop, no jsactor.
+func BenchmarkGojaCallFloor(b *testing.B) {
+	rt := goja.New()
+	_ = rt.Set("next", func(goja.FunctionCall) goja.Value { return rt.ToValue(int64(1) << 30) })
+	v, err := rt.RunString(`let i = 0; const step = () => { if (++i >= 1e15) i = 0; else next(step, 0); }; step`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	step, _ := goja.AssertFunction(v)
+	for b.Loop() {
+		if _, err := step(goja.Undefined()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -81,11 +81,11 @@ func (in *instance) cached() *cache {
 // lazyGlobals is the dynamic prototype of the global object.
 type lazyGlobals struct{ in *instance }
 
+// installGlobals makes the lazy globals visible. globalThis is goja's own
+// (writable, configurable, not enumerable, as in ES2020).
 func (in *instance) installGlobals() {
-	g := in.rt.GlobalObject()
 	lazy := in.rt.NewDynamicObject(lazyGlobals{in})
-	_ = g.SetPrototype(lazy)
-	_ = g.DefineDataProperty("globalThis", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = in.rt.GlobalObject().SetPrototype(lazy)
 }
 
 // define makes name a data property of the global object, as built-ins are.

@@ -23,10 +23,10 @@ type instance struct {
 	rt     *goja.Runtime
 	module *goja.Object
 
-	timers  map[loop.TimerID]*jsTimer
-	imms    []*jsImmediate // queued immediates, in ID order
-	immSeq  int64
-	nesting int // timer nesting level of the running callback
+	timers  timerTable
+	imms    immQueue
+	arg1    [1]goja.Value // the argument of a one-argument callback; see callWith
+	nesting int           // timer nesting level of the running callback
 	asks    map[*loop.Resolver[any]]struct{}
 	rej     rejections
 	depth   int   // > 0 inside a turn
@@ -222,14 +222,8 @@ func (in *instance) dispose(reason error) {
 	if in.rt != nil {
 		watchdogUnregister(in)
 	}
-	for id := range in.timers {
-		_ = in.l.CancelTimer(id)
-	}
-	in.timers = nil
-	for _, im := range in.imms {
-		im.fn = nil
-	}
-	in.imms = nil
+	in.timers.cancelAll(in.l)
+	in.imms.reset()
 	for res := range in.asks {
 		res.Reject(fmt.Errorf("%w: %w", ErrInstanceLost, reason))
 	}

@@ -77,6 +77,34 @@ func TestOrder(t *testing.T) {
 			emit(Number.isInteger(a) && a > 0 && b !== a && c !== b);
 			clearTimeout(a); clearTimeout(b); clearInterval(c);`,
 			"[true]"},
+		{"a cleared timer's ID does not clear the timer set after it", `
+			const a = setTimeout(() => emit("a"), 0);
+			clearTimeout(a);
+			const b = setTimeout(() => emit("b"), 0);
+			clearTimeout(a);
+			emit(a !== b);`,
+			"[true b]"},
+		{"clearInterval from its own callback", `
+			let n = 0;
+			const id = setInterval(() => { emit(++n); if (n === 3) clearInterval(id); }, 1);`,
+			"[1 2 3]"},
+		{"a timeout cleared from its own callback runs once", `
+			const id = setTimeout(() => { emit("once"); clearTimeout(id); }, 0);`,
+			"[once]"},
+		{"clearTimeout ignores IDs that are not timers", `
+			const id = setTimeout(() => emit("kept"), 0);
+			for (const x of [0, -1, 1.5, 2 ** 53, NaN, "x", id + 1, id - 1, null]) clearTimeout(x);`,
+			"[kept]"},
+		{"immediates queued by immediates keep FIFO order", `
+			const got = [];
+			for (let i = 0; i < 5; i++) setImmediate((k) => { got.push(k); if (k < 40) setImmediate((j) => got.push(j), k + 100); }, i * 10);
+			setTimeout(() => emit(got.join()), 10);`,
+			"[0,10,20,30,40,100,110,120,130]"},
+		{"extra arguments, none, one and several", `
+			setTimeout(function () { emit(arguments.length) }, 0);
+			setTimeout(function () { emit(arguments.length + ":" + arguments[0]) }, 0, undefined);
+			setImmediate(function () { emit([...arguments].join()) }, 1, 2, 3);`,
+			"[1,2,3 0 1:undefined]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,9 +1,8 @@
 package jsactor
 
 import (
+	"errors"
 	"math"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/dop251/goja"
@@ -11,18 +10,41 @@ import (
 	"github.com/troupe-go/troupe/loop"
 )
 
-// JavaScript timers are the loop's timers: setTimeout and setInterval
-// return the loop's TimerID (an integer below 2^53), so equal deadlines
-// fire in scheduling order and clearTimeout is the loop's O(log n) cancel.
+// JavaScript timers are the loop's timers (so equal deadlines fire in
+// scheduling order and clearTimeout is the loop's O(log n) cancel), kept
+// in a table of slots owned by the instance. A timer's ID names its slot
+// and the slot's generation, so clearTimeout finds it without a map and
+// can only ever cancel the instance's own JavaScript timers, never the
+// other timers of the actor's loop; an ID is never reused. Each slot
+// builds its loop callback once, when the slot is created, so setting a
+// timer costs no allocation once the table has grown to its working size.
 // Each callback is one turn.
 
-type jsTimer struct {
-	in     *instance
-	id     loop.TimerID
-	fn     goja.Callable
-	args   []goja.Value
+// Timer IDs are gen<<timerSlotBits | slot, below 2^53 so JavaScript sees
+// exact integers; a slot whose generations are used up is retired.
+const (
+	timerSlotBits = 24
+	timerSlotMask = 1<<timerSlotBits - 1
+	maxTimerGen   = 1<<(53-timerSlotBits) - 1
+)
+
+var errTooManyTimers = errors.New("jsactor: too many pending timers")
+
+// timerSlot holds one JavaScript timer while it is pending.
+type timerSlot struct {
+	fn     goja.Callable // nil while the slot is free
+	args   callArgs
+	loopID loop.TimerID
+	gen    uint32 // generation of the slot's latest timer
+	level  int32  // HTML timer nesting level
 	repeat bool
-	level  int // HTML timer nesting level
+	fire   func() // the loop callback of this slot, built once
+}
+
+// timerTable is an instance's pending JavaScript timers.
+type timerTable struct {
+	slots []timerSlot
+	free  []uint32 // free slots, reused last-freed first
 }
 
 // maxNesting is the HTML nesting level past which clamping applies.
@@ -37,27 +59,61 @@ func (in *instance) setInterval(call goja.FunctionCall) goja.Value { return in.s
 func (in *instance) setTimer(call goja.FunctionCall, repeat bool) goja.Value {
 	fn := in.callback(call.Argument(0))
 	d := delayOf(call.Argument(1))
-	t := &jsTimer{in: in, fn: fn, repeat: repeat, level: in.nesting + 1}
-	if len(call.Arguments) > 2 {
-		t.args = slices.Clone(call.Arguments[2:])
-	}
-	if in.cfg.clamp && t.level > maxNesting && d < clampedDelay {
+	level := in.nesting + 1
+	if in.cfg.clamp && level > maxNesting && d < clampedDelay {
 		d = clampedDelay
 	}
-	var err error
-	if repeat {
-		t.id, err = in.l.ScheduleInterval(max(d, time.Millisecond), t.fire)
-	} else {
-		t.id, err = in.l.ScheduleTimer(d, t.fire)
-	}
+	slot, err := in.timers.alloc(in)
 	if err != nil {
 		panic(in.rt.NewGoError(err))
 	}
-	if in.timers == nil {
-		in.timers = map[loop.TimerID]*jsTimer{}
+	t := &in.timers.slots[slot]
+	if repeat {
+		t.loopID, err = in.l.ScheduleInterval(max(d, time.Millisecond), t.fire)
+	} else {
+		t.loopID, err = in.l.ScheduleTimer(d, t.fire)
 	}
-	in.timers[t.id] = t
-	return in.rt.ToValue(int64(t.id))
+	if err != nil {
+		in.timers.release(slot)
+		panic(in.rt.NewGoError(err))
+	}
+	t.fn, t.args, t.level, t.repeat = fn, argsOf(call.Arguments, 2), int32(level), repeat
+	return in.rt.ToValue(int64(t.gen)<<timerSlotBits | int64(slot))
+}
+
+// alloc takes a free slot under a new generation.
+func (tt *timerTable) alloc(in *instance) (uint32, error) {
+	if n := len(tt.free); n > 0 {
+		slot := tt.free[n-1]
+		tt.free = tt.free[:n-1]
+		tt.slots[slot].gen++
+		return slot, nil
+	}
+	slot := uint32(len(tt.slots))
+	if slot > timerSlotMask {
+		return 0, errTooManyTimers
+	}
+	tt.slots = append(tt.slots, timerSlot{gen: 1, fire: func() { in.fireTimer(slot) }})
+	return slot, nil
+}
+
+// release frees a slot; its timer's ID stops naming it.
+func (tt *timerTable) release(slot uint32) {
+	t := &tt.slots[slot]
+	t.fn, t.args, t.loopID = nil, callArgs{}, 0
+	if t.gen < maxTimerGen { // else the slot retires: its IDs are used up
+		tt.free = append(tt.free, slot)
+	}
+}
+
+// lookup resolves a timer ID to the slot of a pending timer.
+func (tt *timerTable) lookup(id uint64) (uint32, bool) {
+	slot := uint32(id & timerSlotMask)
+	if int(slot) >= len(tt.slots) {
+		return 0, false
+	}
+	t := &tt.slots[slot]
+	return slot, t.fn != nil && uint64(t.gen) == id>>timerSlotBits
 }
 
 // delayOf converts a JavaScript delay in milliseconds; NaN, negative and
@@ -76,17 +132,23 @@ func delayOf(v goja.Value) time.Duration {
 	return time.Duration(ms * float64(time.Millisecond))
 }
 
-func (t *jsTimer) fire() {
-	in := t.in
+// fireTimer runs the timer in slot as one turn. A timeout's slot is
+// freed first, so clearing it from its own callback does nothing.
+func (in *instance) fireTimer(slot uint32) {
 	if in.dead {
 		return
 	}
+	t := &in.timers.slots[slot]
+	if t.fn == nil {
+		return
+	}
+	fn, args, level := t.fn, t.args, int(t.level)
 	if !t.repeat {
-		delete(in.timers, t.id)
+		in.timers.release(slot)
 	}
 	prev := in.nesting
-	in.nesting = t.level
-	in.call("timer callback threw", t.fn, t.args...)
+	in.nesting = level
+	in.callWith("timer callback threw", fn, &args)
 	in.nesting = prev
 }
 
@@ -97,79 +159,32 @@ func (in *instance) clearTimer(call goja.FunctionCall) goja.Value {
 	if !ok {
 		return goja.Undefined()
 	}
-	if _, live := in.timers[id]; live {
-		delete(in.timers, id)
-		_ = in.l.CancelTimer(id)
+	if slot, live := in.timers.lookup(id); live {
+		_ = in.l.CancelTimer(in.timers.slots[slot].loopID)
+		in.timers.release(slot)
 	}
 	return goja.Undefined()
 }
 
-func timerID(v goja.Value) (loop.TimerID, bool) {
+func timerID(v goja.Value) (uint64, bool) {
 	if v == nil || !goja.IsNumber(v) {
 		return 0, false
 	}
 	f := v.ToFloat()
-	if f < 1 || f > 1<<53 || f != math.Trunc(f) {
+	if f < 1 || f >= 1<<53 || f != math.Trunc(f) {
 		return 0, false
 	}
-	return loop.TimerID(f), true
+	return uint64(f), true
 }
 
-// Immediates run in the loop's immediate phase: after the due timers and
-// queued messages of the round in which they were queued, so an immediate
-// queued during a turn runs before the timers that came due meanwhile.
-
-type jsImmediate struct {
-	in   *instance
-	id   int64
-	fn   goja.Callable // nil once cleared
-	args []goja.Value
-}
-
-func (in *instance) setImmediate(call goja.FunctionCall) goja.Value {
-	fn := in.callback(call.Argument(0))
-	in.immSeq++
-	im := &jsImmediate{in: in, id: in.immSeq, fn: fn}
-	if len(call.Arguments) > 1 {
-		im.args = slices.Clone(call.Arguments[1:])
-	}
-	if err := in.l.SetImmediate(im.run); err != nil {
-		panic(in.rt.NewGoError(err))
-	}
-	in.imms = append(in.imms, im)
-	return in.rt.ToValue(im.id)
-}
-
-func (im *jsImmediate) run() {
-	in := im.in
-	if in.dead {
-		return
-	}
-	// Immediates run in the order queued, so this one is first in line.
-	if len(in.imms) > 0 && in.imms[0] == im {
-		in.imms[0] = nil
-		in.imms = in.imms[1:]
-		if len(in.imms) == 0 {
-			in.imms = nil
+// cancelAll cancels every pending timer. On the loop.
+func (tt *timerTable) cancelAll(l *loop.Loop) {
+	for i := range tt.slots {
+		if t := &tt.slots[i]; t.fn != nil {
+			_ = l.CancelTimer(t.loopID)
 		}
 	}
-	if im.fn == nil {
-		return
-	}
-	in.call("immediate callback threw", im.fn, im.args...)
-}
-
-func (in *instance) clearImmediate(call goja.FunctionCall) goja.Value {
-	v := call.Argument(0)
-	if !goja.IsNumber(v) {
-		return goja.Undefined()
-	}
-	id := v.ToInteger()
-	i := sort.Search(len(in.imms), func(i int) bool { return in.imms[i].id >= id })
-	if i < len(in.imms) && in.imms[i].id == id {
-		in.imms[i].fn = nil
-	}
-	return goja.Undefined()
+	*tt = timerTable{}
 }
 
 // callback returns the callable of a timer or immediate callback, or

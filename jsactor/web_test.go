@@ -36,6 +36,7 @@ func TestWebBasics(t *testing.T) {
 		{"assigning a global", `(() => { globalThis.atob = () => "mine"; return atob("x") })()`, "mine"},
 		{"typeof unknown", `typeof notAGlobal`, "undefined"},
 		{"globalThis", `(globalThis === this) + typeof globalThis.setTimeout`, "truefunction"},
+		{"globalThis's descriptor", `JSON.stringify(Object.getOwnPropertyDescriptor(globalThis, "globalThis"), ["writable", "enumerable", "configurable"])`, `{"writable":true,"enumerable":false,"configurable":true}`},
 	}
 	r := newRig(t)
 	ref := r.spawn("web", `module.exports = { eval(src) { return String((0, eval)(src)) } };`)
