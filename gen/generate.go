@@ -161,6 +161,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	for _, spec := range jsSpecs {
 		checkJSMethodClashes(rep, spec)
 	}
+	planCodecs(rep, in, specs)
 	if len(rep.probs) > 0 {
 		return nil, a.sawInvalid, sortProblems(rep.probs)
 	}

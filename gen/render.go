@@ -38,6 +38,7 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 	r.ref()
 	r.spawn()
 	r.timers()
+	r.codecs()
 	var buf bytes.Buffer
 	if err := r.f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("troupegen: rendering %s: %w", r.n.file, err)
@@ -54,7 +55,7 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 // package names, so that jennifer need not guess them.
 func importNames(pkg *types.Package, msgs []message) map[string]string {
 	m := map[string]string{
-		actorPath: "actor", loopPath: "loop", jsactorPath: "jsactor", "context": "context", "fmt": "fmt", "time": "time",
+		actorPath: "actor", loopPath: "loop", jsactorPath: "jsactor", "context": "context", "fmt": "fmt", "time": "time", wirePath: "wire",
 	}
 	add := func(t types.Type) {
 		walkTypes(t, func(obj *types.TypeName) {
