@@ -177,6 +177,9 @@ func (c *codecAnalyzer) classify(t types.Type) (*wireType, string) {
 	if isNamed(t, "time", "Duration") {
 		return &wireType{kind: wireInt, typ: t}, ""
 	}
+	if isNamed(t, "time", "Time") {
+		return nil, "time.Time has no binary codec; pass t.UnixNano() or a struct with wire tags"
+	}
 	if isNamed(t, actorPath, "Ref") {
 		return &wireType{kind: wireRef, typ: t}, ""
 	}
@@ -275,9 +278,7 @@ func (c *codecAnalyzer) planStruct(n *types.Named) (*wireType, string) {
 		return nil, "generic structs have no binary codec"
 	}
 	switch c.structs[n] {
-	case 1:
-		return nil, "recursive structs have no binary codec"
-	case 2:
+	case 1, 2: // 1: a recursive struct, through a slice or map
 		return wt, ""
 	}
 	c.structs[n] = 1

@@ -70,6 +70,12 @@ func (a *Account) Name(ctx *actor.Context, _ string) string { return "" }
 // Ping takes nothing.
 func (a *Account) Ping(ctx *actor.Context) {}
 
+// Tree is recursive, through a slice.
+type Tree struct {
+	Name string `wire:"1"`
+	Kids []Tree `wire:"2"`
+}
+
 // Ledger shares Entry and Balance with Account: their codecs are
 // generated once.
 //
@@ -77,7 +83,7 @@ func (a *Account) Ping(ctx *actor.Context) {}
 type Ledger struct{}
 
 // Add adds an entry.
-func (l *Ledger) Add(ctx *actor.Context, e Entry) (Balance, error) { return Balance{}, nil }
+func (l *Ledger) Add(ctx *actor.Context, e Entry, t Tree) (Balance, error) { return Balance{}, nil }
 
 // Sizes returns an unnamed reply type: it travels as CBOR.
 func (l *Ledger) Sizes(ctx *actor.Context) []int32 { return nil }
