@@ -220,7 +220,11 @@ func (r *renderer) decodeMsg(sub string, target *jen.Statement, wt *wireType, de
 		{num: 2, target: jen.Id(k), wt: str},
 		{num: 3, target: jen.Id(id), wt: str},
 	}, depth)...)
-	return append(out, target.Clone().Op("=").Qual(actorPath, "NewRef").Call(jen.Id(s), jen.Id(k), jen.Id(id)))
+	// All empty: the zero Ref, which names no actor (NewRef would not
+	// return it).
+	return append(out, jen.If(jen.Id(s).Op("==").Lit("").Op("&&").Id(k).Op("==").Lit("").Op("&&").Id(id).Op("==").Lit("")).
+		Block(target.Clone().Op("=").Qual(actorPath, "Ref").Values()).
+		Else().Block(target.Clone().Op("=").Qual(actorPath, "NewRef").Call(jen.Id(s), jen.Id(k), jen.Id(id))))
 }
 
 // decodeWrapped renders reading the fields of nested decoder sub into fs
