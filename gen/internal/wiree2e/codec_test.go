@@ -163,7 +163,7 @@ func TestMalformed(t *testing.T) {
 		data []byte
 	}{
 		{"truncated", full[:len(full)-1]},
-		{"wrong wire type", []byte{1<<3 | wire.TypeBytes, 1, 'x'}},  // field 1 (an int) as bytes
+		{"wrong wire type", []byte{1<<3 | wire.TypeBytes, 1, 'x'}},    // field 1 (an int) as bytes
 		{"bad nested", []byte{10<<3 | wire.TypeBytes, 2, 0xff, 0xff}}, // tree: a truncated varint inside
 		{"bad key", []byte{0}},
 	}
