@@ -263,6 +263,9 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 		if len(spec.conn) > 0 { // XConn exists for connection actors only
 			u.top = append(u.top, n.conn)
 		}
+		if spec.remote {
+			u.top = append(u.top, registerFunc(spec))
+		}
 		for _, m := range spec.msgs {
 			u.top = append(u.top, msgType(spec.name, m.name))
 		}

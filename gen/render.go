@@ -32,6 +32,11 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 	r.f = jen.NewFilePathName(pkg.Path(), pkg.Name())
 	r.f.HeaderComment(header)
 	r.f.ImportNames(importNames(pkg, spec.msgs))
+	if spec.wire != nil {
+		// Generated codecs never see parameters, so a parameter named wire
+		// cannot shadow the package.
+		r.f.ImportName(wirePath, "wire")
+	}
 	r.guards()
 	r.messages()
 	r.adapter()
@@ -55,7 +60,7 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 // package names, so that jennifer need not guess them.
 func importNames(pkg *types.Package, msgs []message) map[string]string {
 	m := map[string]string{
-		actorPath: "actor", loopPath: "loop", jsactorPath: "jsactor", "context": "context", "fmt": "fmt", "time": "time", wirePath: "wire",
+		actorPath: "actor", loopPath: "loop", jsactorPath: "jsactor", "context": "context", "fmt": "fmt", "time": "time",
 	}
 	add := func(t types.Type) {
 		walkTypes(t, func(obj *types.TypeName) {

@@ -87,3 +87,6 @@ func (l *Ledger) Add(ctx *actor.Context, e Entry, t Tree) (Balance, error) { ret
 
 // Sizes returns an unnamed reply type: it travels as CBOR.
 func (l *Ledger) Sizes(ctx *actor.Context) []int32 { return nil }
+
+// Tag takes a parameter named like the wire package.
+func (l *Ledger) Tag(ctx *actor.Context, wire string) {}

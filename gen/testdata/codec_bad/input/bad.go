@@ -67,3 +67,11 @@ type Local struct{}
 
 // Ptr takes a pointer.
 func (l *Local) Ptr(ctx *actor.Context, p *int) {}
+
+// RegisterClashMessages is declared by hand.
+func RegisterClashMessages() {}
+
+// Clash's registration function clashes with a declared name.
+//
+//troupe:actor remote
+type Clash struct{}
