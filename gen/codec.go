@@ -277,6 +277,12 @@ func (c *codecAnalyzer) planStruct(n *types.Named) (*wireType, string) {
 	if n.TypeParams().Len() > 0 {
 		return nil, "generic structs have no binary codec"
 	}
+	for _, name := range []string{"MarshalWire", "UnmarshalWire"} {
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), false, c.pkg, name); obj != nil &&
+			c.ours[c.fset.Position(obj.Pos()).Filename] {
+			return nil, n.Obj().Name() + " declares " + name + " but not both codec methods (MarshalWire on the value, UnmarshalWire on the pointer)"
+		}
+	}
 	switch c.structs[n] {
 	case 1, 2: // 1: a recursive struct, through a slice or map
 		return wt, ""

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -229,6 +230,10 @@ func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[
 		for _, name := range u.top {
 			reserved[name] = true
 		}
+	}
+	if slices.ContainsFunc(specs, func(s actorSpec) bool { return s.remote }) {
+		// Methods of the message structs of remote actors.
+		reserved["MarshalWire"], reserved["UnmarshalWire"] = true, true
 	}
 	var msgs []message
 	for _, spec := range specs {

@@ -90,3 +90,6 @@ func (l *Ledger) Sizes(ctx *actor.Context) []int32 { return nil }
 
 // Tag takes a parameter named like the wire package.
 func (l *Ledger) Tag(ctx *actor.Context, wire string) {}
+
+// Clash takes a parameter named like a codec method.
+func (l *Ledger) Clash(ctx *actor.Context, MarshalWire int) {}

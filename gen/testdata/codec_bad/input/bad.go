@@ -75,3 +75,14 @@ func RegisterClashMessages() {}
 //
 //troupe:actor remote
 type Clash struct{}
+
+// Half has a hand-written MarshalWire but no UnmarshalWire.
+type Half struct {
+	A int `wire:"1"`
+}
+
+// MarshalWire is half a codec.
+func (h Half) MarshalWire() {}
+
+// Halves takes a Half.
+func (n *Node) Halves(ctx *actor.Context, h Half) {}
