@@ -26,6 +26,7 @@ func registry(t testing.TB) *wire.Registry {
 var fullEntry = Entry{
 	Amount: -1 << 40, Memo: "rent", Tags: []string{"home", "", "monthly"}, After: -3 * time.Second,
 	By: actor.NewRef("n1", "wallet", "w/1"), Extra: map[string]uint32{"a": 1, "": 0, "z": 1<<32 - 1}, Scale: 0.5,
+	Raw: Blob("raw"), Marks: Marks{1: true, -2: false},
 }
 
 // messages holds a value of every message and reply type of Wallet.

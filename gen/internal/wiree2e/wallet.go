@@ -22,8 +22,16 @@ type Entry struct {
 	By     actor.Ref         `wire:"5"`
 	Extra  map[string]uint32 `wire:"6"`
 	Scale  float32           `wire:"7"`
+	Raw    Blob              `wire:"8"`
+	Marks  Marks             `wire:"9"`
 	Local  string            `wire:"-"` // never crosses
 }
+
+// Blob is a named byte slice.
+type Blob []byte
+
+// Marks is a named map.
+type Marks map[Cents]bool
 
 // Statement is the reply of Wallet.Statement, with a generated codec.
 type Statement struct {

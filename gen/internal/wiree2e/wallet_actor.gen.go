@@ -604,6 +604,13 @@ func (m Entry) MarshalWire(e *wire.Encoder) {
 		})
 	}
 	e.Float64(7, float64(m.Scale))
+	e.BytesField(8, []byte(m.Raw))
+	for k0, v0 := range m.Marks {
+		e.Message(9, true, func(e *wire.Encoder) {
+			e.Int(1, int64(k0))
+			e.Bool(2, v0)
+		})
+	}
 }
 
 // UnmarshalWire implements wire.Unmarshaler; unknown fields are skipped.
@@ -680,6 +687,30 @@ func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 			m.Extra[k0] = v0
 		case 7:
 			m.Scale = float32(d.Float64())
+		case 8:
+			m.Raw = Blob(append([]byte(nil), d.Bytes()...))
+		case 9:
+			var sub0 wire.Decoder
+			d.Message(&sub0)
+			var k0 Cents
+			var v0 bool
+			for sub0.Next() {
+				switch sub0.Field() {
+				case 1:
+					k0 = Cents(sub0.Int())
+				case 2:
+					v0 = sub0.Bool()
+				default:
+					sub0.Skip()
+				}
+			}
+			if err := sub0.Err(); err != nil {
+				return err
+			}
+			if m.Marks == nil {
+				m.Marks = make(Marks)
+			}
+			m.Marks[k0] = v0
 		default:
 			d.Skip()
 		}
