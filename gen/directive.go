@@ -21,6 +21,7 @@ type directive struct {
 	comment *ast.Comment
 	verb    string // verbActor or verbJS
 	kind    string // "" for the default
+	remote  bool   // //troupe:actor remote: generate wire codecs
 }
 
 var (
@@ -42,8 +43,10 @@ func parseDirective(r *reporter, c *ast.Comment) (d directive, ok bool) {
 	}
 	d.comment, d.verb = c, verb
 	for _, opt := range strings.Fields(strings.TrimPrefix(c.Text, directivePrefix))[1:] {
-		key, val, _ := strings.Cut(opt, "=")
+		key, val, hasVal := strings.Cut(opt, "=")
 		switch {
+		case key == "remote" && !hasVal && verb == verbActor:
+			d.remote = true
 		case key == "kind" && kindPattern.MatchString(val):
 			d.kind = val
 		case key == "kind":
@@ -51,7 +54,7 @@ func parseDirective(r *reporter, c *ast.Comment) (d directive, ok bool) {
 		case key == "name" && verb == verbJS:
 			r.errorf(c.Pos(), "//troupe:js: name=%s belongs in the doc comment of an interface method, not of the interface", val)
 		default:
-			r.errorf(c.Pos(), "//troupe:%s: unknown option %q (want kind=NAME)", verb, opt)
+			r.errorf(c.Pos(), "//troupe:%s: unknown option %q (want kind=NAME%s)", verb, opt, remoteHint(verb))
 		}
 	}
 	return d, true

@@ -49,6 +49,34 @@
 // The names Ref, String, Stop and Poison belong to the generated ref, so
 // no message may take them.
 //
+// # Remote actors
+//
+// The option remote (//troupe:actor kind=account remote) makes an actor's
+// messages cross nodes (package remote) with compact binary codecs
+// (package remote/wire) instead of CBOR. Only actors that opt in import
+// remote/wire; the output for the others does not change. The file of an
+// actor Account then also holds, per message struct, MarshalWire and
+// UnmarshalWire, whose field numbers are the parameters' positions from 1
+// (so a message may gain parameters at the end: a receiver skips fields it
+// does not know, and an absent field reads as zero); and the function
+// RegisterAccountMessages, which registers each message as
+// "<import path>.Account.<Method>" and each reply type a new wire.Registry
+// lacks, under its qualified type name. Every node sending to or hosting
+// the actor calls it on the registry it passes to remote.WithRegistry.
+//
+// Parameters may be integers (zigzag for signed ones and time.Duration),
+// floats, bools, strings, []byte, actor.Ref, types implementing
+// wire.Marshaler and wire.Unmarshaler, structs of the package whose fields
+// all carry a field number tag (`wire:"N"`, or `wire:"-"` to leave a field
+// out; troupegen writes their codec, recursion through slices and maps
+// allowed), named types of those, slices of them (repeated fields) and maps
+// of them (repeated {1 key, 2 value} pairs). Message structs have
+// unexported fields, which CBOR cannot see, so any other parameter type
+// (pointers, interfaces, arrays, time.Time, slices of slices) is an error
+// naming the parameter. A reply type that is such a struct gets a codec;
+// any other travels as CBOR, which must see all of it: a reply with
+// unexported fields and no wire tags, or an interface reply, is an error.
+//
 // # JavaScript actors
 //
 // An interface whose doc comment holds the directive

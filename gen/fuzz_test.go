@@ -19,10 +19,11 @@ import (
 
 // fuzzImports type-checks the fuzzed files' imports: the packages a
 // plausible actor file imports (and jsactor, which the refs of JavaScript
-// actors import), loaded once.
+// actors import, and remote/wire, which the codecs of remote actors
+// import), loaded once.
 var fuzzImports = sync.OnceValues(func() (map[string]*types.Package, error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}
-	pkgs, err := packages.Load(cfg, actorPath, loopPath, jsactorPath, "context", "errors", "fmt", "io", "time")
+	pkgs, err := packages.Load(cfg, actorPath, loopPath, jsactorPath, wirePath, "context", "errors", "fmt", "io", "time")
 	if err != nil {
 		return nil, err
 	}

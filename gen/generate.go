@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -161,6 +162,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	for _, spec := range jsSpecs {
 		checkJSMethodClashes(rep, spec)
 	}
+	planCodecs(rep, in, specs)
 	if len(rep.probs) > 0 {
 		return nil, a.sawInvalid, sortProblems(rep.probs)
 	}
@@ -229,6 +231,10 @@ func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[
 			reserved[name] = true
 		}
 	}
+	if slices.ContainsFunc(specs, func(s actorSpec) bool { return s.remote }) {
+		// Methods of the message structs of remote actors.
+		reserved["MarshalWire"], reserved["UnmarshalWire"] = true, true
+	}
 	var msgs []message
 	for _, spec := range specs {
 		msgs = append(msgs, spec.msgs...)
@@ -261,6 +267,9 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 		u := unit{what: "actor " + spec.name, pos: spec.pos, file: n.file, top: n.topLevel()}
 		if len(spec.conn) > 0 { // XConn exists for connection actors only
 			u.top = append(u.top, n.conn)
+		}
+		if spec.remote {
+			u.top = append(u.top, registerFunc(spec))
 		}
 		for _, m := range spec.msgs {
 			u.top = append(u.top, msgType(spec.name, m.name))

@@ -56,6 +56,8 @@ type actorSpec struct {
 	conn    []string // connection hooks it implements, sorted; see connHooks
 	msgs    []message
 	signals []signal // sorted by runtime message type
+	remote  bool     // the directive says remote: generate codecs
+	wire    *wirePlan
 }
 
 // hookParams lists the lifecycle hooks of package actor: their method
@@ -165,7 +167,7 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 		a.errorf(ts.Name.Pos(), "//troupe:actor on %s, which is not a struct type%s", obj.Name(), hint)
 		return actorSpec{}, false
 	}
-	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind}
+	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind, remote: an.dir.remote}
 	if spec.kind == "" {
 		spec.kind = spec.name
 	}

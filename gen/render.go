@@ -32,12 +32,18 @@ func render(pkg *types.Package, spec actorSpec, reserved map[string]bool) ([]byt
 	r.f = jen.NewFilePathName(pkg.Path(), pkg.Name())
 	r.f.HeaderComment(header)
 	r.f.ImportNames(importNames(pkg, spec.msgs))
+	if spec.wire != nil {
+		// Generated codecs never see parameters, so a parameter named wire
+		// cannot shadow the package.
+		r.f.ImportName(wirePath, "wire")
+	}
 	r.guards()
 	r.messages()
 	r.adapter()
 	r.ref()
 	r.spawn()
 	r.timers()
+	r.codecs()
 	var buf bytes.Buffer
 	if err := r.f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("troupegen: rendering %s: %w", r.n.file, err)
