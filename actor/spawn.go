@@ -36,6 +36,21 @@ func WithRestartLimit(max int, window time.Duration) SpawnOption {
 // options; they share it rather than each carrying a copy.
 var defaultSpawnConfig = spawnConfig{maxRestarts: 10, window: time.Minute}
 
+// withOptions returns base with opts applied, as a copy; base itself, shared,
+// when there are none.
+func withOptions(base *spawnConfig, opts []SpawnOption) (*spawnConfig, error) {
+	if len(opts) == 0 {
+		return base, nil
+	}
+	own := *base
+	for _, opt := range opts {
+		if err := opt(&own); err != nil {
+			return nil, err
+		}
+	}
+	return &own, nil
+}
+
 func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
 	if kind == "" || id == "" {
 		return Ref{}, errors.New("actor: spawn needs a kind and an id")
@@ -43,15 +58,9 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if f == nil {
 		return Ref{}, errors.New("actor: spawn with a nil factory")
 	}
-	cfg := s.spawnBase
-	if len(opts) > 0 {
-		own := *s.spawnBase
-		for _, opt := range opts {
-			if err := opt(&own); err != nil {
-				return Ref{}, err
-			}
-		}
-		cfg = &own
+	cfg, err := withOptions(s.spawnBase, opts)
+	if err != nil {
+		return Ref{}, err
 	}
 	c, err := newCell(s, parent, NewRef(s.name, kind, id), f, cfg)
 	if err != nil {

@@ -136,15 +136,9 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 	if cfg.clock != nil {
 		sopts = append(sopts, loop.WithSchedulerClock(cfg.clock))
 	}
-	base := &defaultSpawnConfig
-	if len(cfg.spawn) > 0 {
-		own := defaultSpawnConfig
-		for _, opt := range cfg.spawn {
-			if err := opt(&own); err != nil {
-				return nil, err
-			}
-		}
-		base = &own
+	base, err := withOptions(&defaultSpawnConfig, cfg.spawn)
+	if err != nil {
+		return nil, err
 	}
 	sched, err := loop.NewScheduler(sopts...)
 	if err != nil {
