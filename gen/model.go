@@ -60,20 +60,19 @@ type actorSpec struct {
 	wire    *wirePlan
 }
 
-// hookParams lists the lifecycle hooks of package actor: their method
-// names and the parameters after the *actor.Context.
-var hookParams = map[string][]string{
-	"Restarting": {"error"},
-	"Started":    nil,
-	"Stopped":    nil,
-	"Stopping":   nil,
-}
-
-// connHook is the signature of a connection hook of package netactor:
-// the parameters after the *actor.Context and the result, as type strings.
-type connHook struct {
+// hookSig is the signature of a hook: the parameters after the
+// *actor.Context and the result ("" for none), as type strings.
+type hookSig struct {
 	params []string
 	result string
+}
+
+// hookParams lists the lifecycle hooks of package actor by method name.
+var hookParams = map[string]hookSig{
+	"Restarting": {params: []string{"error"}},
+	"Started":    {},
+	"Stopped":    {},
+	"Stopping":   {},
 }
 
 // connType is the connection type the connection hooks get.
@@ -84,7 +83,7 @@ const connType = "*" + netactorPath + ".Conn"
 // forwarded by the adapter, so the actor can serve a connection; a method
 // of the same name with another signature is an ordinary message (these
 // names are common words, unlike actor's lifecycle hooks).
-var connHooks = map[string]connHook{
+var connHooks = map[string]hookSig{
 	"Closed":     {params: []string{connType, "error"}},
 	"Data":       {params: []string{connType, "[]byte"}},
 	"Drained":    {params: []string{connType}},
@@ -92,40 +91,9 @@ var connHooks = map[string]connHook{
 	"PeerClosed": {params: []string{connType}, result: "bool"},
 }
 
-// connHooksOf returns the connection hooks *T implements, declared or
-// promoted.
-func (a *analyzer) connHooksOf(named *types.Named) []string {
-	var hooks []string
-	for name := range connHooks {
-		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), false, a.pkg, name)
-		if fn, ok := obj.(*types.Func); ok && isConnHook(fn) {
-			hooks = append(hooks, name)
-		}
-	}
-	slices.Sort(hooks)
-	return hooks
-}
-
 // isConnHook reports whether fn has the signature of the connection hook
 // of its name.
-func isConnHook(fn *types.Func) bool {
-	want, ok := connHooks[fn.Name()]
-	sig := fn.Type().(*types.Signature)
-	if !ok || sig.Variadic() || sig.Params().Len() != len(want.params)+1 || !isContextPtr(sig.Params().At(0).Type()) {
-		return false
-	}
-	switch {
-	case want.result == "" && sig.Results().Len() != 0,
-		want.result != "" && (sig.Results().Len() != 1 || types.TypeString(sig.Results().At(0).Type(), nil) != want.result):
-		return false
-	}
-	for i, w := range want.params {
-		if types.TypeString(sig.Params().At(i+1).Type(), nil) != w {
-			return false
-		}
-	}
-	return true
-}
+func isConnHook(fn *types.Func) bool { return hasHookSig(fn, connHooks) }
 
 // analyzer turns annotated type specs into actor specs, reporting what it
 // cannot generate code for.
@@ -172,8 +140,8 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 		spec.kind = spec.name
 	}
 	before := len(a.probs)
-	spec.hooks = a.hooks(named)
-	spec.conn = a.connHooksOf(named)
+	spec.hooks = a.implemented(named, hookParams)
+	spec.conn = a.implemented(named, connHooks)
 	if len(spec.conn) > 0 && !slices.Contains(spec.conn, "Data") {
 		a.errorf(ts.Name.Pos(), "actor %s: connection hooks (%s) without a Data hook: a connection actor needs "+
 			"func (*%s) Data(*actor.Context, *netactor.Conn, []byte)", obj.Name(), strings.Join(spec.conn, ", "), obj.Name())
@@ -186,12 +154,13 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 	return spec, len(a.probs) == before
 }
 
-// hooks returns the lifecycle hooks *T implements, declared or promoted.
-func (a *analyzer) hooks(named *types.Named) []string {
+// implemented returns the hooks of table that *T implements, declared or
+// promoted, sorted.
+func (a *analyzer) implemented(named *types.Named, table map[string]hookSig) []string {
 	var hooks []string
-	for name := range hookParams {
+	for name := range table {
 		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), false, a.pkg, name)
-		if fn, ok := obj.(*types.Func); ok && isHook(fn) {
+		if fn, ok := obj.(*types.Func); ok && hasHookSig(fn, table) {
 			hooks = append(hooks, name)
 		}
 	}
@@ -201,16 +170,21 @@ func (a *analyzer) hooks(named *types.Named) []string {
 
 // isHook reports whether fn has the signature of the lifecycle hook of
 // its name.
-func isHook(fn *types.Func) bool {
-	want, ok := hookParams[fn.Name()]
+func isHook(fn *types.Func) bool { return hasHookSig(fn, hookParams) }
+
+// hasHookSig reports whether fn has the signature table gives its name.
+func hasHookSig(fn *types.Func, table map[string]hookSig) bool {
+	want, ok := table[fn.Name()]
 	sig := fn.Type().(*types.Signature)
-	if !ok || sig.Results().Len() != 0 || sig.Variadic() || sig.Params().Len() != len(want)+1 {
+	if !ok || sig.Variadic() || sig.Params().Len() != len(want.params)+1 || !isContextPtr(sig.Params().At(0).Type()) {
 		return false
 	}
-	if !isContextPtr(sig.Params().At(0).Type()) {
+	switch {
+	case want.result == "" && sig.Results().Len() != 0,
+		want.result != "" && (sig.Results().Len() != 1 || types.TypeString(sig.Results().At(0).Type(), nil) != want.result):
 		return false
 	}
-	for i, w := range want {
+	for i, w := range want.params {
 		if types.TypeString(sig.Params().At(i+1).Type(), nil) != w {
 			return false
 		}
