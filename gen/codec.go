@@ -51,8 +51,9 @@ type wireField struct {
 
 // wireReply is a reply type an actor's registration function registers.
 type wireReply struct {
-	typ  types.Type
-	name string // the stable registered name
+	typ    types.Type
+	name   string // the stable registered name
+	binary bool   // it has a binary codec; CBOR otherwise
 }
 
 // wirePlan is what the codec of one remote actor needs: the wire type of
@@ -128,7 +129,7 @@ func (c *codecAnalyzer) reply(spec actorSpec, m message) (*wireReply, bool) {
 		return nil, false
 	}
 	if wt, why := c.classify(t); why == "" && wt.kind == wireCodec {
-		return &wireReply{typ: t, name: name}, true
+		return &wireReply{typ: t, name: name, binary: true}, true
 	}
 	if why := cborBlind(t); why != "" {
 		c.errorf(m.pos, "%s.%s: reply type %s cannot cross nodes: %s", spec.name, m.name, c.typeString(t), why)

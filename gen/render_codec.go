@@ -247,19 +247,38 @@ func (r *renderer) register(p *wirePlan) {
 	reg := jen.Id("reg")
 	r.f.Func().Id(name).Params(reg.Clone().Op("*").Qual(wirePath, "Registry")).Error().BlockFunc(func(g *jen.Group) {
 		for _, m := range s.msgs {
-			g.If(jen.Err().Op(":=").Qual(wirePath, "Register").Types(jen.Id(msgType(s.name, m.name))).
-				Call(reg.Clone(), jen.Lit(registerName(r.pkg, s, m))), jen.Err().Op("!=").Nil()).
-				Block(jen.Return(jen.Err()))
+			g.If(jen.Err().Op(":=").Add(registerCall(jen.Id(msgType(s.name, m.name)), registerName(r.pkg, s, m), true)),
+				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		}
 		for _, rep := range p.replies {
 			typ := r.typ(rep.typ)
 			g.Comment(fmt.Sprintf("A reply type may be shared with other actors: register %s once.", types.TypeString(rep.typ, types.RelativeTo(r.pkg))))
 			g.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Add(reg.Clone()).Dot("Name").Call(jen.Op("*").New(typ)), jen.Op("!").Id("ok")).Block(
-				jen.If(jen.Err().Op(":=").Qual(wirePath, "Register").Types(r.typ(rep.typ)).
-					Call(reg.Clone(), jen.Lit(rep.name)), jen.Err().Op("!=").Nil()).
+				jen.If(jen.Err().Op(":=").Add(registerCall(r.typ(rep.typ), rep.name, rep.binary)), jen.Err().Op("!=").Nil()).
 					Block(jen.Return(jen.Err())),
 			)
 		}
 		g.Return(jen.Nil())
 	})
+}
+
+// registerCall renders registering typ under name with reg: a type with a
+// binary codec through wire.RegisterFuncs, with functions that call its
+// codec methods directly, so that its Encoder and Decoder stay on the
+// stack; any other type through wire.Register (CBOR).
+func registerCall(typ jen.Code, name string, binary bool) jen.Code {
+	reg := jen.Id("reg")
+	if !binary {
+		return jen.Qual(wirePath, "Register").Types(typ).Call(reg, jen.Lit(name))
+	}
+	marshal := jen.Func().Params(jen.Id("buf").Index().Byte(), jen.Id("m").Add(typ)).Index().Byte().Block(
+		jen.Id("e").Op(":=").Qual(wirePath, "NewEncoder").Call(jen.Id("buf")),
+		jen.Id("m").Dot("MarshalWire").Call(jen.Id("e")),
+		jen.Return(jen.Id("e").Dot("Bytes").Call()),
+	)
+	unmarshal := jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("m").Add(typ), jen.Err().Error()).Block(
+		jen.Err().Op("=").Id("m").Dot("UnmarshalWire").Call(jen.Qual(wirePath, "NewDecoder").Call(jen.Id("data"))),
+		jen.Return(),
+	)
+	return jen.Qual(wirePath, "RegisterFuncs").Call(reg, jen.Lit(name), jen.Line().Add(marshal), jen.Line().Add(unmarshal), jen.Line())
 }

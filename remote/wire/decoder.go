@@ -56,9 +56,21 @@ func (d *Decoder) fail(format string, args ...any) {
 // Next moves to the next field, reporting false at the end of the input
 // or after an error.
 func (d *Decoder) Next() bool {
-	if d.err != nil || d.off >= len(d.data) {
+	if d.off >= len(d.data) || d.err != nil {
 		return false
 	}
+	// Keys of fields 1 to 15 are one byte: the common case, kept small
+	// enough to inline.
+	if k := d.data[d.off]; k < 0x80 && k>>3 != 0 && k&7 <= TypeBytes {
+		d.off++
+		d.field, d.typ = int(k>>3), int(k&7)
+		return true
+	}
+	return d.nextLong()
+}
+
+// nextLong is Next for a key longer than a byte, or a bad one.
+func (d *Decoder) nextLong() bool {
 	k := d.uvarint()
 	if d.err != nil {
 		return false
@@ -72,7 +84,16 @@ func (d *Decoder) Next() bool {
 	return true
 }
 
+// uvarint reads a uvarint; one-byte values take the inlined path.
 func (d *Decoder) uvarint() uint64 {
+	if d.off < len(d.data) && d.data[d.off] < 0x80 {
+		d.off++
+		return uint64(d.data[d.off-1])
+	}
+	return d.uvarintLong()
+}
+
+func (d *Decoder) uvarintLong() uint64 {
 	v, n := binary.Uvarint(d.data[d.off:])
 	if n <= 0 {
 		d.fail("bad varint")

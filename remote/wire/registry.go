@@ -2,8 +2,10 @@ package wire
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fxamacker/cbor/v2"
 )
@@ -26,7 +28,14 @@ type Unmarshaler interface {
 // register the same types under the same names. Safe for concurrent use;
 // register before sending.
 type Registry struct {
-	mu     sync.RWMutex
+	mu sync.Mutex // serialises registrations
+	// tables is replaced, never changed, by a registration: lookups on
+	// every message take no lock.
+	tables atomic.Pointer[tables]
+}
+
+// tables are a registry's lookups at one moment.
+type tables struct {
 	byType map[reflect.Type]*codec
 	byName map[string]*codec
 }
@@ -43,7 +52,7 @@ type codec struct {
 // bool, int, int64, uint64, float64, []byte and struct{} (the reply of an
 // ask whose handler returns only an error).
 func NewRegistry() *Registry {
-	r := &Registry{byType: map[reflect.Type]*codec{}, byName: map[string]*codec{}}
+	r := &Registry{}
 	registerBuiltins(r)
 	return r
 }
@@ -68,6 +77,39 @@ func RegisterCBOR[T any](r *Registry, name string) error {
 	return r.add(reflect.TypeFor[T](), &codec{name: name, marshal: marshalCBOR, unmarshal: unmarshalCBOR[T]})
 }
 
+// noTables are the lookups of a registry with nothing registered.
+var noTables = &tables{}
+
+// load returns the registry's current lookups.
+func (r *Registry) load() *tables {
+	if t := r.tables.Load(); t != nil {
+		return t
+	}
+	return noTables
+}
+
+// RegisterFuncs registers T under name with a binary codec given as two
+// functions: marshal appends v's encoding to buf, unmarshal decodes one.
+// Generated code registers its messages this way: functions written for
+// one concrete type keep their Encoder and Decoder on the stack, where
+// [Register] goes through the [Marshaler] and [Unmarshaler] interfaces.
+func RegisterFuncs[T any](r *Registry, name string, marshal func(buf []byte, v T) []byte, unmarshal func(data []byte) (T, error)) error {
+	if marshal == nil || unmarshal == nil {
+		return fmt.Errorf("wire: register %s: nil codec function", name)
+	}
+	return r.add(reflect.TypeFor[T](), &codec{
+		name: name, binary: true,
+		marshal: func(buf []byte, v any) ([]byte, error) { return marshal(buf, v.(T)), nil },
+		unmarshal: func(data []byte) (any, error) {
+			v, err := unmarshal(data)
+			if err != nil {
+				return nil, err
+			}
+			return v, nil
+		},
+	})
+}
+
 // add registers c for t.
 func (r *Registry) add(t reflect.Type, c *codec) error {
 	if c.name == "" {
@@ -75,13 +117,18 @@ func (r *Registry) add(t reflect.Type, c *codec) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if old, ok := r.byType[t]; ok {
-		return fmt.Errorf("%w: type %v already registered as %q", ErrDuplicate, t, old.name)
+	old := r.load()
+	if prev, ok := old.byType[t]; ok {
+		return fmt.Errorf("%w: type %v already registered as %q", ErrDuplicate, t, prev.name)
 	}
-	if _, ok := r.byName[c.name]; ok {
+	if _, ok := old.byName[c.name]; ok {
 		return fmt.Errorf("%w: name %q already taken", ErrDuplicate, c.name)
 	}
-	r.byType[t], r.byName[c.name] = c, c
+	next := &tables{byType: make(map[reflect.Type]*codec, len(old.byType)+1), byName: make(map[string]*codec, len(old.byName)+1)}
+	maps.Copy(next.byType, old.byType)
+	maps.Copy(next.byName, old.byName)
+	next.byType[t], next.byName[c.name] = c, c
+	r.tables.Store(next)
 	return nil
 }
 
@@ -95,10 +142,7 @@ func (r *Registry) Name(v any) (string, bool) {
 }
 
 func (r *Registry) forValue(v any) *codec {
-	r.mu.RLock()
-	c := r.byType[reflect.TypeOf(v)]
-	r.mu.RUnlock()
-	return c
+	return r.load().byType[reflect.TypeOf(v)]
 }
 
 // Marshal appends the encoding of v to buf and returns v's type name and
@@ -127,9 +171,7 @@ func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
 		}
 		return nil, nil
 	}
-	r.mu.RLock()
-	c := r.byName[name]
-	r.mu.RUnlock()
+	c := r.load().byName[name]
 	if c == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
 	}

@@ -74,9 +74,22 @@ func codecValue() codecMsg {
 	return codecMsg{N: 1234567, S: "sixteen-byte-str", F: 3.25, B: true, Data: make([]byte, 32)}
 }
 
+// benchRegistry registers codecMsg as generated registration functions
+// do: through wire.RegisterFuncs, with functions calling its codec
+// methods directly.
 func benchRegistry() *wire.Registry {
 	r := wire.NewRegistry()
-	if err := wire.Register[codecMsg](r, "bench.codecMsg"); err != nil {
+	err := wire.RegisterFuncs(r, "bench.codecMsg",
+		func(buf []byte, m codecMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m codecMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		})
+	if err != nil {
 		panic(err)
 	}
 	return r

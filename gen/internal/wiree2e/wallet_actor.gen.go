@@ -904,30 +904,100 @@ func (m *Statement) UnmarshalWire(d *wire.Decoder) error {
 // sending to or hosting Wallet actors calls it once on its remote.Node's
 // registry. Messages travel with their generated binary codecs.
 func RegisterWalletMessages(reg *wire.Registry) error {
-	if err := wire.Register[walletDepositMsg](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Deposit"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Deposit",
+		func(buf []byte, m walletDepositMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletDepositMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
-	if err := wire.Register[walletEchoMsg](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Echo"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Echo",
+		func(buf []byte, m walletEchoMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletEchoMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
-	if err := wire.Register[walletStatementMsg](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Statement"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Statement",
+		func(buf []byte, m walletStatementMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletStatementMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
-	if err := wire.Register[walletSummaryMsg](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Summary"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Summary",
+		func(buf []byte, m walletSummaryMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletSummaryMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
-	if err := wire.Register[walletWithdrawMsg](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Withdraw"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Withdraw",
+		func(buf []byte, m walletWithdrawMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletWithdrawMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
 	// A reply type may be shared with other actors: register Echoed once.
 	if _, ok := reg.Name(*new(Echoed)); !ok {
-		if err := wire.Register[Echoed](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Echoed"); err != nil {
+		if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Echoed",
+			func(buf []byte, m Echoed) []byte {
+				e := wire.NewEncoder(buf)
+				m.MarshalWire(e)
+				return e.Bytes()
+			},
+			func(data []byte) (m Echoed, err error) {
+				err = m.UnmarshalWire(wire.NewDecoder(data))
+				return
+			},
+		); err != nil {
 			return err
 		}
 	}
 	// A reply type may be shared with other actors: register Statement once.
 	if _, ok := reg.Name(*new(Statement)); !ok {
-		if err := wire.Register[Statement](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Statement"); err != nil {
+		if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Statement",
+			func(buf []byte, m Statement) []byte {
+				e := wire.NewEncoder(buf)
+				m.MarshalWire(e)
+				return e.Bytes()
+			},
+			func(data []byte) (m Statement, err error) {
+				err = m.UnmarshalWire(wire.NewDecoder(data))
+				return
+			},
+		); err != nil {
 			return err
 		}
 	}

@@ -224,7 +224,17 @@ func (m *walletV2DepositMsg) UnmarshalWire(d *wire.Decoder) error {
 // sending to or hosting WalletV2 actors calls it once on its remote.Node's
 // registry. Messages travel with their generated binary codecs.
 func RegisterWalletV2Messages(reg *wire.Registry) error {
-	if err := wire.Register[walletV2DepositMsg](reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.WalletV2.Deposit"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.WalletV2.Deposit",
+		func(buf []byte, m walletV2DepositMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletV2DepositMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
 	return nil

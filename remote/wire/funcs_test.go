@@ -1,0 +1,187 @@
+package wire_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// appendSample and decodeSample are sample's codec in the form generated
+// registration functions pass to wire.RegisterFuncs.
+func appendSample(buf []byte, m sample) []byte {
+	e := wire.NewEncoder(buf)
+	m.MarshalWire(e)
+	return e.Bytes()
+}
+
+func decodeSample(data []byte) (m sample, err error) {
+	err = m.UnmarshalWire(wire.NewDecoder(data))
+	return
+}
+
+// Point is a message with a binary codec, registered as generated code
+// does it.
+type Point struct{ X, Y int64 }
+
+// MarshalWire implements wire.Marshaler.
+func (p Point) MarshalWire(e *wire.Encoder) { e.Int(1, p.X); e.Int(2, p.Y) }
+
+// UnmarshalWire implements wire.Unmarshaler.
+func (p *Point) UnmarshalWire(d *wire.Decoder) error {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			p.X = d.Int()
+		case 2:
+			p.Y = d.Int()
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+func ExampleRegisterFuncs() {
+	r := wire.NewRegistry()
+	err := wire.RegisterFuncs(r, "example.Point",
+		func(buf []byte, p Point) []byte {
+			e := wire.NewEncoder(buf)
+			p.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (p Point, err error) {
+			err = p.UnmarshalWire(wire.NewDecoder(data))
+			return
+		})
+	if err != nil {
+		panic(err)
+	}
+	name, body, _ := r.Marshal(nil, Point{X: 3, Y: -1})
+	v, err := r.Unmarshal(name, body)
+	fmt.Printf("%s %x %v %v\n", name, body, v, err)
+	// Output: example.Point 08061001 {3 -1} <nil>
+}
+
+func TestRegisterFuncs(t *testing.T) {
+	r := wire.NewRegistry()
+	if err := wire.RegisterFuncs(r, "test.sample", appendSample, decodeSample); err != nil {
+		t.Fatal(err)
+	}
+	v := sample{N: -42, Name: "sixteen-byte-str", F: 3.25, OK: true, Data: []byte{1, 2, 3}}
+	name, body, err := r.Marshal(nil, v)
+	if err != nil || name != "test.sample" {
+		t.Fatalf("Marshal: %q, %v", name, err)
+	}
+	// The functions must produce the bytes Register's interface path does.
+	ref := newRegistry(t)
+	if _, want, _ := ref.Marshal(nil, v); !bytes.Equal(body, want) {
+		t.Fatalf("RegisterFuncs encodes %x, Register %x", body, want)
+	}
+	got, err := r.Unmarshal(name, body)
+	if err != nil || !reflect.DeepEqual(got, v) {
+		t.Fatalf("Unmarshal: %#v, %v", got, err)
+	}
+	// A decode error comes back wrapped, and no value with it.
+	got, err = r.Unmarshal(name, []byte{0x0a, 0x05, 'x'})
+	if !errors.Is(err, wire.ErrMalformed) || got != nil {
+		t.Fatalf("truncated body: %#v, %v; want nil and ErrMalformed", got, err)
+	}
+}
+
+func TestRegisterFuncsRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		reg  func(r *wire.Registry) error
+		want error
+	}{
+		{"nil marshal", func(r *wire.Registry) error {
+			return wire.RegisterFuncs(r, "x", nil, decodeSample)
+		}, nil},
+		{"nil unmarshal", func(r *wire.Registry) error {
+			return wire.RegisterFuncs(r, "x", appendSample, nil)
+		}, nil},
+		{"empty name", func(r *wire.Registry) error {
+			return wire.RegisterFuncs(r, "", appendSample, decodeSample)
+		}, nil},
+		{"type taken", func(r *wire.Registry) error {
+			_ = wire.Register[sample](r, "a")
+			return wire.RegisterFuncs(r, "b", appendSample, decodeSample)
+		}, wire.ErrDuplicate},
+		{"name taken", func(r *wire.Registry) error {
+			return wire.RegisterFuncs(r, "string", appendSample, decodeSample)
+		}, wire.ErrDuplicate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := wire.NewRegistry()
+			err := tt.reg(r)
+			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
+				t.Fatalf("got %v, want an error wrapping %v", err, tt.want)
+			}
+			// A refused registration leaves the registry as it was.
+			if _, ok := r.Name(sample{}); ok && tt.name != "type taken" {
+				t.Fatalf("sample registered after a refused registration")
+			}
+		})
+	}
+}
+
+// TestRegistryConcurrent registers types while other goroutines encode and
+// decode: lookups take no lock, so run it under -race.
+func TestRegistryConcurrent(t *testing.T) {
+	r := newRegistry(t)
+	v := sample{N: 7, Name: "x"}
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				name, b, err := r.Marshal(nil, v)
+				if err == nil {
+					_, err = r.Unmarshal(name, b)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	type t1 struct{ A int }
+	type t2 struct{ A int }
+	type t3 struct{ A int }
+	for i, reg := range []func() error{
+		func() error { return wire.Register[t1](r, "c.t1") },
+		func() error { return wire.Register[t2](r, "c.t2") },
+		func() error { return wire.Register[t3](r, "c.t3") },
+	} {
+		if err := reg(); err != nil {
+			t.Fatalf("register %d: %v", i, err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range []any{t1{1}, t2{2}, t3{3}} {
+		name, b, err := r.Marshal(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := r.Unmarshal(name, b); err != nil || got != v {
+			t.Fatalf("%T: %#v, %v", v, got, err)
+		}
+	}
+}
