@@ -236,12 +236,11 @@ func (n *Node) heartbeat() {
 }
 
 func (n *Node) peerList() []*peer {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	ps := make([]*peer, 0, len(n.peers))
-	for _, p := range n.peers {
-		ps = append(ps, p)
-	}
+	var ps []*peer
+	n.peers.Range(func(_, p any) bool {
+		ps = append(ps, p.(*peer))
+		return true
+	})
 	return ps
 }
 

@@ -39,8 +39,10 @@ type Node struct {
 	down   bool         // closed: nothing more is queued
 	mu     sync.Mutex
 	closed bool
-	peers  map[string]*peer
-	asks   map[uint64]*pendingAsk
+	// peers maps node names to *peer; every send looks its peer up, so
+	// lookups take no lock. Peers are never removed.
+	peers sync.Map
+	asks  map[uint64]*pendingAsk
 	// watches holds, per other node, which local actors watch which of
 	// its actors, so that a lost node can notify them.
 	watches map[string]map[watchKey]struct{}
@@ -68,8 +70,8 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	}
 	n := &Node{
 		sys: sys, name: sys.Name(), cfg: cfg, reg: cfg.registry,
-		log:   sys.Logger().With(zap.String("component", "remote")),
-		peers: map[string]*peer{}, asks: map[uint64]*pendingAsk{},
+		log:     sys.Logger().With(zap.String("component", "remote")),
+		asks:    map[uint64]*pendingAsk{},
 		watches: map[string]map[watchKey]struct{}{}, kinds: map[string]actor.Factory{},
 		stop: make(chan struct{}),
 	}

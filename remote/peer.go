@@ -52,14 +52,11 @@ func newPeer(n *Node, name string) *peer {
 
 // peer returns the peer named name, making it on first use.
 func (n *Node) peer(name string) *peer {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	p := n.peers[name]
-	if p == nil {
-		p = newPeer(n, name)
-		n.peers[name] = p
+	if p, ok := n.peers.Load(name); ok {
+		return p.(*peer)
 	}
-	return p
+	p, _ := n.peers.LoadOrStore(name, newPeer(n, name))
+	return p.(*peer)
 }
 
 // enqueue appends e, for the actor to (zero for control traffic), to the
