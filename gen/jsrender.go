@@ -192,19 +192,27 @@ func (r *renderer) jsAsk(spec jsSpec, m jsMessage) {
 		Op("*").Qual(loopPath, "Promise").Types(reply).Block(append(stmts, jen.Return(async))...)
 }
 
-// jsSpawn renders the spawn function.
+// jsSpawn renders the spawn functions.
 func (r *renderer) jsSpawn() {
 	s, n := r.spec, r.n
+	script := []jen.Code{jen.Id("id").String(), jen.Id("script").Op("*").Qual(jsactorPath, "Script"), jen.Id("opts").Op("...").Qual(jsactorPath, "Option")}
+	body := func(spawn string, spawner, sys jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.List(jen.Id("ref"), jen.Err()).Op(":=").Qual(jsactorPath, spawn).
+				Call(spawner, jen.Lit(s.kind), jen.Id("id"), jen.Id("script"), jen.Id("opts").Op("...")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(n.ref).Values(), jen.Err())),
+			jen.Return(jen.Id(n.ref).Values(jen.Id("ref").Op(":").Id("ref"), jen.Id("sys").Op(":").Add(sys)), jen.Nil()),
+		}
+	}
 	r.f.Add(doc("%s starts a top-level JavaScript actor of kind %q named id in sys, running script, "+
 		"as jsactor.Spawn does (opts configure it; jsactor.WithSpawnOptions passes actor spawn options). "+
 		"script must export the handlers of %s. Safe from any goroutine.", n.spawn, s.kind, s.name))
-	r.f.Func().Id(n.spawn).Params(
-		jen.Id("sys").Op("*").Qual(actorPath, "System"), jen.Id("id").String(),
-		jen.Id("script").Op("*").Qual(jsactorPath, "Script"), jen.Id("opts").Op("...").Qual(jsactorPath, "Option"),
-	).Params(jen.Id(n.ref), jen.Error()).Block(
-		jen.List(jen.Id("ref"), jen.Err()).Op(":=").Qual(jsactorPath, "Spawn").
-			Call(jen.Id("sys"), jen.Lit(s.kind), jen.Id("id"), jen.Id("script"), jen.Id("opts").Op("...")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(n.ref).Values(), jen.Err())),
-		jen.Return(jen.Id(n.ref).Values(jen.Id("ref").Op(":").Id("ref"), jen.Id("sys").Op(":").Id("sys")), jen.Nil()),
-	)
+	r.f.Func().Id(n.spawn).Params(append([]jen.Code{jen.Id("sys").Op("*").Qual(actorPath, "System")}, script...)...).
+		Params(jen.Id(n.ref), jen.Error()).Block(body("Spawn", jen.Id("sys"), jen.Id("sys"))...)
+
+	r.f.Add(doc("%s starts a JavaScript actor of kind %q named id, running script, as a child of the actor "+
+		"whose handler has c, as jsactor.SpawnChild does: supervised by it and stopped before it. "+
+		"script must export the handlers of %s. Call it only on c's loop.", n.spawnChild, s.kind, s.name))
+	r.f.Func().Id(n.spawnChild).Params(append([]jen.Code{jen.Id("c").Op("*").Qual(actorPath, "Context")}, script...)...).
+		Params(jen.Id(n.ref), jen.Error()).Block(body("SpawnChild", jen.Id("c"), jen.Id("c").Dot("System").Call())...)
 }

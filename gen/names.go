@@ -51,15 +51,15 @@ func (n names) topLevel() []string {
 }
 
 // namesOfJS returns the generated names of //troupe:js interface name;
-// only file, ref, refOf and spawn are set. The file is shop_jsactor.gen.go,
+// only file, ref, refOf, spawn and spawnChild are set. The file is shop_jsactor.gen.go,
 // not shop_js.gen.go: a _js suffix would be a GOOS=js build constraint.
 func namesOfJS(name string) names {
 	n := namesOf(name)
-	return names{file: snake(name) + "_jsactor.gen.go", ref: n.ref, refOf: n.refOf, spawn: n.spawn}
+	return names{file: snake(name) + "_jsactor.gen.go", ref: n.ref, refOf: n.refOf, spawn: n.spawn, spawnChild: n.spawnChild}
 }
 
 // topLevelJS lists the package-level names of n, made by namesOfJS.
-func (n names) topLevelJS() []string { return []string{n.ref, n.refOf, n.spawn} }
+func (n names) topLevelJS() []string { return []string{n.ref, n.refOf, n.spawn, n.spawnChild} }
 
 // msgType returns the name of the message struct of method of actor.
 func msgType(actor, method string) string {

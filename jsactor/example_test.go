@@ -51,3 +51,27 @@ func ExampleFactory() {
 	fmt.Println(v)
 	// Output: echo hi
 }
+
+func ExampleSpawnChild() {
+	sys, _ := actor.NewSystem("demo")
+	defer sys.Shutdown(context.Background())
+
+	script := jsactor.MustCompile("greeter.js", `module.exports = { greet(name) { return "hello " + name } };`)
+	// A Go supervisor starts a JS worker as its child and forwards asks to it.
+	parent, _ := sys.Spawn("boss", "b1", func() actor.Actor {
+		var worker actor.Ref
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			if worker.IsZero() {
+				var err error
+				if worker, err = jsactor.SpawnChild(c, "greeter", "g1", script); err != nil {
+					return nil, err
+				}
+			}
+			// Returning the promise answers the ask with the child's reply.
+			return jsactor.AskAsync[string](c, worker, "greet", msg), nil
+		})
+	})
+	v, err := actor.Ask[string](context.Background(), sys, parent, "troupe")
+	fmt.Println(v, err)
+	// Output: hello troupe <nil>
+}

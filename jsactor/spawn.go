@@ -36,3 +36,17 @@ func Spawn(sys *actor.System, kind, id string, s *Script, opts ...Option) (actor
 	}
 	return sys.Spawn(kind, id, cfg.factory(s), cfg.spawnOpts...)
 }
+
+// SpawnChild starts a JS actor of the given kind and id running s as a
+// child of the actor whose handler has c: supervised by it and stopped
+// before it. Call it only on c's loop, as [actor.Context.Spawn].
+func SpawnChild(c *actor.Context, kind, id string, s *Script, opts ...Option) (actor.Ref, error) {
+	if s == nil {
+		return actor.Ref{}, errors.New("jsactor: nil script")
+	}
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return actor.Ref{}, err
+	}
+	return c.Spawn(kind, id, cfg.factory(s), cfg.spawnOpts...)
+}

@@ -105,3 +105,15 @@ func SpawnShop(sys *actor.System, id string, script *jsactor.Script, opts ...jsa
 	}
 	return ShopRef{ref: ref, sys: sys}, nil
 }
+
+// SpawnShopChild starts a JavaScript actor of kind "shop" named id, running
+// script, as a child of the actor whose handler has c, as jsactor.SpawnChild
+// does: supervised by it and stopped before it. script must export the
+// handlers of Shop. Call it only on c's loop.
+func SpawnShopChild(c *actor.Context, id string, script *jsactor.Script, opts ...jsactor.Option) (ShopRef, error) {
+	ref, err := jsactor.SpawnChild(c, "shop", id, script, opts...)
+	if err != nil {
+		return ShopRef{}, err
+	}
+	return ShopRef{ref: ref, sys: c.System()}, nil
+}

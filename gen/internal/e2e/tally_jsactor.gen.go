@@ -233,3 +233,15 @@ func SpawnTally(sys *actor.System, id string, script *jsactor.Script, opts ...js
 	}
 	return TallyRef{ref: ref, sys: sys}, nil
 }
+
+// SpawnTallyChild starts a JavaScript actor of kind "tally" named id,
+// running script, as a child of the actor whose handler has c, as
+// jsactor.SpawnChild does: supervised by it and stopped before it. script
+// must export the handlers of Tally. Call it only on c's loop.
+func SpawnTallyChild(c *actor.Context, id string, script *jsactor.Script, opts ...jsactor.Option) (TallyRef, error) {
+	ref, err := jsactor.SpawnChild(c, "tally", id, script, opts...)
+	if err != nil {
+		return TallyRef{}, err
+	}
+	return TallyRef{ref: ref, sys: c.System()}, nil
+}

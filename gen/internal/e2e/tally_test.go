@@ -165,3 +165,43 @@ func TestJSAsyncFromGoActor(t *testing.T) {
 		t.Fatalf("Failing = %v, want a *jsactor.Error with async boom", err)
 	}
 }
+
+// TestJSSpawnChild: a Go actor spawns tally.js as its child through the
+// generated SpawnTallyChild and talks to it with the typed ref; the child
+// stops with its parent.
+func TestJSSpawnChild(t *testing.T) {
+	sys := newSystem(t, nil)
+	refs := make(chan e2e.TallyRef, 1)
+	parent, err := sys.Spawn("owner", "o", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, _ any) (any, error) {
+			ref, err := e2e.SpawnTallyChild(c, "t", e2e.TallyScript)
+			if err != nil {
+				return nil, err
+			}
+			refs <- ref
+			return nil, ref.Add("k", 4)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := actor.Ask[any](context.Background(), sys, parent, "go"); err != nil {
+		t.Fatal(err)
+	}
+	child := <-refs
+	if n, err := child.Get(context.Background(), "k"); err != nil || n != 4 {
+		t.Fatalf("Get = %d, %v, want 4", n, err)
+	}
+	stopped := make(chan struct{})
+	cancel := sys.SubscribeEvents(func(e actor.Event) {
+		if e.Actor == child.Ref() && e.Kind == actor.Stopped {
+			close(stopped)
+		}
+	})
+	defer cancel()
+	sys.Stop(parent)
+	<-stopped
+	if _, err := child.Get(context.Background(), "k"); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("Get after the parent stopped: %v, want ErrNotFound", err)
+	}
+}
