@@ -24,6 +24,9 @@ var (
 	// ErrRejected: an inbound frame or envelope was refused (malformed,
 	// oversized, or not for this node).
 	ErrRejected = errors.New("remote: frame rejected")
+	// ErrBadKind: RegisterKind got no kind or factory, or a kind already
+	// registered.
+	ErrBadKind = errors.New("remote: bad kind registration")
 )
 
 // codes lists the errors both sides of the wire know, by code. The order
@@ -43,6 +46,7 @@ var codes = []error{
 	actor.ErrSystemClosed,
 	actor.ErrNameTaken,
 	ErrBadRef,
+	wire.ErrTooLarge,
 }
 
 // Error is an error that happened on another node: its text, and the
@@ -50,7 +54,7 @@ var codes = []error{
 // errors).
 type Error struct {
 	Node    string // the node it happened on
-	Message string
+	Message string // the error's text there
 	cause   error
 }
 

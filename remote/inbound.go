@@ -17,7 +17,7 @@ import (
 // goroutine, one frame at a time, so frames are handled in arrival order.
 func (n *Node) onMessage(m *nats.Msg) {
 	if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
-		n.noResponders(m.Header.Get("Nats-Subject"))
+		n.noResponders(m.Header.Get("Nats-Subject"), m.Subject)
 		return
 	}
 	n.stats.framesReceived.Add(1)
@@ -111,23 +111,32 @@ func (n *Node) refuse(e *wire.Envelope, err error) {
 }
 
 // sendReply sends the outcome of an ask to the asking node. May run on an
-// actor's loop: it never blocks.
+// actor's loop: it does not wait for room. A reply that cannot be sent
+// (too large for a frame, say) is replaced by an error reply saying why,
+// so that the asker does not wait for its deadline.
 func (n *Node) sendReply(origin string, corr uint64, v any, err error) {
 	r := wire.Envelope{Kind: wire.KindReply, Node: n.name, Corr: corr}
-	var body []byte
 	if err == nil {
-		r.Type, body, err = n.reg.Marshal(nil, v)
-		r.Body = body
+		r.Type, r.Body, err = n.reg.Marshal(nil, v)
 	}
 	r.Err = encodeError(err)
+	err = n.control(origin, &r)
+	if err == nil {
+		return
+	}
+	n.log.Warn("remote: reply not sent", zap.String("node", origin), zap.Error(err))
+	if r.Err != nil || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrClosed) {
+		return // an error reply already, or nobody to reach
+	}
+	r.Type, r.Body, r.Err = "", nil, encodeError(fmt.Errorf("remote: reply from node %s not sent: %w", n.name, err))
 	if err := n.control(origin, &r); err != nil {
-		n.log.Debug("remote: reply not sent", zap.String("node", origin), zap.Error(err))
+		n.log.Warn("remote: error reply not sent", zap.String("node", origin), zap.Error(err))
 	}
 }
 
 // onReply settles the ask the reply belongs to.
 func (n *Node) onReply(e *wire.Envelope) {
-	a := n.takeAsk(e.Corr)
+	a := n.takeReply(e.Corr, e.Node)
 	if a == nil {
 		n.stats.lateReplies.Add(1)
 		return
@@ -149,14 +158,24 @@ func (n *Node) onNotice(e *wire.Envelope) {
 	n.sys.DeadLetter(actorRef(e.To), v, decodeError(e.Node, e.Err))
 }
 
-// noResponders handles the server's word that nobody listens on subject:
-// its node is not on the network.
-func (n *Node) noResponders(subject string) {
+// noResponders handles the server's word that nobody listened on subject
+// when the frame published with reply subject reply reached it: its node
+// is not on the network. The frame's messages go to dead letters.
+func (n *Node) noResponders(subject, reply string) {
 	node, ok := nodeOfSubject(subject)
 	if !ok {
 		return
 	}
-	n.lose(node, fmt.Errorf("%w: node %s: no responders (%w)", ErrUnreachable, node, actor.ErrNotFound))
+	why := fmt.Errorf("%w: node %s: no responders (%w)", ErrUnreachable, node, actor.ErrNotFound)
+	frame := n.peer(node).takeSent(seqOfReply(reply))
+	n.lose(node, why)
+	if frame == nil {
+		n.stats.unconfirmed.Add(1)
+		n.log.Warn("remote: a frame was not delivered and is no longer held: its messages are lost",
+			zap.String("node", node), zap.String("subject", subject))
+		return
+	}
+	n.undeliverable(node, frame, why)
 }
 
 // lose marks the node named name unreachable: what was queued for it goes
@@ -218,10 +237,9 @@ func (n *Node) heartbeat() {
 	defer n.workers.Done()
 	t := time.NewTicker(n.cfg.heartbeat)
 	defer t.Stop()
-	subject := hbRoot + "." + EncodeToken(n.name)
 	limit := n.cfg.heartbeat * time.Duration(n.cfg.missed)
 	for {
-		n.publishControl(subject, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
+		n.announce()
 		select {
 		case <-n.stop:
 			return
@@ -250,7 +268,14 @@ func (n *Node) publishControl(subject string, e *wire.Envelope) {
 	_ = n.nc.Publish(subject, wire.AppendFrame(nil, e))
 }
 
-// onHeartbeat records another node's heartbeat or goodbye.
+// announce publishes this node's heartbeat, with its incarnation.
+func (n *Node) announce() {
+	n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name, Corr: n.inc})
+}
+
+// onHeartbeat records another node's heartbeat or goodbye. A heartbeat
+// of a new incarnation is a restart: what was pending with the old one is
+// lost, as if its heartbeats had stopped.
 func (n *Node) onHeartbeat(m *nats.Msg) {
 	err := wire.ReadFrame(m.Data, n.cfg.maxFrame, func(e *wire.Envelope) error {
 		if e.Node == n.name || e.Node == "" {
@@ -258,11 +283,15 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 		}
 		switch e.Kind {
 		case wire.KindHeartbeat:
-			if n.peer(e.Node).alive(time.Now()) {
+			p := n.peer(e.Node)
+			if p.restarted(e.Corr) {
+				n.lose(e.Node, fmt.Errorf("%w: node %s restarted", ErrUnreachable, e.Node))
+			}
+			if p.alive(time.Now(), e.Corr) {
 				// Answer a node just (re)met at once, so that it need not
 				// wait a heartbeat interval to know this one.
 				n.log.Info("remote: node up", zap.String("node", e.Node))
-				n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
+				n.announce()
 			}
 		case wire.KindBye:
 			n.lose(e.Node, fmt.Errorf("%w: node %s left", ErrUnreachable, e.Node))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"strconv"
 	"sync"
@@ -34,6 +35,10 @@ type Node struct {
 	subs []*nats.Subscription
 
 	noResp string // reply subject of outbound frames: no-responders statuses
+	hb     string // this node's heartbeat subject
+	// inc tells this run of the node from earlier ones of the same name:
+	// heartbeats carry it, so that a peer sees a restart as a loss.
+	inc    uint64
 	corr   atomic.Uint64
 	gate   sync.RWMutex // held for reading while queueing; Close takes it to stop that
 	down   bool         // closed: nothing more is queued
@@ -76,6 +81,11 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 		stop: make(chan struct{}),
 	}
 	n.noResp = nodeSubject(n.name, noRespToken)
+	n.hb = hbRoot + "." + EncodeToken(n.name)
+	// Random incarnation and first correlation id: a late reply meant for
+	// an earlier run of this node matches no ask of this one.
+	n.inc = rand.Uint64() | 1
+	n.corr.Store(rand.Uint64() >> 1)
 	if err := n.connect(); err != nil {
 		return nil, err
 	}
@@ -181,28 +191,14 @@ func (n *Node) LeafURL() string {
 }
 
 // Close leaves the network: it tells the other nodes, fails the pending
-// asks with [ErrClosed], flushes what is queued, and shuts the connection
-// and the embedded server down. The system keeps running, local only.
-// Calling Close again returns nil.
+// asks with [ErrClosed] and ends local watches of remote actors, flushes
+// what is queued, and shuts the connection and the embedded server down.
+// The system keeps running, local only. Calling Close again returns nil.
 func (n *Node) Close(ctx context.Context) error {
-	n.mu.Lock()
-	if n.closed {
-		n.mu.Unlock()
+	if !n.leave() {
 		return nil
 	}
-	n.closed = true
-	asks := n.asks
-	n.asks = map[uint64]*pendingAsk{}
-	n.mu.Unlock()
-	n.sys.SetTransport(nil)
-	n.gate.Lock()
-	n.down = true
-	n.gate.Unlock()
-	close(n.stop)
-	for _, a := range asks {
-		a.settle(nil, fmt.Errorf("%w: %s", ErrClosed, n.name))
-	}
-	n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindBye, Node: n.name})
+	n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindBye, Node: n.name, Corr: n.inc})
 	n.workers.Wait()
 	err := n.nc.FlushWithContext(ctx)
 	n.shutdownConn()
@@ -213,28 +209,45 @@ func (n *Node) Close(ctx context.Context) error {
 }
 
 // Kill drops the node off the network at once, as a crash would: no
-// goodbye, nothing flushed, pending asks failed with [ErrClosed]. Other
-// nodes find out through missed heartbeats. Meant for tests and demos.
+// goodbye, nothing flushed, pending asks failed and local watches ended
+// with [ErrClosed]. Other nodes find out through missed heartbeats. Meant
+// for tests and demos.
 func (n *Node) Kill() {
+	if !n.leave() {
+		return
+	}
+	n.shutdownConn()
+	n.workers.Wait()
+}
+
+// leave takes the node off the system and stops queueing, then fails the
+// pending asks and ends the watches of remote actors with ErrClosed. It
+// reports false if the node had left already.
+func (n *Node) leave() bool {
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
-		return
+		return false
 	}
 	n.closed = true
-	asks := n.asks
-	n.asks = map[uint64]*pendingAsk{}
+	asks, watches := n.asks, n.watches
+	n.asks, n.watches = map[uint64]*pendingAsk{}, map[string]map[watchKey]struct{}{}
 	n.mu.Unlock()
 	n.sys.SetTransport(nil)
 	n.gate.Lock()
 	n.down = true
 	n.gate.Unlock()
 	close(n.stop)
-	n.shutdownConn()
-	n.workers.Wait()
+	why := fmt.Errorf("%w: %s", ErrClosed, n.name)
 	for _, a := range asks {
-		a.settle(nil, fmt.Errorf("%w: %s", ErrClosed, n.name))
+		a.settle(nil, why)
 	}
+	for _, set := range watches {
+		for w := range set {
+			n.sys.DeliverTerminated(w.watcher, actor.Terminated{Actor: w.target, Reason: why})
+		}
+	}
+	return true
 }
 
 // shutdownConn closes the connection and the embedded server.

@@ -3,10 +3,13 @@ package remote
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
@@ -36,12 +39,26 @@ type peer struct {
 	overloaded error
 	up         chan struct{} // closed while reachable and heard from
 	heard      bool
+	inc        uint64 // the incarnation its heartbeats carry; 0: not heard
+	// seq numbers published frames; recent holds the last ones, by seq,
+	// so that a no-responders status, which names its frame, can send the
+	// frame's messages to dead letters.
+	seq    uint64
+	recent [recentFrames]outFrame
 }
 
+// outFrame is a frame to publish; seq is set when it is.
 type outFrame struct {
 	subject string
 	data    []byte
+	seq     uint64
 }
+
+// recentFrames is how many published frames a peer keeps for a
+// no-responders status to name. Statuses come back within a round trip;
+// one for a frame no longer kept is counted (Stats.Unconfirmed) and
+// logged.
+const recentFrames = 32
 
 func newPeer(n *Node, name string) *peer {
 	return &peer{
@@ -160,6 +177,8 @@ func (p *peer) flush() {
 // flushOnce publishes the frames queued now and reports whether more were
 // queued meanwhile; if not, the flush is over.
 func (p *peer) flushOnce() (more bool) {
+	var spare [4][]byte
+	evicted := spare[:0] // buffers of frames leaving recent, reused once published
 	p.mu.Lock()
 	frames := p.ready
 	p.ready = nil
@@ -168,15 +187,24 @@ func (p *peer) flushOnce() (more bool) {
 		p.frame, p.count = nil, 0
 	}
 	p.queued = 0
+	for i := range frames {
+		p.seq++
+		frames[i].seq = p.seq
+		slot := &p.recent[p.seq%recentFrames]
+		if slot.data != nil {
+			evicted = append(evicted, slot.data)
+		}
+		*slot = frames[i]
+	}
 	p.mu.Unlock()
 	for _, f := range frames {
 		p.publish(f)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, f := range frames {
+	for _, b := range evicted {
 		if len(p.free) < maxFree {
-			p.free = append(p.free, f.data)
+			p.free = append(p.free, b)
 		}
 	}
 	more = len(p.frame) > 0 || len(p.ready) > 0
@@ -184,12 +212,36 @@ func (p *peer) flushOnce() (more bool) {
 	return more
 }
 
+// takeSent returns the published frame numbered seq, if still kept, and
+// forgets it.
+func (p *peer) takeSent(seq uint64) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	slot := &p.recent[seq%recentFrames]
+	if seq == 0 || slot.seq != seq || slot.data == nil {
+		return nil
+	}
+	data := slot.data
+	*slot = outFrame{}
+	return data
+}
+
+// seqOfReply returns the frame number at the end of a no-responders
+// status's subject, the reply subject its frame was published with.
+func seqOfReply(subject string) uint64 {
+	seq, err := strconv.ParseUint(subject[strings.LastIndexByte(subject, '.')+1:], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return seq
+}
+
 // publish hands one frame to the connection, asking the server to say so
 // if nobody listens on its subject.
 func (p *peer) publish(f outFrame) {
-	msg := nats.Msg{Subject: f.subject, Reply: p.n.noResp, Data: f.data}
+	msg := nats.Msg{Subject: f.subject, Reply: p.n.noResp + "." + strconv.FormatUint(f.seq, 10), Data: f.data}
 	if err := p.n.nc.PublishMsg(&msg); err != nil {
-		p.n.log.Warn("remote: publish failed")
+		p.n.log.Warn("remote: publish failed", zap.String("node", p.name), zap.String("subject", f.subject), zap.Error(err))
 		p.n.undeliverable(p.name, f.data, fmt.Errorf("%w: node %s: %w", ErrUnreachable, p.name, err))
 		return
 	}
@@ -218,12 +270,20 @@ func (p *peer) markLost(why error) (dropped [][]byte) {
 	return dropped
 }
 
-// alive records a heartbeat; it reports whether that is news: the first
-// heard, or the first since the peer was lost.
-func (p *peer) alive(now time.Time) (news bool) {
+// restarted reports whether a heartbeat of incarnation inc comes from a
+// new run of the peer. Nodes of earlier versions send no incarnation (0).
+func (p *peer) restarted(inc uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.lastSeen = now
+	return p.inc != 0 && inc != 0 && inc != p.inc
+}
+
+// alive records a heartbeat of incarnation inc; it reports whether that is
+// news: the first heard, or the first since the peer was lost.
+func (p *peer) alive(now time.Time, inc uint64) (news bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastSeen, p.inc = now, inc
 	news = !p.heard || p.lost != nil
 	if news {
 		close(p.up)
@@ -256,7 +316,7 @@ func (n *Node) WaitPeer(ctx context.Context, name string) error {
 		if ok {
 			return nil
 		}
-		n.publishControl(hbRoot+"."+EncodeToken(n.name), &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name})
+		n.announce()
 		select {
 		case <-up:
 		case <-retry.C:

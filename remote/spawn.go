@@ -13,12 +13,12 @@ import (
 // [Node.Spawn]; f makes them. Registering a kind twice fails.
 func (n *Node) RegisterKind(kind string, f actor.Factory) error {
 	if kind == "" || f == nil {
-		return errors.New("remote: RegisterKind needs a kind and a factory")
+		return fmt.Errorf("%w: RegisterKind needs a kind and a factory", ErrBadKind)
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if _, ok := n.kinds[kind]; ok {
-		return fmt.Errorf("remote: kind %q already registered", kind)
+		return fmt.Errorf("%w: kind %q already registered", ErrBadKind, kind)
 	}
 	n.kinds[kind] = f
 	return nil
@@ -35,7 +35,10 @@ func (n *Node) Spawn(ctx context.Context, system, kind, id string) (actor.Ref, e
 	}
 	done := make(chan error, 1)
 	e := wire.Envelope{Kind: wire.KindSpawn, Node: n.name, To: wireRef(ref)}
-	e.Corr = n.addAsk(ctx, ref, func(_ any, err error) { done <- err })
+	var err error
+	if e.Corr, err = n.addAsk(ctx, ref, func(_ any, err error) { done <- err }); err != nil {
+		return actor.Ref{}, err
+	}
 	if err := n.control(system, &e); err != nil {
 		n.takeAsk(e.Corr)
 		return actor.Ref{}, err
@@ -48,7 +51,10 @@ func (n *Node) Spawn(ctx context.Context, system, kind, id string) (actor.Ref, e
 		return ref, nil
 	case <-ctx.Done():
 		n.takeAsk(e.Corr)
-		return actor.Ref{}, fmt.Errorf("%w: spawn %s: %w", actor.ErrTimeout, ref, ctx.Err())
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return actor.Ref{}, fmt.Errorf("%w: spawn %s: %w", actor.ErrTimeout, ref, ctx.Err())
+		}
+		return actor.Ref{}, fmt.Errorf("remote: spawn %s: %w", ref, ctx.Err())
 	}
 }
 

@@ -20,10 +20,14 @@ type Stats struct {
 	// Dropped counts inbound frames the connection dropped because this
 	// node did not keep up (NATS slow consumer); their messages are lost.
 	Dropped uint64
+	// Unconfirmed counts outbound frames the server reported undelivered
+	// (no responders) after the node had stopped holding them, so that
+	// their messages could not go to dead letters; each is logged.
+	Unconfirmed uint64
 }
 
 type counters struct {
-	sent, received, framesSent, framesReceived, rejected, overloaded, lateReplies atomic.Uint64
+	sent, received, framesSent, framesReceived, rejected, overloaded, lateReplies, unconfirmed atomic.Uint64
 }
 
 // Stats returns the node's counters.
@@ -33,7 +37,7 @@ func (n *Node) Stats() Stats {
 		Sent: c.sent.Load(), Received: c.received.Load(),
 		FramesSent: c.framesSent.Load(), FramesReceived: c.framesReceived.Load(),
 		Rejected: c.rejected.Load(), Overloaded: c.overloaded.Load(), LateReplies: c.lateReplies.Load(),
-		Dropped: n.dropped(),
+		Dropped: n.dropped(), Unconfirmed: c.unconfirmed.Load(),
 	}
 }
 

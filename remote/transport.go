@@ -40,7 +40,10 @@ func (n *Node) Send(ctx context.Context, to actor.Ref, msg any, reply func(any, 
 		n.stats.sent.Add(1)
 		return nil
 	}
-	e.Kind, e.Corr = wire.KindAsk, n.addAsk(ctx, to, reply)
+	e.Kind = wire.KindAsk
+	if e.Corr, err = n.addAsk(ctx, to, reply); err != nil {
+		return err
+	}
 	if err := p.enqueue(&e, to); err != nil {
 		n.takeAsk(e.Corr)
 		return err
@@ -121,8 +124,8 @@ func (a *pendingAsk) settle(v any, err error) {
 
 // addAsk records an ask to the actor named to and returns its
 // correlation id; it fails with actor.ErrTimeout at ctx's deadline or
-// after the system's ask timeout.
-func (n *Node) addAsk(ctx context.Context, to actor.Ref, reply func(any, error)) uint64 {
+// after the system's ask timeout. A node that has left refuses it.
+func (n *Node) addAsk(ctx context.Context, to actor.Ref, reply func(any, error)) (uint64, error) {
 	corr := n.corr.Add(1)
 	d := n.sys.AskTimeout()
 	if dl, ok := ctx.Deadline(); ok {
@@ -130,6 +133,12 @@ func (n *Node) addAsk(ctx context.Context, to actor.Ref, reply func(any, error))
 	}
 	a := &pendingAsk{reply: reply, node: to.System()}
 	n.mu.Lock()
+	if n.closed {
+		// Close or Kill has failed the asks already; this one would wait
+		// for its deadline.
+		n.mu.Unlock()
+		return 0, fmt.Errorf("%w: %s", ErrClosed, n.name)
+	}
 	n.asks[corr] = a
 	a.timer = time.AfterFunc(d, func() {
 		if a := n.takeAsk(corr); a != nil {
@@ -137,7 +146,20 @@ func (n *Node) addAsk(ctx context.Context, to actor.Ref, reply func(any, error))
 		}
 	})
 	n.mu.Unlock()
-	return corr
+	return corr, nil
+}
+
+// takeReply is takeAsk for a reply from the node named from: a reply
+// from another node than the ask went to settles nothing.
+func (n *Node) takeReply(corr uint64, from string) *pendingAsk {
+	n.mu.Lock()
+	a := n.asks[corr]
+	ok := a != nil && a.node == from
+	n.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return n.takeAsk(corr)
 }
 
 // takeAsk removes and returns the pending ask corr, or nil if it has

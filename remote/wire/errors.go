@@ -13,4 +13,8 @@ var (
 	ErrUnknownType = errors.New("wire: unknown message type")
 	// ErrDuplicate: a type or name is registered twice.
 	ErrDuplicate = errors.New("wire: duplicate registration")
+	// ErrUnsupported: a type cannot be registered with the codec asked
+	// for, which would not carry it whole; and the nil checks of
+	// registration.
+	ErrUnsupported = errors.New("wire: unsupported type")
 )

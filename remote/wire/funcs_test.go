@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -183,5 +185,86 @@ func TestRegistryConcurrent(t *testing.T) {
 		if got, err := r.Unmarshal(name, b); err != nil || got != v {
 			t.Fatalf("%T: %#v, %v", v, got, err)
 		}
+	}
+}
+
+// TestCodecPanicIsAnError: a codec that panics, on bytes from the network
+// or on a value, gives an error instead of crashing its caller.
+func TestCodecPanicIsAnError(t *testing.T) {
+	r := wire.NewRegistry()
+	err := wire.RegisterFuncs(r, "test.panicky",
+		func(buf []byte, p Point) []byte {
+			if p.X < 0 {
+				panic("negative")
+			}
+			return appendPoint(buf, p)
+		},
+		func(data []byte) (Point, error) {
+			var p Point
+			err := p.UnmarshalWire(wire.NewDecoder(data))
+			if p.X == 13 {
+				var m map[string]int
+				m["unlucky"]++ // a nil-map panic, as a buggy codec would
+			}
+			return p, err
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Marshal(nil, Point{X: -1}); err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Fatalf("Marshal of a panicking codec = %v", err)
+	}
+	name, body, err := r.Marshal(nil, Point{X: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := r.Unmarshal(name, body); !errors.Is(err, wire.ErrMalformed) || v != nil {
+		t.Fatalf("Unmarshal of a panicking codec = %v, %v; want ErrMalformed", v, err)
+	}
+}
+
+func appendPoint(buf []byte, p Point) []byte {
+	e := wire.NewEncoder(buf)
+	p.MarshalWire(e)
+	return e.Bytes()
+}
+
+// TestRegisterCBORRefusesLoss: CBOR carries exported fields only, so a
+// type it would not carry whole is refused at registration, not found
+// out when a message arrives with zeroed fields.
+func TestRegisterCBORRefusesLoss(t *testing.T) {
+	type hidden struct{ a int }
+	type inner struct{ B int }
+	type embedsUnexported struct {
+		inner  // promoted: fine
+		Public string
+	}
+	type withFunc struct{ F func() }
+	type nested struct{ In []map[string]hidden }
+	type skipped struct {
+		A int
+		b int `cbor:"-"`
+	}
+	type withTime struct{ At time.Time } // encodes itself
+	tests := []struct {
+		name string
+		reg  func(*wire.Registry) error
+		ok   bool
+	}{
+		{"unexported field", func(r *wire.Registry) error { return wire.RegisterCBOR[hidden](r, "t") }, false},
+		{"func field", func(r *wire.Registry) error { return wire.RegisterCBOR[withFunc](r, "t") }, false},
+		{"nested unexported", func(r *wire.Registry) error { return wire.RegisterCBOR[nested](r, "t") }, false},
+		{"through Register", func(r *wire.Registry) error { return wire.Register[hidden](r, "t") }, false},
+		{"embedded struct", func(r *wire.Registry) error { return wire.RegisterCBOR[embedsUnexported](r, "t") }, true},
+		{"skipped by tag", func(r *wire.Registry) error { return wire.RegisterCBOR[skipped](r, "t") }, true},
+		{"self-encoding field", func(r *wire.Registry) error { return wire.RegisterCBOR[withTime](r, "t") }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.reg(wire.NewRegistry())
+			if tt.ok != (err == nil) || (err != nil && !errors.Is(err, wire.ErrUnsupported)) {
+				t.Fatalf("got %v, want ok=%v (or ErrUnsupported)", err, tt.ok)
+			}
+		})
 	}
 }

@@ -72,8 +72,14 @@ func Register[T any](r *Registry, name string) error {
 }
 
 // RegisterCBOR registers T under name with the CBOR codec, even if it has
-// a binary one.
+// a binary one. It refuses a type CBOR would not carry whole: one with
+// unexported struct fields (CBOR sees exported fields only), channels or
+// functions, unless the type encodes itself (cbor.Marshaler,
+// encoding.BinaryMarshaler).
 func RegisterCBOR[T any](r *Registry, name string) error {
+	if why := cborLoss(reflect.TypeFor[T]()); why != "" {
+		return fmt.Errorf("%w: register %v as %q: CBOR would lose data: %s; give it a binary codec", ErrUnsupported, reflect.TypeFor[T](), name, why)
+	}
 	return r.add(reflect.TypeFor[T](), &codec{name: name, marshal: marshalCBOR, unmarshal: unmarshalCBOR[T]})
 }
 
@@ -95,7 +101,7 @@ func (r *Registry) load() *tables {
 // [Register] goes through the [Marshaler] and [Unmarshaler] interfaces.
 func RegisterFuncs[T any](r *Registry, name string, marshal func(buf []byte, v T) []byte, unmarshal func(data []byte) (T, error)) error {
 	if marshal == nil || unmarshal == nil {
-		return fmt.Errorf("wire: register %s: nil codec function", name)
+		return fmt.Errorf("%w: register %s: nil codec function", ErrUnsupported, name)
 	}
 	return r.add(reflect.TypeFor[T](), &codec{
 		name: name, binary: true,
@@ -155,7 +161,7 @@ func (r *Registry) Marshal(buf []byte, v any) (name string, out []byte, err erro
 	if c == nil {
 		return "", buf, fmt.Errorf("%w: %T", ErrUnknownType, v)
 	}
-	out, err = c.marshal(buf, v)
+	out, err = c.safeMarshal(buf, v)
 	if err != nil {
 		return "", buf, fmt.Errorf("wire: marshal %s: %w", c.name, err)
 	}
@@ -175,11 +181,33 @@ func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
 	}
-	v, err := c.unmarshal(data)
+	v, err := c.safeUnmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("wire: unmarshal %s: %w", name, err)
 	}
 	return v, nil
+}
+
+// safeMarshal is c.marshal with a panic, a bug in a hand-written codec,
+// turned into an error.
+func (c *codec) safeMarshal(buf []byte, v any) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = buf, fmt.Errorf("codec panicked: %v", p)
+		}
+	}()
+	return c.marshal(buf, v)
+}
+
+// safeUnmarshal is c.unmarshal with a panic turned into an error: bytes
+// from the network must never crash a node, whatever its codecs do.
+func (c *codec) safeUnmarshal(data []byte) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("%w: codec panicked: %v", ErrMalformed, p)
+		}
+	}()
+	return c.unmarshal(data)
 }
 
 // encoders holds Encoders between marshals: one passed to an interface

@@ -1,0 +1,90 @@
+package remote_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote"
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// TestRestartIsALoss: a node that restarts under the same name before
+// its heartbeats are missed is still seen as lost: watchers of its old
+// actors get Terminated, and the new run is reachable.
+func TestRestartIsALoss(t *testing.T) {
+	// Silence alone would take 200 s to count as a loss: only the new
+	// incarnation in the heartbeats explains a Terminated within the test.
+	slow := remote.WithHeartbeat(200*time.Millisecond, 1000)
+	hub := startNode(t, "n1", remote.WithLeafListen("127.0.0.1:0"), slow)
+	old := startNode(t, "n2", remote.WithLeafRemotes(hub.node.LeafURL()), slow)
+	meet(t, hub, old)
+	acct := spawnAccount(t, old, "a", nil)
+	got := startWatcher(t, hub, "w", acct)
+	if _, err := actor.Ask[int64](waitCtx(t), hub.sys, acct, "balance"); err != nil {
+		t.Fatal(err)
+	}
+	old.node.Kill()
+	fresh := startNode(t, "n2", remote.WithLeafRemotes(hub.node.LeafURL()), slow)
+	term := recv(t, got)
+	if term.Actor != acct || !errors.Is(term.Reason, remote.ErrUnreachable) || !strings.Contains(term.Reason.Error(), "restarted") {
+		t.Fatalf("watcher got %+v, want %s unreachable: node restarted", term, acct)
+	}
+	meet(t, hub, fresh)
+	spawnAccount(t, fresh, "a", nil)
+	if sum, err := actor.Ask[int64](waitCtx(t), hub.sys, acct, "balance"); err != nil || sum != 0 {
+		t.Fatalf("balance on the new run = %d, %v; want 0", sum, err)
+	}
+}
+
+// TestLeavingEndsLocalWatches: a node that closes, or is killed, ends the
+// watches its actors hold on remote actors with ErrClosed, and refuses
+// asks made after it left.
+func TestLeavingEndsLocalWatches(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		leave func(t *testing.T, n *node)
+	}{
+		{"close", func(t *testing.T, n *node) {
+			if err := n.node.Close(waitCtx(t)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"kill", func(_ *testing.T, n *node) { n.node.Kill() }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ns := cluster(t, 2)
+			acct := spawnAccount(t, ns[1], "a", nil)
+			got := startWatcher(t, ns[0], "w", acct)
+			if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "balance"); err != nil {
+				t.Fatal(err)
+			}
+			tt.leave(t, ns[0])
+			if term := recv(t, got); term.Actor != acct || !errors.Is(term.Reason, remote.ErrClosed) {
+				t.Fatalf("watcher got %+v, want %s with ErrClosed", term, acct)
+			}
+			if _, err := ns[0].node.Spawn(waitCtx(t), "n2", "account", "b"); !errors.Is(err, remote.ErrClosed) {
+				t.Fatalf("spawn after leaving = %v, want ErrClosed", err)
+			}
+		})
+	}
+}
+
+// TestReplyTooLarge: a reply that does not fit a frame comes back as an
+// error saying so, not as a timeout.
+func TestReplyTooLarge(t *testing.T) {
+	ns := cluster(t, 2, remote.WithMaxFrame(4096))
+	big, err := ns[1].sys.Spawn("big", "b", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) { return bytes.Repeat([]byte{1}, 8192), nil })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = actor.Ask[[]byte](waitCtx(t), ns[0].sys, big, "x")
+	if !errors.Is(err, wire.ErrTooLarge) || errors.Is(err, actor.ErrTimeout) {
+		t.Fatalf("ask = %v, want an error wrapping wire.ErrTooLarge", err)
+	}
+}
