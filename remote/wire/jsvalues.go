@@ -35,12 +35,12 @@ import (
 //	map[string]any, other maps     map                        map[string]any
 //	with string keys
 //
-// Anything else (structs, pointers, channels, functions, complex numbers,
-// maps with other keys) fails to encode with an error wrapping
-// [ErrNotJSValue], as does nesting deeper than maxJSDepth (which is how a
-// cyclic map or slice fails). Decoding accepts only what encoding
-// produces, within the bounds of cborDec, and fails with [ErrMalformed]
-// otherwise.
+// A pointer stands for its element (nil for null). Anything else
+// (structs, errors, channels, functions, complex numbers, maps with other
+// keys) fails to encode with an error wrapping [ErrNotJSValue], as does
+// nesting deeper than maxJSDepth (which is how a cyclic map, slice or
+// pointer fails). Decoding accepts only what encoding produces, within
+// bounds like cborDec's, and fails with [ErrMalformed] otherwise.
 
 // ErrNotJSValue: a value cannot travel as a JS value (see [RegisterJS]).
 var ErrNotJSValue = errors.New("wire: not a JS value")
@@ -209,6 +209,7 @@ var (
 	typeTime  = reflect.TypeFor[time.Time]()
 	typeRef   = reflect.TypeFor[actor.Ref]()
 	typeBytes = reflect.TypeFor[[]byte]()
+	typeError = reflect.TypeFor[error]()
 )
 
 // jsTree copies v into a tree cbor encodes as the table above says:
@@ -229,6 +230,9 @@ func jsTree(v reflect.Value, depth int) (any, error) {
 	if tag, ok := typedArrayTag(v); ok {
 		return tag, nil
 	}
+	if v.Type().Implements(typeError) && v.Kind() != reflect.Interface && !(v.Kind() == reflect.Pointer && v.IsNil()) {
+		return nil, fmt.Errorf("%w: error %v (send its message)", ErrNotJSValue, v.Type())
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		return v.Bool(), nil
@@ -242,6 +246,17 @@ func jsTree(v reflect.Value, depth int) (any, error) {
 		return v.Float(), nil
 	case reflect.Interface:
 		return jsTree(v.Elem(), depth)
+	case reflect.Pointer:
+		// As jsactor converts them: nil is null, others their element.
+		if v.IsNil() {
+			return nil, nil
+		}
+		if depth >= maxJSDepth {
+			return nil, fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)
+		}
+		return jsTree(v.Elem(), depth+1)
+	case reflect.Struct:
+		return nil, fmt.Errorf("%w: struct %v (send a map[string]any, or register the type)", ErrNotJSValue, v.Type())
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if depth >= maxJSDepth {
 			return nil, fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)

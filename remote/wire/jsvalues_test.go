@@ -95,6 +95,7 @@ func TestJSValuesRoundTrip(t *testing.T) {
 			map[string]any{"tags": []any{"a", "b"}, "counts": map[string]any{"x": int64(1)}}, "js.object"},
 		{"named string kind", []any{time.Month(0).String(), kind("k")}, []any{"%!Month(0)", "k"}, "js.array"},
 		{"nested deep", nest(29), nest(29), "js.array"},
+		{"pointers", []any{new(int), (*string)(nil)}, []any{int64(0), nil}, "js.array"},
 	}
 	reg := wire.NewRegistry()
 	for _, tt := range tests {
@@ -111,6 +112,13 @@ func TestJSValuesRoundTrip(t *testing.T) {
 }
 
 type kind string
+
+// cyclicPtr returns a slice holding a pointer to itself.
+func cyclicPtr() any {
+	s := make([]any, 1)
+	s[0] = &s
+	return s
+}
 
 // nest returns n arrays nested in one another around a ref.
 func nest(n int) any {
@@ -137,7 +145,8 @@ func TestJSValuesRejected(t *testing.T) {
 		{"channel", map[string]any{"c": make(chan int)}, `"c": wire: not a JS value: chan int`},
 		{"function", []any{1, func() {}}, "[1]: wire: not a JS value: func()"},
 		{"struct", map[string]any{"s": struct{ A int }{1}}, "struct"},
-		{"pointer", []any{new(int)}, "*int"},
+		{"pointer to a struct", []any{&struct{ A int }{1}}, "struct { A int }"},
+		{"cyclic pointer", cyclicPtr(), "nested deeper than"},
 		{"complex", []any{complex(1, 2)}, "complex128"},
 		{"non-string keys", map[string]any{"m": map[int]string{1: "a"}}, "keys are not strings"},
 		{"error", []any{errors.New("boom")}, "*errors.errorString"},
