@@ -29,12 +29,17 @@ func jsRegistry(t *testing.T) *wire.Registry {
 // pricedAt is the time the Go inventory stamps its replies with.
 var pricedAt = time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC)
 
-// inventory is a Go actor that JS actors ask: lookup(order) replies a
-// structured object, with a nested array, a date, bytes and its own ref.
-type inventory struct{}
+// inventory is a Go actor that JS actors tell and ask: note(x) counts a
+// note, lookup(order) replies a structured object, with a nested array, a
+// date, bytes, its own ref and the notes counted so far.
+type inventory struct{ notes int64 }
 
-func (inventory) Receive(c *actor.Context, msg any) (any, error) {
+func (inv *inventory) Receive(c *actor.Context, msg any) (any, error) {
 	call, ok := msg.(jsactor.Call)
+	if ok && call.Method == "note" {
+		inv.notes++
+		return nil, nil
+	}
 	if !ok || call.Method != "lookup" || len(call.Args) != 1 {
 		return nil, fmt.Errorf("inventory: unexpected %#v", msg)
 	}
@@ -53,6 +58,7 @@ func (inventory) Receive(c *actor.Context, msg any) (any, error) {
 		"at":    pricedAt,
 		"code":  []byte{7, 8},
 		"by":    c.Self(),
+		"notes": inv.notes,
 	}, nil
 }
 
@@ -62,6 +68,7 @@ func (inventory) Receive(c *actor.Context, msg any) (any, error) {
 const shopScript = `
 module.exports = {
   async quote(inv, order) {
+    inv.tell("note", {sku: order.sku});
     const item = await inv.ask("lookup", {sku: order.sku, qty: order.qty});
     return {
       sku: item.sku,
@@ -72,6 +79,7 @@ module.exports = {
       by: item.by.toString(),
       me: self,
       f32: new Float32Array([0.5, -2]),
+      notes: item.notes,
     };
   },
   echo(v) { return v },
@@ -80,8 +88,8 @@ module.exports = {
 `
 
 // TestJSActorAcrossNodes: Go on n2 asks a JS actor on n1 (objects in and
-// out), which asks a Go actor on n2 through a ref it was sent and gets a
-// structured reply.
+// out), which tells and asks a Go actor on n2 through a ref it was sent
+// and gets a structured reply.
 func TestJSActorAcrossNodes(t *testing.T) {
 	nodes := cluster(t, 2, remote.WithRegistry(jsRegistry(t)))
 	n1, n2 := nodes[0], nodes[1]
@@ -93,7 +101,7 @@ func TestJSActorAcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv, err := n2.sys.Spawn("inventory", "main", func() actor.Actor { return inventory{} })
+	inv, err := n2.sys.Spawn("inventory", "main", func() actor.Actor { return &inventory{} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +122,7 @@ func TestJSActorAcrossNodes(t *testing.T) {
 		"by":       "troupe://n2/inventory/main",
 		"me":       shopLocal,
 		"f32":      []float32{0.5, -2},
+		"notes":    int64(1), // the tell before the ask arrived first
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("quote:\n got %#v\nwant %#v", got, want)
@@ -153,7 +162,7 @@ func TestJSActorAcrossNodesErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv, err := n2.sys.Spawn("inventory", "main", func() actor.Actor { return inventory{} })
+	inv, err := n2.sys.Spawn("inventory", "main", func() actor.Actor { return &inventory{} })
 	if err != nil {
 		t.Fatal(err)
 	}
