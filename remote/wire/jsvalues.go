@@ -35,10 +35,11 @@ import (
 //	map[string]any, other maps     map                        map[string]any
 //	with string keys
 //
-// A pointer stands for its element (nil for null). Anything else
-// (structs, errors, channels, functions, complex numbers, maps with other
-// keys) fails to encode with an error wrapping [ErrNotJSValue], as does
-// nesting deeper than maxJSDepth (which is how a cyclic map, slice or
+// A pointer stands for its element (nil for null). An array, slice or map
+// of more than maxJSLen elements fails to encode with [ErrTooLarge].
+// Anything else (structs, errors, channels, functions, complex numbers,
+// maps with other keys) fails with an error wrapping [ErrNotJSValue], as
+// does nesting deeper than maxJSDepth (which is how a cyclic map, slice or
 // pointer fails). Decoding accepts only what encoding produces, within
 // bounds like cborDec's, and fails with [ErrMalformed] otherwise.
 
@@ -49,8 +50,8 @@ var ErrNotJSValue = errors.New("wire: not a JS value")
 // typed array adds up to two CBOR levels under it.
 const maxJSDepth = 30
 
-// jsRefTag is the CBOR tag for a serialised object with a type name and
-// constructor arguments (RFC: "generic object" tag 27): refs travel as
+// jsRefTag is the IANA-registered CBOR tag 27, "serialised object with
+// type name and constructor arguments": refs travel as
 // 27(["actor.Ref", system, kind, id]).
 const (
 	jsRefTag  = 27
@@ -72,13 +73,20 @@ const (
 
 var jsEnc, _ = cbor.EncOptions{NilContainers: cbor.NilContainerAsEmpty}.EncMode()
 
+// maxJSLen bounds the elements of an array and the pairs of an object
+// (typed arrays are byte strings, bounded by the frame size only). The
+// encoder checks it too, so a value too large fails at the sender.
+const maxJSLen = 1 << 16
+
 var jsDec, _ = cbor.DecOptions{
 	MaxNestedLevels:  maxJSDepth + 2,
-	MaxArrayElements: 1 << 16,
-	MaxMapPairs:      1 << 16,
-	DefaultMapType:   reflect.TypeFor[map[string]any](),
-	DupMapKey:        cbor.DupMapKeyEnforcedAPF,
-	IntDec:           cbor.IntDecConvertNone,
+	MaxArrayElements: maxJSLen,
+	MaxMapPairs:      maxJSLen,
+	// Strings cross byte for byte, as a Go sender had them.
+	UTF8:           cbor.UTF8DecodeInvalid,
+	DefaultMapType: reflect.TypeFor[map[string]any](),
+	DupMapKey:      cbor.DupMapKeyEnforcedAPF,
+	IntDec:         cbor.IntDecConvertNone,
 }.DecMode()
 
 // registerJSValues registers the JS values a message may be on its own:
@@ -261,6 +269,9 @@ func jsTree(v reflect.Value, depth int) (any, error) {
 		if depth >= maxJSDepth {
 			return nil, fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)
 		}
+		if v.Len() > maxJSLen {
+			return nil, fmt.Errorf("%w: %v of %d elements, more than %d", ErrTooLarge, v.Type(), v.Len(), maxJSLen)
+		}
 		if v.Kind() == reflect.Map {
 			return jsObject(v, depth+1)
 		}
@@ -349,7 +360,13 @@ func packLE[E any](tag uint64, xs []E, size int, put func([]byte, E)) cbor.Tag {
 // typed arrays, and anything encoding never produces is an error.
 func fromTree(v any) (any, error) {
 	switch x := v.(type) {
-	case nil, bool, string, int64, float64, []byte, time.Time:
+	case nil, bool, string, int64, float64, []byte:
+		return x, nil
+	case time.Time:
+		// Tag 1 (epoch) may decode to any year; RFC 3339 has four digits.
+		if y := x.Year(); y < 0 || y > 9999 {
+			return nil, fmt.Errorf("date in year %d, outside 0-9999", y)
+		}
 		return x, nil
 	case uint64:
 		if x <= math.MaxInt64 {

@@ -95,6 +95,8 @@ func TestJSValuesRoundTrip(t *testing.T) {
 			map[string]any{"tags": []any{"a", "b"}, "counts": map[string]any{"x": int64(1)}}, "js.object"},
 		{"named string kind", []any{time.Month(0).String(), kind("k")}, []any{"%!Month(0)", "k"}, "js.array"},
 		{"nested deep", nest(29), nest(29), "js.array"},
+		{"epoch date", []any{time.Unix(1700000000, 0)}, []any{time.Unix(1700000000, 0)}, "js.array"},
+		{"invalid UTF-8 crosses as is", map[string]any{"k\xff": "v\xfe"}, map[string]any{"k\xff": "v\xfe"}, "js.object"},
 		{"pointers", []any{new(int), (*string)(nil)}, []any{int64(0), nil}, "js.array"},
 	}
 	reg := wire.NewRegistry()
@@ -166,6 +168,19 @@ func TestJSValuesRejected(t *testing.T) {
 	}
 }
 
+func TestJSValuesTooLarge(t *testing.T) {
+	reg := wire.NewRegistry()
+	for _, v := range []any{make([]any, 1<<16+1), map[string]any{"a": make([]string, 1<<16+1)}} {
+		if _, _, err := reg.Marshal(nil, v); !errors.Is(err, wire.ErrTooLarge) {
+			t.Errorf("%T: err %v, want ErrTooLarge", v, err)
+		}
+	}
+	// The largest array allowed crosses.
+	if _, got := roundTrip(t, reg, make([]any, 1<<16)); len(got.([]any)) != 1<<16 {
+		t.Errorf("got %d elements", len(got.([]any)))
+	}
+}
+
 func TestJSValuesMalformed(t *testing.T) {
 	tests := []struct {
 		name, typeName string
@@ -187,6 +202,7 @@ func TestJSValuesMalformed(t *testing.T) {
 		{"too deep", "js.array", []byte(strings.Repeat("\x81", 40) + "\x01")},
 		{"huge array length", "js.array", []byte{0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
 		{"trailing bytes", "js.array", []byte{0x80, 0x80}},
+		{"epoch date past 9999", "js.date", []byte{0xc1, 0x1b, 0, 0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff}},
 	}
 	reg := wire.NewRegistry()
 	for _, tt := range tests {
