@@ -130,7 +130,7 @@ func RegisterJS[T any](r *Registry, name string) error {
 }
 
 func marshalJS(buf []byte, v any) ([]byte, error) {
-	tree, err := jsTree(reflect.ValueOf(v), 0)
+	tree, err := jsValue(v, 0)
 	if err != nil {
 		return buf, err
 	}
@@ -220,6 +220,49 @@ var (
 	typeError = reflect.TypeFor[error]()
 )
 
+// jsValue is jsTree without reflection for the values JS actors send.
+func jsValue(v any, depth int) (any, error) {
+	switch x := v.(type) {
+	case nil, bool, string, int64, float64, []byte:
+		return x, nil
+	case []any:
+		if depth >= maxJSDepth {
+			return nil, errTooDeep
+		}
+		if len(x) > maxJSLen {
+			break
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			ev, err := jsValue(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = ev
+		}
+		return out, nil
+	case map[string]any:
+		if depth >= maxJSDepth {
+			return nil, errTooDeep
+		}
+		if len(x) > maxJSLen {
+			break
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			ev, err := jsValue(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %w", k, err)
+			}
+			out[k] = ev
+		}
+		return out, nil
+	}
+	return jsTree(reflect.ValueOf(v), depth)
+}
+
+var errTooDeep = fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)
+
 // jsTree copies v into a tree cbor encodes as the table above says:
 // plain values, []any, map[string]any and cbor.Tag.
 func jsTree(v reflect.Value, depth int) (any, error) {
@@ -253,21 +296,24 @@ func jsTree(v reflect.Value, depth int) (any, error) {
 	case reflect.Float32, reflect.Float64:
 		return v.Float(), nil
 	case reflect.Interface:
-		return jsTree(v.Elem(), depth)
+		if v.IsNil() {
+			return nil, nil
+		}
+		return jsValue(v.Elem().Interface(), depth)
 	case reflect.Pointer:
 		// As jsactor converts them: nil is null, others their element.
 		if v.IsNil() {
 			return nil, nil
 		}
 		if depth >= maxJSDepth {
-			return nil, fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)
+			return nil, errTooDeep
 		}
 		return jsTree(v.Elem(), depth+1)
 	case reflect.Struct:
 		return nil, fmt.Errorf("%w: struct %v (send a map[string]any, or register the type)", ErrNotJSValue, v.Type())
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if depth >= maxJSDepth {
-			return nil, fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)
+			return nil, errTooDeep
 		}
 		if v.Len() > maxJSLen {
 			return nil, fmt.Errorf("%w: %v of %d elements, more than %d", ErrTooLarge, v.Type(), v.Len(), maxJSLen)
@@ -292,7 +338,7 @@ func jsDate(t time.Time) (any, error) {
 func jsArray(v reflect.Value, depth int) (any, error) {
 	out := make([]any, v.Len())
 	for i := range out {
-		e, err := jsTree(v.Index(i), depth)
+		e, err := jsValue(v.Index(i).Interface(), depth)
 		if err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
@@ -308,7 +354,7 @@ func jsObject(v reflect.Value, depth int) (any, error) {
 	out := make(map[string]any, v.Len())
 	for it := v.MapRange(); it.Next(); {
 		k := it.Key().String()
-		e, err := jsTree(it.Value(), depth)
+		e, err := jsValue(it.Value().Interface(), depth)
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", k, err)
 		}

@@ -362,3 +362,22 @@ func jsEqual(a, b any) bool {
 	}
 	return reflect.DeepEqual(a, b)
 }
+
+// BenchmarkJSObject: marshal and unmarshal a small JS object, as a JS
+// actor's ask reply crosses nodes.
+func BenchmarkJSObject(b *testing.B) {
+	reg := wire.NewRegistry()
+	v := map[string]any{"item": "apples", "qty": int64(3), "total": 1.5, "tags": []any{"fruit", true}, "by": actor.NewRef("n1", "pricer", "main")}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		name, out, err := reg.Marshal(buf[:0], v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = out
+		if _, err := reg.Unmarshal(name, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
