@@ -1,6 +1,14 @@
 // Command cluster runs three troupe nodes that exchange typed messages
-// and asks over NATS, then kills one and shows its actors' watchers being
-// told.
+// and asks over NATS, with a JavaScript actor among them, then kills one
+// node and shows its actors' watchers being told.
+//
+// The Go actors (actors.go) are generated with //troupe:actor ... remote:
+// troupegen writes their typed refs and binary codecs, and the shop
+// reaches the warehouse and a courier on other nodes through WarehouseRef
+// and CourierRef as it would locally. The JavaScript pricer (pricer.js)
+// runs on the warehouse node; the shop asks it through PricerRef,
+// generated from the //troupe:js interface Pricer, and it asks the shop's
+// Go ledger back: JS values cross nodes as CBOR.
 //
 // With no flags each node starts an embedded nats-server: "warehouse"
 // accepts leaf nodes on a free loopback port and "shop" and "courier"
@@ -11,6 +19,8 @@
 //	nats-server -p 4222 & go run ./examples/cluster -url nats://127.0.0.1:4222
 package main
 
+//go:generate go tool troupegen
+
 import (
 	"context"
 	"errors"
@@ -19,10 +29,13 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor"
 	"github.com/troupe-go/troupe/remote"
+	"github.com/troupe-go/troupe/remote/wire"
 )
 
 func main() {
@@ -101,6 +114,24 @@ func start(ctx context.Context, url string) (hub, shop, couriers *member, err er
 	return hub, shop, couriers, nil
 }
 
+// registry lists the message types every node of the cluster knows,
+// under the same names: the generated actors' messages and replies, and
+// jsactor.Call, what PricerRef and the pricer's ref.tell/ref.ask send
+// (the JS values inside are built into every registry).
+func registry() (*wire.Registry, error) {
+	r := wire.NewRegistry()
+	for _, register := range []func(*wire.Registry) error{
+		RegisterWarehouseMessages,
+		RegisterCourierMessages,
+		func(r *wire.Registry) error { return wire.RegisterJS[jsactor.Call](r, "jsactor.Call") },
+	} {
+		if err := register(r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
 func run(ctx context.Context, out io.Writer, url string) error {
 	hub, shop, couriers, err := start(ctx, url)
 	if err != nil {
@@ -110,64 +141,103 @@ func run(ctx context.Context, out io.Writer, url string) error {
 	defer shop.close(ctx)
 	defer couriers.close(ctx)
 
-	// The warehouse lives on the hub; couriers are spawned remotely, by
-	// kind, from the shop.
-	stock, err := hub.sys.Spawn("warehouse", "main", func() actor.Actor {
-		return &warehouse{stock: map[string]int64{"apples": 10}}
-	})
+	// The hub hosts the warehouse and the JavaScript pricer, the shop its
+	// ledger; the courier node lets others spawn couriers by kind.
+	if _, err := SpawnWarehouse(hub.sys, "main", func() *Warehouse {
+		return &Warehouse{stock: map[string]int64{"apples": 10, "pears": 4}}
+	}); err != nil {
+		return err
+	}
+	script, err := jsactor.Compile("pricer.js", pricerJS)
 	if err != nil {
 		return err
 	}
-	if err := couriers.node.RegisterKind("courier", func() actor.Actor { return &courier{} }); err != nil {
+	if _, err := SpawnPricer(hub.sys, "main", script); err != nil {
 		return err
 	}
-	bike, err := shop.node.Spawn(ctx, "courier", "courier", "bike")
+	if _, err := shop.sys.Spawn("ledger", "main", ledger); err != nil {
+		return err
+	}
+	if err := couriers.node.RegisterKind("courier", courierFactory(func() *Courier { return &Courier{} })); err != nil {
+		return err
+	}
+
+	// The shop names the others by system, kind and id, and types the
+	// refs: nothing is shared between the nodes but names.
+	w := WarehouseRefOf(shop.sys, actor.NewRef("warehouse", "warehouse", "main"))
+	p := PricerRefOf(shop.sys, actor.NewRef("warehouse", "pricer", "main"))
+	ref, err := shop.node.Spawn(ctx, "courier", "courier", "bike")
 	if err != nil {
 		return err
 	}
+	bike := CourierRefOf(shop.sys, ref)
 	fmt.Fprintln(out, "shop spawned", bike)
 
-	if err := shopping(ctx, out, shop.sys, stock, bike); err != nil {
+	if err := shopping(ctx, out, w, bike); err != nil {
 		return err
 	}
-	return loseCourier(ctx, out, hub, shop, couriers, bike)
+	if err := pricing(ctx, out, p, actor.NewRef("shop", "ledger", "main")); err != nil {
+		return err
+	}
+	return loseCourier(ctx, out, hub, couriers, bike)
 }
 
-// shopping sends orders (tells) and stock queries and deliveries (asks)
-// from the shop to the other nodes.
-func shopping(ctx context.Context, out io.Writer, sys *actor.System, stock, bike actor.Ref) error {
+// shopping sends orders (tells) and asks from the shop to the warehouse
+// and the courier, on two other nodes, through typed refs.
+func shopping(ctx context.Context, out io.Writer, w WarehouseRef, bike CourierRef) error {
 	for range 3 {
-		if err := sys.Tell(stock, Order{Item: "apples", Qty: 3}); err != nil {
+		if err := w.Ship(Order{Item: "apples", Qty: 3}); err != nil {
 			return err
 		}
 	}
-	left, err := actor.Ask[Stock](ctx, sys, stock, StockQuery{Item: "apples"})
+	// Messages from one node to another keep their order: the stock
+	// query sees the three shipments.
+	left, err := w.Stock(ctx, "apples")
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "warehouse has %d %s left\n", left.Left, left.Item)
-	msg, err := actor.Ask[string](ctx, sys, bike, Deliver{Order: Order{Item: "apples", Qty: 9}})
+	d, err := bike.Deliver(ctx, Order{Item: "apples", Qty: 9})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out, msg)
+	fmt.Fprintf(out, "%s delivered %d %s (delivery #%d)\n", d.Courier, d.Order.Qty, d.Order.Item, d.Number)
 	// Ask for more than is left: the warehouse's error comes back.
-	_, err = actor.Ask[Stock](ctx, sys, stock, Order{Item: "apples", Qty: 5})
-	fmt.Fprintln(out, "order of 5 apples:", err)
+	_, err = w.Reserve(ctx, Order{Item: "apples", Qty: 5})
+	fmt.Fprintln(out, "reserve 5 apples:", err)
+	return nil
+}
+
+// pricing asks the JavaScript pricer on the hub for quotes; for each, it
+// tells and asks the shop's Go ledger, across nodes again.
+func pricing(ctx context.Context, out io.Writer, p PricerRef, ledger actor.Ref) error {
+	for _, o := range []Order{{Item: "apples", Qty: 3}, {Item: "pears", Qty: 2}} {
+		q, err := p.Quote(ctx, ledger, o.Item, o.Qty)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s quotes %d %s at %.2f (ledger entries: %d)\n", q.By, q.Qty, q.Item, q.Total, q.Entries)
+	}
+	// The script throws: its error comes back to the shop (its first
+	// line here; the rest is the JavaScript stack).
+	_, err := p.Quote(ctx, ledger, "plums", 1)
+	if err == nil {
+		return errors.New("a quote for plums did not fail")
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	fmt.Fprintln(out, "quote for plums:", msg)
 	return nil
 }
 
 // loseCourier kills the courier node; the dispatcher on the hub, which
-// watches the bike courier, is told, and asks to it fail.
-func loseCourier(ctx context.Context, out io.Writer, hub, shop, couriers *member, bike actor.Ref) error {
+// watches the bike courier, is told, and the next ask fails fast.
+func loseCourier(ctx context.Context, out io.Writer, hub, couriers *member, bike CourierRef) error {
 	gone := make(chan actor.Terminated, 1)
-	disp, err := hub.sys.Spawn("dispatcher", "main", func() actor.Actor {
-		return &dispatcher{couriers: []actor.Ref{bike}, gone: gone}
-	})
+	disp, err := SpawnDispatcher(hub.sys, "main", func() *Dispatcher { return &Dispatcher{gone: gone} })
 	if err != nil {
 		return err
 	}
-	if _, err := actor.Ask[string](ctx, hub.sys, disp, "ready?"); err != nil {
+	if err := disp.Track(ctx, CourierRefOf(hub.sys, bike.Ref())); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, "killing node courier")
@@ -178,7 +248,7 @@ func loseCourier(ctx context.Context, out io.Writer, hub, shop, couriers *member
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	_, err = actor.Ask[string](ctx, shop.sys, bike, Deliver{Order: Order{Item: "pears", Qty: 1}})
+	_, err = bike.Deliver(ctx, Order{Item: "pears", Qty: 1})
 	fmt.Fprintf(out, "shop asks %s again: unreachable: %t\n", bike, errors.Is(err, remote.ErrUnreachable))
 	return nil
 }

@@ -13,6 +13,7 @@ func registerBuiltins(r *Registry) {
 	builtin(r, "float64", (*Encoder).Float64, (*Decoder).Float64)
 	builtin(r, "bytes", (*Encoder).BytesField, func(d *Decoder) []byte { return append([]byte(nil), d.Bytes()...) })
 	builtin(r, "unit", func(*Encoder, int, struct{}) {}, func(*Decoder) struct{} { return struct{}{} })
+	registerJSValues(r)
 }
 
 // builtin registers T as a message whose field 1 holds the value.

@@ -22,6 +22,27 @@
 // (github.com/fxamacker/cbor/v2): slower and larger, but any Go value
 // CBOR can carry travels.
 //
+// # JS values
+//
+// Every registry also knows the values a JavaScript actor (package
+// jsactor) sends and accepts, so JS actors talk across nodes with no
+// registration: objects (map[string]any, registered as "js.object"),
+// arrays ([]any, "js.array"), dates (time.Time, "js.date"), refs
+// (actor.Ref, "js.ref") and typed arrays ([]int8 "js.int8array", []int16
+// "js.int16array", []int32 "js.int32array", []int64 "js.bigint64array",
+// []uint16 "js.uint16array", []uint32 "js.uint32array", []uint64
+// "js.biguint64array", []float32 "js.float32array", []float64
+// "js.float64array"); strings, numbers, booleans and byte slices are
+// built-ins already. They travel as CBOR: nested dates as tag 0, refs as
+// tag 27 ["actor.Ref", system, kind, id], typed arrays with their RFC
+// 8746 tags, so each decodes as the Go type it was. Integers decode as
+// int64 (uint64 above MaxInt64), floats as float64, maps as
+// map[string]any: the types jsactor converts to JavaScript. A value
+// nested in them that is not a JS value (a struct, a channel, a function,
+// a cycle) fails with [ErrNotJSValue]. [RegisterJS] registers a struct of
+// JS values, such as jsactor.Call, the message of a JS actor's ref.tell
+// and ref.ask: register it on every node as "jsactor.Call".
+//
 // # Envelope and frames
 //
 // An [Envelope] carries one message with its routing: kind (tell, ask,
