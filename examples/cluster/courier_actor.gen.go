@@ -252,12 +252,32 @@ func (m *Delivery) UnmarshalWire(d *wire.Decoder) error {
 // sending to or hosting Courier actors calls it once on its remote.Node's
 // registry. Messages travel with their generated binary codecs.
 func RegisterCourierMessages(reg *wire.Registry) error {
-	if err := wire.Register[courierDeliverMsg](reg, "github.com/troupe-go/troupe/examples/cluster.Courier.Deliver"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Courier.Deliver",
+		func(buf []byte, m courierDeliverMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m courierDeliverMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
 	// A reply type may be shared with other actors: register Delivery once.
 	if _, ok := reg.Name(*new(Delivery)); !ok {
-		if err := wire.Register[Delivery](reg, "github.com/troupe-go/troupe/examples/cluster.Delivery"); err != nil {
+		if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Delivery",
+			func(buf []byte, m Delivery) []byte {
+				e := wire.NewEncoder(buf)
+				m.MarshalWire(e)
+				return e.Bytes()
+			},
+			func(data []byte) (m Delivery, err error) {
+				err = m.UnmarshalWire(wire.NewDecoder(data))
+				return
+			},
+		); err != nil {
 			return err
 		}
 	}

@@ -88,3 +88,15 @@ func SpawnPricer(sys *actor.System, id string, script *jsactor.Script, opts ...j
 	}
 	return PricerRef{ref: ref, sys: sys}, nil
 }
+
+// SpawnPricerChild starts a JavaScript actor of kind "pricer" named id,
+// running script, as a child of the actor whose handler has c, as
+// jsactor.SpawnChild does: supervised by it and stopped before it. script
+// must export the handlers of Pricer. Call it only on c's loop.
+func SpawnPricerChild(c *actor.Context, id string, script *jsactor.Script, opts ...jsactor.Option) (PricerRef, error) {
+	ref, err := jsactor.SpawnChild(c, "pricer", id, script, opts...)
+	if err != nil {
+		return PricerRef{}, err
+	}
+	return PricerRef{ref: ref, sys: c.System()}, nil
+}

@@ -399,24 +399,74 @@ func (m *Stock) UnmarshalWire(d *wire.Decoder) error {
 // remote.Node's registry. Messages travel with their generated binary
 // codecs.
 func RegisterWarehouseMessages(reg *wire.Registry) error {
-	if err := wire.Register[warehouseReserveMsg](reg, "github.com/troupe-go/troupe/examples/cluster.Warehouse.Reserve"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Warehouse.Reserve",
+		func(buf []byte, m warehouseReserveMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m warehouseReserveMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
-	if err := wire.Register[warehouseShipMsg](reg, "github.com/troupe-go/troupe/examples/cluster.Warehouse.Ship"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Warehouse.Ship",
+		func(buf []byte, m warehouseShipMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m warehouseShipMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
-	if err := wire.Register[warehouseStockMsg](reg, "github.com/troupe-go/troupe/examples/cluster.Warehouse.Stock"); err != nil {
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Warehouse.Stock",
+		func(buf []byte, m warehouseStockMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m warehouseStockMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
 		return err
 	}
 	// A reply type may be shared with other actors: register Stock once.
 	if _, ok := reg.Name(*new(Stock)); !ok {
-		if err := wire.Register[Stock](reg, "github.com/troupe-go/troupe/examples/cluster.Stock"); err != nil {
+		if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Stock",
+			func(buf []byte, m Stock) []byte {
+				e := wire.NewEncoder(buf)
+				m.MarshalWire(e)
+				return e.Bytes()
+			},
+			func(data []byte) (m Stock, err error) {
+				err = m.UnmarshalWire(wire.NewDecoder(data))
+				return
+			},
+		); err != nil {
 			return err
 		}
 	}
 	// A reply type may be shared with other actors: register Stock once.
 	if _, ok := reg.Name(*new(Stock)); !ok {
-		if err := wire.Register[Stock](reg, "github.com/troupe-go/troupe/examples/cluster.Stock"); err != nil {
+		if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/examples/cluster.Stock",
+			func(buf []byte, m Stock) []byte {
+				e := wire.NewEncoder(buf)
+				m.MarshalWire(e)
+				return e.Bytes()
+			},
+			func(data []byte) (m Stock, err error) {
+				err = m.UnmarshalWire(wire.NewDecoder(data))
+				return
+			},
+		); err != nil {
 			return err
 		}
 	}
