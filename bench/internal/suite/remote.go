@@ -3,14 +3,17 @@ package suite
 import "github.com/troupe-go/troupe/bench/internal/systems"
 
 // Remote is the remote suite: two nodes in separate processes, each
-// connected over loopback TCP to one nats-server.
+// connected over loopback TCP to one nats-server (Proto.Actor's column:
+// to each other, by gRPC).
 var Remote = Suite{
 	Name:      "remote",
 	Scenarios: remoteScenarios,
 	Systems:   []string{systems.Troupe, systems.NATS, systems.ProtoActor, systems.CBOR, systems.JSON},
 	Reference: systems.NATS,
-	Peers:     []string{"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go", "github.com/fxamacker/cbor/v2"},
+	Peers:     []string{"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go", "github.com/fxamacker/cbor/v2", "github.com/asynkron/protoactor-go", "google.golang.org/grpc"},
 	Method: "Two processes, each connected over loopback TCP to one nats-server run by the first; the second is the same binary re-executed. " +
+		"Proto.Actor's column has no server: each process runs Proto.Actor remote with its default configuration (endpoint writer batches of up to 1000 messages), serving gRPC on its own loopback port and dialling the other's; " +
+		"its messages are protobuf well-known wrappers (a 64-byte BytesValue per tell, Int64Value per ask), sent from the root context. " +
 		"Times are wall-clock ns per operation in the first process (a rate is 1e9 ÷ the time); CPU is the first process's only. " +
 		"The ask rows give a latency quantile as their time figure: each quantile row is its own run of the whole ask series.",
 }

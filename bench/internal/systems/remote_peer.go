@@ -44,6 +44,8 @@ func runPeer(spec string) error {
 		return troupePeer(kv["url"], n)
 	case "nats":
 		return natsPeer(kv["url"])
+	case "protoactor":
+		return protoPeer(kv["url"], n) // url is node 1's Proto.Actor address
 	}
 	return fmt.Errorf("unknown mode in %q", spec)
 }

@@ -24,8 +24,6 @@ func init() {
 	troupe.Cases["remote_ask_p99"] = func(p Params) (measure.Figures, error) { return troupeRemoteAsk(p, 0.99) }
 	troupe.Cases["codec"] = troupeCodec
 	troupe.Cases["server_start"] = troupeServerStart
-	protoActor.cannotRun("Proto.Actor remote (gRPC) is not wired into this harness yet", "remote_tell")
-	protoActor.cannotRun("the ask rows' baseline is plain NATS request-reply", "remote_ask_p50", "remote_ask_p99")
 	protoActor.cannotRun("its protobuf codec is not wired into this harness", "codec")
 	protoActor.cannotRun("Proto.Actor remote has no embedded broker to start", "server_start")
 	natsBaseline.cannotRun("plain NATS is the baseline of the ask rows only", "remote_tell", "codec", "server_start")
