@@ -25,9 +25,10 @@ type peer struct {
 	batch, ctl string
 
 	mu       sync.Mutex
-	frame    []byte    // the frame being filled: header and envelopes
-	first    actor.Ref // target of the frame's first envelope; zero: control
-	count    int       // envelopes in frame
+	frame    []byte        // the frame being filled: header and envelopes
+	first    actor.Ref     // target of the frame's first envelope; zero: control
+	count    int           // envelopes in frame
+	last     wire.Envelope // routing of the frame's last envelope
 	ready    []outFrame
 	free     [][]byte // buffers of published frames, for reuse
 	queued   int      // bytes in frame and ready
@@ -117,20 +118,24 @@ func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
 		p.first, p.count = to, 0
 	}
 	before := len(p.frame)
-	p.frame = wire.AppendEnvelope(p.frame, e)
-	size := len(p.frame) - before
-	if size+1 > p.n.cfg.maxFrame {
-		p.frame = p.frame[:before]
-		return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
-	}
+	p.frame = wire.AppendEnvelopeAfter(p.frame, e, p.lastOf())
 	if len(p.frame) > p.n.cfg.maxFrame {
-		// Close the full frame; e starts the next one.
-		full := outFrame{subject: p.frameSubject(), data: p.frame[:before]}
-		next := wire.AppendFrameHeader(p.takeSpare())
-		p.frame = append(next, p.frame[before:]...)
-		p.ready = append(p.ready, full)
+		// Close the full frame; e starts the next one, in full.
+		full := p.frame[:before]
+		p.frame = wire.AppendEnvelope(wire.AppendFrameHeader(p.takeSpare()), e)
+		if len(p.frame) > p.n.cfg.maxFrame {
+			size := len(p.frame) - 1
+			p.frame = full
+			return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
+		}
+		if p.count > 0 {
+			p.ready = append(p.ready, outFrame{subject: p.frameSubject(), data: full})
+		}
+		before = 1
 		p.first, p.count = to, 0
 	}
+	size := len(p.frame) - before
+	p.last = wire.Envelope{Node: e.Node, To: e.To, From: e.From, Type: e.Type}
 	p.count++
 	p.queued += size
 	if p.flushing {
@@ -138,6 +143,15 @@ func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
 	}
 	p.flushing = true
 	return true, nil
+}
+
+// lastOf returns the envelope the next one in the frame follows, for
+// inherited routing, or nil if it is the first.
+func (p *peer) lastOf() *wire.Envelope {
+	if p.count == 0 {
+		return nil
+	}
+	return &p.last
 }
 
 // frameSubject is where the frame being filled goes: the subject of the

@@ -1,42 +1,92 @@
 package wire
 
-import "reflect"
-
 // registerBuiltins registers the basic types every registry knows, each a
-// one-field message (field 1), so they too may evolve.
+// one-field message (field 1), so they too may evolve. Each has codec
+// functions of its own, so that its Encoder and Decoder stay on the stack
+// (see RegisterFuncs).
 func registerBuiltins(r *Registry) {
-	builtin(r, "string", (*Encoder).String, (*Decoder).String)
-	builtin(r, "bool", (*Encoder).Bool, (*Decoder).Bool)
-	builtin(r, "int", func(e *Encoder, f int, v int) { e.Int(f, int64(v)) }, func(d *Decoder) int { return int(d.Int()) })
-	builtin(r, "int64", (*Encoder).Int, (*Decoder).Int)
-	builtin(r, "uint64", (*Encoder).Uint, (*Decoder).Uint)
-	builtin(r, "float64", (*Encoder).Float64, (*Decoder).Float64)
-	builtin(r, "bytes", (*Encoder).BytesField, func(d *Decoder) []byte { return append([]byte(nil), d.Bytes()...) })
-	builtin(r, "unit", func(*Encoder, int, struct{}) {}, func(*Decoder) struct{} { return struct{}{} })
+	must(RegisterFuncs(r, "string",
+		func(buf []byte, v string) []byte { e := Encoder{buf: buf}; e.String(1, v); return e.buf },
+		func(data []byte) (v string, err error) {
+			d := Decoder{data: data}
+			for d.Next() {
+				if d.field == 1 {
+					v = d.String()
+				} else {
+					d.Skip()
+				}
+			}
+			return v, d.err
+		}))
+	must(RegisterFuncs(r, "bool",
+		func(buf []byte, v bool) []byte { e := Encoder{buf: buf}; e.Bool(1, v); return e.buf },
+		func(data []byte) (bool, error) { u, err := decodeUint(data); return u != 0, err }))
+	must(RegisterFuncs(r, "int",
+		func(buf []byte, v int) []byte { e := Encoder{buf: buf}; e.Int(1, int64(v)); return e.buf },
+		func(data []byte) (int, error) { u, err := decodeUint(data); return int(unzigzag(u)), err }))
+	must(RegisterFuncs(r, "int64",
+		func(buf []byte, v int64) []byte { e := Encoder{buf: buf}; e.Int(1, v); return e.buf },
+		func(data []byte) (int64, error) { u, err := decodeUint(data); return unzigzag(u), err }))
+	must(RegisterFuncs(r, "uint64",
+		func(buf []byte, v uint64) []byte { e := Encoder{buf: buf}; e.Uint(1, v); return e.buf },
+		decodeUint))
+	must(RegisterFuncs(r, "float64",
+		func(buf []byte, v float64) []byte { e := Encoder{buf: buf}; e.Float64(1, v); return e.buf },
+		func(data []byte) (v float64, err error) {
+			d := Decoder{data: data}
+			for d.Next() {
+				if d.field == 1 {
+					v = d.Float64()
+				} else {
+					d.Skip()
+				}
+			}
+			return v, d.err
+		}))
+	must(RegisterFuncs(r, "bytes",
+		func(buf []byte, v []byte) []byte { e := Encoder{buf: buf}; e.BytesField(1, v); return e.buf },
+		func(data []byte) (v []byte, err error) {
+			d := Decoder{data: data}
+			for d.Next() {
+				if d.field == 1 {
+					v = append([]byte(nil), d.Bytes()...) // the frame is not the message's to keep
+				} else {
+					d.Skip()
+				}
+			}
+			return v, d.err
+		}))
+	must(RegisterFuncs(r, "unit",
+		func(buf []byte, _ struct{}) []byte { return buf },
+		func(data []byte) (struct{}, error) {
+			d := Decoder{data: data}
+			for d.Next() {
+				d.Skip()
+			}
+			return struct{}{}, d.err
+		}))
 	registerJSValues(r)
 }
 
-// builtin registers T as a message whose field 1 holds the value.
-func builtin[T any](r *Registry, name string, enc func(*Encoder, int, T), dec func(*Decoder) T) {
-	c := &codec{
-		name: name,
-		marshal: func(buf []byte, v any) ([]byte, error) {
-			t := v.(T)
-			return withEncoder(buf, func(e *Encoder) { enc(e, 1, t) }), nil
-		},
-		unmarshal: func(data []byte) (any, error) {
-			b := &decodeBox[T]{d: Decoder{data: data}}
-			for b.d.Next() {
-				if b.d.Field() == 1 {
-					b.v = dec(&b.d)
-				} else {
-					b.d.Skip()
-				}
-			}
-			return b.v, b.d.Err()
-		},
+// decodeUint decodes a one-field message whose field 1 is a varint.
+func decodeUint(data []byte) (v uint64, err error) {
+	d := Decoder{data: data}
+	for d.Next() {
+		if d.field == 1 {
+			v = d.Uint()
+		} else {
+			d.Skip()
+		}
 	}
-	if err := r.add(reflect.TypeFor[T](), c); err != nil {
-		panic(err) // a bug in the list above
+	return v, d.err
+}
+
+// unzigzag undoes the zigzag encoding of signed integers.
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// must panics on an error registering a builtin: a bug in the list above.
+func must(err error) {
+	if err != nil {
+		panic(err)
 	}
 }

@@ -125,8 +125,7 @@ func (d *Decoder) Uint() uint64 {
 
 // Int reads a zigzag varint field.
 func (d *Decoder) Int() int64 {
-	u := d.Uint()
-	return int64(u>>1) ^ -int64(u&1)
+	return unzigzag(d.Uint())
 }
 
 // Bool reads a bool field.

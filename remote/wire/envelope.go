@@ -1,6 +1,9 @@
 package wire
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Kind says what an [Envelope] is for.
 type Kind uint8
@@ -61,7 +64,9 @@ type Header struct {
 
 // Envelope is one message with its routing. Field numbers, in the
 // encoding: 1 kind, 2 origin node, 3 to, 4 from, 5 corr, 6 type, 7 body,
-// 8 error, 9 headers (repeated).
+// 8 error, 9 headers (repeated), 10 inherited routing: a bit set of the
+// fields (node 1, to 2, from 4, type 8) left out because they equal the
+// previous envelope's in the frame.
 type Envelope struct {
 	Kind    Kind
 	Node    string // the origin node's system name
@@ -74,31 +79,96 @@ type Envelope struct {
 	Headers []Header
 }
 
+// Bits of field 10: routing an envelope takes from the previous one.
+const (
+	inheritNode = 1 << iota
+	inheritTo
+	inheritFrom
+	inheritType
+)
+
 // MarshalWire implements [Marshaler].
-func (m *Envelope) MarshalWire(e *Encoder) {
+func (m *Envelope) MarshalWire(e *Encoder) { m.marshal(e, nil) }
+
+// marshal encodes m, leaving out the routing it shares with prev, the
+// envelope before it in its frame (nil for none): the messages of a batch
+// mostly go from one node to one actor, and their routing is then encoded
+// and decoded once per frame.
+func (m *Envelope) marshal(e *Encoder, prev *Envelope) {
+	var inherit uint64
+	if prev != nil {
+		if m.Node != "" && m.Node == prev.Node {
+			inherit |= inheritNode
+		}
+		if m.To != (Ref{}) && m.To == prev.To {
+			inherit |= inheritTo
+		}
+		if m.From != (Ref{}) && m.From == prev.From {
+			inherit |= inheritFrom
+		}
+		if m.Type != "" && m.Type == prev.Type {
+			inherit |= inheritType
+		}
+	}
 	e.Uint(1, uint64(m.Kind))
-	e.String(2, m.Node)
-	e.Message(3, false, m.To.marshal)
-	e.Message(4, false, m.From.marshal)
+	e.Uint(10, inherit)
+	if inherit&inheritNode == 0 {
+		e.String(2, m.Node)
+	}
+	if inherit&inheritTo == 0 {
+		m.To.marshal(e, 3)
+	}
+	if inherit&inheritFrom == 0 {
+		m.From.marshal(e, 4)
+	}
 	e.Uint(5, m.Corr)
-	e.String(6, m.Type)
+	if inherit&inheritType == 0 {
+		e.String(6, m.Type)
+	}
 	e.BytesField(7, m.Body)
 	if m.Err != nil {
-		e.Message(8, true, m.Err.marshal)
+		m.Err.marshal(e, 8)
 	}
 	for _, h := range m.Headers {
-		e.Message(9, true, h.marshal)
+		h.marshal(e, 9)
 	}
+}
+
+// The nested messages of an envelope are written with their length
+// computed first: no closure for Encoder.Message, which would move the
+// Encoder to the heap on every envelope.
+
+// nested writes the key and length of nested message field f of size n.
+func (e *Encoder) nested(f, n int) {
+	e.key(f, TypeBytes)
+	e.buf = binary.AppendUvarint(e.buf, uint64(n))
+}
+
+// stringSize is the encoded size of string field f holding s.
+func stringSize(f int, s string) int {
+	if s == "" {
+		return 0
+	}
+	return uvarintLen(uint64(f)<<3|TypeBytes) + uvarintLen(uint64(len(s))) + len(s)
+}
+
+// uintSize is the encoded size of varint field f holding v.
+func uintSize(f int, v uint64) int {
+	if v == 0 {
+		return 0
+	}
+	return uvarintLen(uint64(f)<<3|TypeVarint) + uvarintLen(v)
 }
 
 // UnmarshalWire implements [Unmarshaler]. Body aliases the input.
 func (m *Envelope) UnmarshalWire(d *Decoder) error { return m.unmarshal(d, &Envelope{}) }
 
-// unmarshal decodes m, reusing prev's strings where they are equal: the
-// envelopes of a batch mostly share origin, target and type, so this
-// saves allocations per envelope.
+// unmarshal decodes m, taking the routing it inherits from prev, the
+// envelope before it in its frame, and reusing prev's strings where they
+// are equal otherwise.
 func (m *Envelope) unmarshal(d *Decoder, prev *Envelope) error {
 	var sub Decoder
+	var inherit uint64
 	for d.Next() {
 		switch d.Field() {
 		case 1:
@@ -130,6 +200,8 @@ func (m *Envelope) unmarshal(d *Decoder, prev *Envelope) error {
 			d.Message(&sub)
 			h.unmarshal(&sub)
 			m.Headers = append(m.Headers, h)
+		case 10:
+			inherit = d.Uint()
 		default:
 			d.Skip()
 		}
@@ -140,10 +212,40 @@ func (m *Envelope) unmarshal(d *Decoder, prev *Envelope) error {
 	if d.err == nil && m.Kind == 0 {
 		return fmt.Errorf("%w: envelope without a kind", ErrMalformed)
 	}
+	if d.err == nil && inherit != 0 {
+		return m.inherit(inherit, prev)
+	}
 	return d.Err()
 }
 
-func (r *Ref) marshal(e *Encoder) {
+// inherit copies the routing named by the bits of field 10 from prev.
+func (m *Envelope) inherit(bits uint64, prev *Envelope) error {
+	ok := bits < inheritType<<1
+	if bits&inheritNode != 0 {
+		m.Node, ok = prev.Node, ok && prev.Node != ""
+	}
+	if bits&inheritTo != 0 {
+		m.To, ok = prev.To, ok && prev.To != (Ref{})
+	}
+	if bits&inheritFrom != 0 {
+		m.From, ok = prev.From, ok && prev.From != (Ref{})
+	}
+	if bits&inheritType != 0 {
+		m.Type, ok = prev.Type, ok && prev.Type != ""
+	}
+	if !ok {
+		return fmt.Errorf("%w: envelope inherits routing %#x the one before it lacks", ErrMalformed, bits)
+	}
+	return nil
+}
+
+// marshal writes r as nested field f, omitted if r is zero.
+func (r *Ref) marshal(e *Encoder, f int) {
+	n := stringSize(1, r.System) + stringSize(2, r.Kind) + stringSize(3, r.ID)
+	if n == 0 {
+		return
+	}
+	e.nested(f, n)
 	e.String(1, r.System)
 	e.String(2, r.Kind)
 	e.String(3, r.ID)
@@ -164,7 +266,9 @@ func (r *Ref) unmarshal(d *Decoder, prev *Ref) {
 	}
 }
 
-func (x *Error) marshal(e *Encoder) {
+// marshal writes x as nested field f, also when empty (it is present).
+func (x *Error) marshal(e *Encoder, f int) {
+	e.nested(f, uintSize(1, x.Code)+stringSize(2, x.Message))
 	e.Uint(1, x.Code)
 	e.String(2, x.Message)
 }
@@ -182,7 +286,9 @@ func (x *Error) unmarshal(d *Decoder) {
 	}
 }
 
-func (h *Header) marshal(e *Encoder) {
+// marshal writes h as nested field f, also when empty (it counts).
+func (h *Header) marshal(e *Encoder, f int) {
+	e.nested(f, stringSize(1, h.Key)+stringSize(2, h.Value))
 	e.String(1, h.Key)
 	e.String(2, h.Value)
 }

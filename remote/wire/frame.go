@@ -6,21 +6,30 @@ import (
 )
 
 // Version is the frame format version, the first byte of every frame. A
-// reader rejects frames of other versions.
-const Version = 1
+// reader takes this version and the ones before it that it still reads
+// (Version 1 had no inherited routing) and rejects others.
+const Version = 2
+
+// oldestVersion is the oldest frame version ReadFrame reads.
+const oldestVersion = 1
 
 // AppendFrameHeader starts a frame in buf.
 func AppendFrameHeader(buf []byte) []byte { return append(buf, Version) }
 
 // AppendEnvelope appends m, length-prefixed, to a frame begun with
-// [AppendFrameHeader].
-func AppendEnvelope(buf []byte, m *Envelope) []byte {
+// [AppendFrameHeader], as the frame's first envelope.
+func AppendEnvelope(buf []byte, m *Envelope) []byte { return AppendEnvelopeAfter(buf, m, nil) }
+
+// AppendEnvelopeAfter appends m, length-prefixed, to a frame whose last
+// envelope is prev (nil: m is the first), leaving out the routing the two
+// share (see [Envelope]).
+func AppendEnvelopeAfter(buf []byte, m, prev *Envelope) []byte {
 	// Reserve a two-byte length, enough for envelopes under 16 KiB; shift
 	// for larger ones.
 	at := len(buf)
 	buf = append(buf, 0, 0)
 	e := Encoder{buf: buf}
-	m.MarshalWire(&e)
+	m.marshal(&e, prev)
 	buf = e.buf
 	n := len(buf) - at - 2
 	var tmp [binary.MaxVarintLen64]byte
@@ -42,8 +51,10 @@ func AppendEnvelope(buf []byte, m *Envelope) []byte {
 // AppendFrame returns buf with a frame holding the envelopes ms.
 func AppendFrame(buf []byte, ms ...*Envelope) []byte {
 	buf = AppendFrameHeader(buf)
+	var prev *Envelope
 	for _, m := range ms {
-		buf = AppendEnvelope(buf, m)
+		buf = AppendEnvelopeAfter(buf, m, prev)
+		prev = m
 	}
 	return buf
 }
@@ -61,8 +72,8 @@ func ReadFrame(frame []byte, max int, fn func(*Envelope) error) error {
 	if len(frame) < 2 {
 		return fmt.Errorf("%w: frame of %d bytes", ErrMalformed, len(frame))
 	}
-	if frame[0] != Version {
-		return fmt.Errorf("%w: frame version %d, want %d", ErrMalformed, frame[0], Version)
+	if frame[0] < oldestVersion || frame[0] > Version {
+		return fmt.Errorf("%w: frame version %d, want %d to %d", ErrMalformed, frame[0], oldestVersion, Version)
 	}
 	rest := frame[1:]
 	var m, prev Envelope

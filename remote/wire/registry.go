@@ -214,17 +214,6 @@ func (c *codec) safeUnmarshal(data []byte) (v any, err error) {
 // method escapes, and a pool is cheaper than an allocation per message.
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
 
-// withEncoder runs fn with a pooled Encoder appending to buf.
-func withEncoder(buf []byte, fn func(e *Encoder)) []byte {
-	e := encoders.Get().(*Encoder)
-	e.buf = buf
-	fn(e)
-	out := e.buf
-	e.buf = nil
-	encoders.Put(e)
-	return out
-}
-
 func marshalBinary(buf []byte, v any) ([]byte, error) {
 	e := encoders.Get().(*Encoder)
 	e.buf = buf
