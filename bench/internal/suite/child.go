@@ -64,7 +64,9 @@ func RunChild(spec string, quick bool, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	stop := systems.StartProfile("main")
 	f, err := RunCase(c, quick)
+	stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", spec, err)
 	}

@@ -24,7 +24,10 @@ func init() {
 	if !ok {
 		return
 	}
-	if err := runPeer(spec); err != nil {
+	stop := StartProfile("peer")
+	err := runPeer(spec)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "remote peer:", err)
 		os.Exit(1)
 	}
