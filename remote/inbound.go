@@ -26,10 +26,14 @@ func (n *Node) onMessage(m *nats.Msg) {
 	}
 }
 
-// reject counts and logs a refused frame or envelope.
+// reject counts and logs a refused frame or envelope. Logging is
+// sampled, so that a flood of junk is not a flood of log lines: the first
+// ten, then one in a thousand, each with the count so far.
 func (n *Node) reject(subject string, err error) {
-	n.stats.rejected.Add(1)
-	n.log.Warn("remote: rejected inbound frame", zap.String("subject", subject), zap.Error(err))
+	k := n.stats.rejected.Add(1)
+	if k <= 10 || k%1000 == 0 {
+		n.log.Warn("remote: rejected inbound frame", zap.String("subject", subject), zap.Uint64("rejected", k), zap.Error(err))
+	}
 }
 
 // handle acts on one inbound envelope.
@@ -231,6 +235,9 @@ func (n *Node) undeliverable(to string, frame []byte, why error) {
 
 var errNoHeartbeat = errors.New("no heartbeat")
 
+// forgetAfter is how many heartbeat limits a lost peer is kept.
+const forgetAfter = 10
+
 // heartbeat announces this node and finds nodes that went silent, until
 // the node closes.
 func (n *Node) heartbeat() {
@@ -247,6 +254,11 @@ func (n *Node) heartbeat() {
 			for _, p := range n.peerList() {
 				if p.overdue(now, limit) {
 					n.lose(p.name, fmt.Errorf("%w: node %s: %w for %s", ErrUnreachable, p.name, errNoHeartbeat, limit))
+				}
+				if p.stale(now, forgetAfter*limit) {
+					// A later send makes a fresh peer, which the server's
+					// no-responders status or a heartbeat sorts out.
+					n.peers.CompareAndDelete(p.name, p)
 				}
 			}
 		}

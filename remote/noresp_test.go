@@ -2,7 +2,9 @@ package remote_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote"
@@ -32,5 +34,26 @@ func TestNoRespondersDeadLettersTheFrame(t *testing.T) {
 	}
 	if st := n.node.Stats(); st.Unconfirmed != 0 {
 		t.Fatalf("stats = %+v: the frame was still held, none unconfirmed", st)
+	}
+}
+
+// TestLostPeersAreForgotten: a node keeps no state for nodes lost long
+// ago, however many names it has sent to.
+func TestLostPeersAreForgotten(t *testing.T) {
+	n := startNode(t, "solo", remote.WithHeartbeat(10*time.Millisecond, 2))
+	dead := deadLetters(t, n.sys)
+	for i := range 5 {
+		if err := n.sys.Tell(actor.NewRef(fmt.Sprintf("ghost%d", i), "k", "i"), deposit{Amount: 1}); err != nil {
+			t.Fatal(err)
+		}
+		recv(t, dead) // its no-responders status came back: the peer is lost
+	}
+	ctx := waitCtx(t)
+	for n.node.Stats().Peers != 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("stats = %+v: lost peers still kept", n.node.Stats())
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }

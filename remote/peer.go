@@ -34,6 +34,7 @@ type peer struct {
 	queued   int      // bytes in frame and ready
 	flushing bool     // a flush goroutine runs
 	lost     error    // non-nil while unreachable: why
+	lostAt   time.Time
 	lastSeen time.Time
 	// overloaded is the error of a send refused for a full buffer: made
 	// once, as a sender may retry often.
@@ -92,8 +93,10 @@ func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 	}
 	// Nothing was in flight. An ask, a reply or control traffic is
 	// published on the caller's goroutine: that saves a goroutine start on
-	// the latency of a sparse message. Tells leave it to a flush
-	// goroutine, so that the ones that follow batch up behind it.
+	// the latency of a sparse message. Publishing hands the frame to the
+	// connection's buffer; only when that buffer is full does it write to
+	// the socket, and so wait for it. Tells leave it to a flush goroutine,
+	// so that the ones that follow batch up behind it.
 	if e.Kind == wire.KindTell || p.flushOnce() {
 		p.n.workers.Add(1)
 		go p.flush()
@@ -270,7 +273,7 @@ func (p *peer) markLost(why error) (dropped [][]byte) {
 	if p.lost != nil {
 		return nil
 	}
-	p.lost = why
+	p.lost, p.lostAt = why, time.Now()
 	if p.heard {
 		p.up = make(chan struct{})
 	}
@@ -304,6 +307,15 @@ func (p *peer) alive(now time.Time, inc uint64) (news bool) {
 	}
 	p.heard, p.lost = true, nil
 	return news
+}
+
+// stale reports whether the peer has been lost for longer than limit: it
+// holds nothing then (lose settled its asks, watches and queue), and the
+// node forgets it, so that peers of nodes gone for good do not pile up.
+func (p *peer) stale(now time.Time, limit time.Duration) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lost != nil && now.Sub(p.lostAt) > limit
 }
 
 // overdue reports whether the peer, reachable so far, has been silent for

@@ -24,6 +24,9 @@ type Stats struct {
 	// (no responders) after the node had stopped holding them, so that
 	// their messages could not go to dead letters; each is logged.
 	Unconfirmed uint64
+	// Peers is how many other nodes this one keeps state for: those it
+	// has sent to or heard from, less those lost long ago.
+	Peers int
 }
 
 type counters struct {
@@ -37,7 +40,7 @@ func (n *Node) Stats() Stats {
 		Sent: c.sent.Load(), Received: c.received.Load(),
 		FramesSent: c.framesSent.Load(), FramesReceived: c.framesReceived.Load(),
 		Rejected: c.rejected.Load(), Overloaded: c.overloaded.Load(), LateReplies: c.lateReplies.Load(),
-		Dropped: n.dropped(), Unconfirmed: c.unconfirmed.Load(),
+		Dropped: n.dropped(), Unconfirmed: c.unconfirmed.Load(), Peers: len(n.peerList()),
 	}
 }
 
