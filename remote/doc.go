@@ -32,9 +32,12 @@
 //     carries the message back), a node that is unreachable (no
 //     responders on its subject, or its heartbeats stopped), a full
 //     outbound buffer ([ErrOverloaded]), a message type missing from the
-//     [wire.Registry]. A tell published in the instant between a node's
-//     death and its detection is lost without notice: that is what at
-//     most once means.
+//     [wire.Registry]. When the server reports that nobody listens on
+//     the subject a frame went to, the messages of that very frame go to
+//     dead letters (a node keeps its last frames for this; a report for
+//     an older one is counted in Stats.Unconfirmed and logged). A tell
+//     the server did pass on, to a node that died before handling it, is
+//     lost without notice: that is what at most once means.
 //   - Every ask settles: with the reply, with the remote error (an
 //     [*Error] that wraps the known sentinel, e.g. [actor.ErrNotFound]),
 //     with [ErrUnreachable] as soon as the target's node is known lost
@@ -45,12 +48,17 @@
 //   - Death watch works across nodes: [actor.Context.Watch] on a remote
 //     ref delivers [actor.Terminated] when that actor stops, or, with
 //     [ErrUnreachable] as the reason, when its node is lost or leaves. A
-//     node that comes back does not restore watches: watch again.
+//     node that comes back does not restore watches: watch again. A node
+//     that restarts under the same name, however fast, counts as lost:
+//     heartbeats carry a random incarnation. A node that closes or is
+//     killed ends its own actors' watches of remote actors with
+//     [ErrClosed].
 //   - Messages from one sender to one receiver keep their order: every
 //     envelope for a node goes through one queue per node.
 //   - Small messages are batched: while a frame is being published, the
 //     next ones for the same node fill the following frame, up to
-//     [WithMaxFrame] bytes. The bytes queued per node are bounded
+//     [WithMaxFrame] bytes; an envelope that shares its origin, target
+//     and type with the one before it in the frame does not repeat them. The bytes queued per node are bounded
 //     ([WithOutboundLimit]).
 //   - Inbound frames that are malformed, oversized or for another node
 //     are rejected, counted ([Node.Stats]) and logged; they never crash
