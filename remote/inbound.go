@@ -12,6 +12,23 @@ import (
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
+// inbound is what the goroutine handling frames (onMessage) remembers
+// from one envelope to the next: envelopes of a batch mostly share their
+// type and target, so each is looked up or hashed once per run.
+type inbound struct {
+	dec   wire.Decoding
+	to    wire.Ref
+	toRef actor.Ref
+}
+
+// ref returns the actor ref of r.
+func (in *inbound) ref(r wire.Ref) actor.Ref {
+	if r != in.to || in.toRef.IsZero() {
+		in.to, in.toRef = r, actorRef(r)
+	}
+	return in.toRef
+}
+
 // onMessage handles a frame addressed to this node, or a no-responders
 // status for a frame this node sent. It runs on the subscription's
 // goroutine, one frame at a time, so frames are handled in arrival order.
@@ -74,11 +91,11 @@ func (n *Node) handle(e *wire.Envelope) error {
 // the sender's node with the message.
 func (n *Node) onTell(e *wire.Envelope) {
 	n.stats.received.Add(1)
-	v, err := n.reg.Unmarshal(e.Type, e.Body)
+	v, err := n.in.dec.Unmarshal(n.reg, e.Type, e.Body)
 	if err != nil {
 		n.reject(nodeSubject(n.name, ""), err)
 	} else {
-		err = n.sys.Deliver(actorRef(e.To), v, nil)
+		err = n.sys.Deliver(n.in.ref(e.To), v, nil)
 	}
 	if err != nil {
 		n.refuse(e, err)
@@ -88,13 +105,13 @@ func (n *Node) onTell(e *wire.Envelope) {
 // onAsk delivers an ask; the reply travels back to the asking node.
 func (n *Node) onAsk(e *wire.Envelope) {
 	n.stats.received.Add(1)
-	v, err := n.reg.Unmarshal(e.Type, e.Body)
+	v, err := n.in.dec.Unmarshal(n.reg, e.Type, e.Body)
 	if err != nil {
 		n.reject(nodeSubject(n.name, ""), err)
 		n.refuse(e, err)
 		return
 	}
-	origin, corr, to := e.Node, e.Corr, actorRef(e.To)
+	origin, corr, to := e.Node, e.Corr, n.in.ref(e.To)
 	_ = n.sys.Deliver(to, v, func(v any, err error) { n.sendReply(origin, corr, v, err) })
 }
 

@@ -53,6 +53,7 @@ type Node struct {
 	watches map[string]map[watchKey]struct{}
 	kinds   map[string]actor.Factory
 
+	in      inbound       // onMessage's memory; used on its goroutine only
 	stop    chan struct{} // closed by Close: stops the heartbeat
 	workers sync.WaitGroup
 	stats   counters

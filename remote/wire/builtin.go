@@ -49,7 +49,10 @@ func registerBuiltins(r *Registry) {
 			d := Decoder{data: data}
 			for d.Next() {
 				if d.field == 1 {
-					v = append([]byte(nil), d.Bytes()...) // the frame is not the message's to keep
+					// The frame is not the message's to keep: copy.
+					b := d.Bytes()
+					v = make([]byte, len(b))
+					copy(v, b)
 				} else {
 					d.Skip()
 				}

@@ -268,3 +268,32 @@ func TestRegisterCBORRefusesLoss(t *testing.T) {
 		})
 	}
 }
+
+// TestDecoding: a Decoding gives what Registry.Unmarshal gives, whatever
+// the order of types, names and registries it sees.
+func TestDecoding(t *testing.T) {
+	r1, r2 := newRegistry(t), wire.NewRegistry()
+	if err := wire.RegisterFuncs(r2, "test.sample", appendSample, decodeSample); err != nil {
+		t.Fatal(err)
+	}
+	var d wire.Decoding
+	for i, v := range []any{"a", "b", int64(3), "c", sample{N: 1, Name: "x"}, sample{N: 2}, nil, true} {
+		for _, r := range []*wire.Registry{r1, r2} {
+			name, body, err := r.Marshal(nil, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, werr := r.Unmarshal(name, body)
+			got, gerr := d.Unmarshal(r, name, body)
+			if !reflect.DeepEqual(got, want) || (gerr == nil) != (werr == nil) {
+				t.Fatalf("%d %#v: Decoding gave %#v, %v; Registry %#v, %v", i, v, got, gerr, want, werr)
+			}
+		}
+	}
+	if _, err := d.Unmarshal(r1, "no.such.type", nil); !errors.Is(err, wire.ErrUnknownType) {
+		t.Fatalf("unknown type: %v", err)
+	}
+	if _, err := d.Unmarshal(r1, "", []byte{1}); !errors.Is(err, wire.ErrMalformed) {
+		t.Fatalf("body without a name: %v", err)
+	}
+}

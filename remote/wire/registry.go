@@ -181,9 +181,39 @@ func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
 	}
+	return c.decode(data)
+}
+
+// Decoding remembers the last type one goroutine decoded, so that a run
+// of messages of one type (a batch from one sender, say) looks its codec
+// up once. The zero Decoding is ready to use; it is not safe for
+// concurrent use.
+type Decoding struct {
+	reg   *Registry
+	name  string
+	codec *codec
+}
+
+// Unmarshal is [Registry.Unmarshal] through d's memory of the last type.
+func (d *Decoding) Unmarshal(r *Registry, name string, data []byte) (any, error) {
+	if d.codec == nil || name != d.name || r != d.reg {
+		if name == "" {
+			return r.Unmarshal(name, data)
+		}
+		c := r.load().byName[name]
+		if c == nil {
+			return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
+		}
+		d.reg, d.name, d.codec = r, name, c
+	}
+	return d.codec.decode(data)
+}
+
+// decode decodes data with c, wrapping errors with c's name.
+func (c *codec) decode(data []byte) (any, error) {
 	v, err := c.safeUnmarshal(data)
 	if err != nil {
-		return nil, fmt.Errorf("wire: unmarshal %s: %w", name, err)
+		return nil, fmt.Errorf("wire: unmarshal %s: %w", c.name, err)
 	}
 	return v, nil
 }
