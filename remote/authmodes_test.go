@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
@@ -129,5 +130,70 @@ func TestNkeyPassesThrough(t *testing.T) {
 	if n, err := remote.Start(sys, remote.WithURL(url), remote.WithNATSOptions(nats.Nkey(otherPub, other.Sign), nats.NoReconnect())); err == nil {
 		_ = n.Close(waitCtx(t))
 		t.Fatal("Start with an unknown nkey succeeded")
+	}
+}
+
+// TestJWTPassesThrough: against a server in operator mode, nodes connect
+// with a user JWT signed by a trusted account, given through
+// WithNATSOptions (nats.UserJWT; nats.UserCredentials reads the same from
+// a creds file); a JWT of an unknown account is refused.
+func TestJWTPassesThrough(t *testing.T) {
+	op, _ := nkeys.CreateOperator()
+	opPub, _ := op.PublicKey()
+	opJWT, err := jwt.NewOperatorClaims(opPub).Encode(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opClaims, err := jwt.DecodeOperatorClaims(opJWT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, _ := nkeys.CreateAccount()
+	accPub, _ := acc.PublicKey()
+	accJWT, err := jwt.NewAccountClaims(accPub).Encode(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolver := &server.MemAccResolver{}
+	if err := resolver.Store(accPub, accJWT); err != nil {
+		t.Fatal(err)
+	}
+	url := externalServer(t, func(o *server.Options) {
+		o.TrustedOperators = []*jwt.OperatorClaims{opClaims}
+		o.AccountResolver = resolver
+	})
+	userJWT := func(issuer nkeys.KeyPair) (nats.Option, error) {
+		u, _ := nkeys.CreateUser()
+		uPub, _ := u.PublicKey()
+		claims := jwt.NewUserClaims(uPub)
+		if issuer != acc {
+			other, _ := issuer.PublicKey()
+			claims.IssuerAccount = other
+		}
+		tok, err := claims.Encode(issuer)
+		if err != nil {
+			return nil, err
+		}
+		return nats.UserJWT(func() (string, error) { return tok, nil }, u.Sign), nil
+	}
+	trusted, err := userJWT(acc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoNodesAsk(t, url, trusted)
+
+	stranger, _ := nkeys.CreateAccount()
+	untrusted, err := userJWT(stranger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := actor.NewSystem("outsider")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Shutdown(waitCtx(t))
+	if n, err := remote.Start(sys, remote.WithURL(url), remote.WithNATSOptions(untrusted, nats.NoReconnect())); err == nil {
+		_ = n.Close(waitCtx(t))
+		t.Fatal("Start with a JWT of an unknown account succeeded")
 	}
 }
