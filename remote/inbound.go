@@ -269,6 +269,12 @@ func (n *Node) heartbeat() {
 			return
 		case now := <-t.C:
 			for _, p := range n.peerList() {
+				if p.name == n.name {
+					// Replies to an envelope claiming this node as its
+					// origin make a peer of itself, whose heartbeats it
+					// ignores: not a reason to lose itself.
+					continue
+				}
 				if p.overdue(now, limit) {
 					n.lose(p.name, fmt.Errorf("%w: node %s: %w for %s", ErrUnreachable, p.name, errNoHeartbeat, limit))
 				}
