@@ -49,14 +49,15 @@ var (
 	errNilRuntim = errors.New("jsactor: no runtime")
 )
 
-func (in *instance) toJSArgs(args []any) ([]goja.Value, error) {
-	out := make([]goja.Value, len(args))
+// toJSArgs appends the conversions of args to out.
+func (in *instance) toJSArgs(out []goja.Value, args []any) ([]goja.Value, error) {
 	for i, a := range args {
 		v, err := in.toJS(a)
 		if err != nil {
+			clear(out[:cap(out)])
 			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
-		out[i] = v
+		out = append(out, v)
 	}
 	return out, nil
 }
