@@ -83,8 +83,14 @@ func (in *instance) toJSDepth(v any, depth int) (goja.Value, error) {
 	case string:
 		return rt.ToValue(x), nil
 	case int:
+		if n := int64(x); n >= -maxSafeInt && n <= maxSafeInt {
+			return rt.ToValue(v), nil // v is already boxed: boxing x again would allocate
+		}
 		return in.intJS(int64(x)), nil
 	case int64:
+		if x >= -maxSafeInt && x <= maxSafeInt {
+			return rt.ToValue(v), nil
+		}
 		return in.intJS(x), nil
 	case int32:
 		return rt.ToValue(x), nil
