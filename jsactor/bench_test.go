@@ -71,3 +71,30 @@ func BenchmarkGojaCallFloor(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGojaCallNestedFloor is BenchmarkGojaCallFloor with each call
+// made from inside a native function, so goja keeps its VM stack between
+// calls (and drains no job queue). The difference between the two is what
+// goja's dropping the stack after a top-level call costs each macrotask.
+func BenchmarkGojaCallNestedFloor(b *testing.B) {
+	rt := goja.New()
+	_ = rt.Set("next", func(goja.FunctionCall) goja.Value { return rt.ToValue(int64(1) << 30) })
+	v, err := rt.RunString(`let i = 0; const step = () => { if (++i >= 1e15) i = 0; else next(step, 0); }; step`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	step, _ := goja.AssertFunction(v)
+	var failed error
+	_ = rt.Set("drive", func(goja.FunctionCall) goja.Value {
+		for b.Loop() {
+			if _, err := step(goja.Undefined()); err != nil {
+				failed = err
+				break
+			}
+		}
+		return goja.Undefined()
+	})
+	if _, err := rt.RunString(`drive()`); err != nil || failed != nil {
+		b.Fatal(err, failed)
+	}
+}

@@ -35,12 +35,33 @@ func Tell(sys *actor.System, to actor.Ref, method string, args ...any) error {
 // (as [actor.Ask]) and decodes it into R (see [Decode]): a JS number
 // answers an Ask[int], an object an Ask of a struct with json tags.
 func Ask[R any](ctx context.Context, sys *actor.System, to actor.Ref, method string, args ...any) (R, error) {
-	var out R
 	v, err := actor.Ask[any](ctx, sys, to, Call{Method: method, Args: args})
 	if err != nil {
-		return out, err
+		var zero R
+		return zero, err
 	}
-	err = Decode(v, &out)
+	return decodeAs[R](v)
+}
+
+// decodeAs is Decode into a new R. The common replies (a value of type R
+// itself, or a JavaScript integer asked as an int) take a path that needs
+// neither reflection nor R on the heap.
+func decodeAs[R any](v any) (R, error) {
+	if r, ok := v.(R); ok {
+		return r, nil
+	}
+	var zero R
+	if _, isInt := any(zero).(int); isInt {
+		if n, ok := v.(int64); ok && int64(int(n)) == n {
+			return any(int(n)).(R), nil
+		}
+	}
+	return decodeSlow[R](v)
+}
+
+func decodeSlow[R any](v any) (R, error) {
+	var out R
+	err := Decode(v, &out)
 	return out, err
 }
 
@@ -48,9 +69,5 @@ func Ask[R any](ctx context.Context, sys *actor.System, to actor.Ref, method str
 // settled on the asking actor's loop (as [actor.AskAsync]).
 func AskAsync[R any](c *actor.Context, to actor.Ref, method string, args ...any) *loop.Promise[R] {
 	p := actor.AskAsync[any](c, to, Call{Method: method, Args: args})
-	return loop.Then(p, func(v any) (R, error) {
-		var out R
-		err := Decode(v, &out)
-		return out, err
-	})
+	return loop.Then(p, decodeAs[R])
 }

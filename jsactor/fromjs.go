@@ -41,8 +41,12 @@ const maxArrayLen = 1 << 24
 
 var typeArrayBuffer = reflect.TypeFor[goja.ArrayBuffer]()
 
-// toGo converts v, catching exceptions thrown by getters.
+// toGo converts v, catching exceptions thrown by getters. A primitive has
+// none, and converts without the cost of goja's Try.
 func (in *instance) toGo(v goja.Value) (out any, err error) {
+	if _, isObj := v.(*goja.Object); !isObj {
+		return in.toGoDepth(v, nil)
+	}
 	if ex := in.rt.Try(func() { out, err = in.toGoDepth(v, nil) }); ex != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotCross, in.jsError(ex))
 	}
@@ -85,11 +89,10 @@ func primitiveGo(v goja.Value) (any, error) {
 	if _, ok := v.(*goja.Symbol); ok {
 		return nil, fmt.Errorf("%w: symbol", ErrCannotCross)
 	}
-	switch x := v.Export().(type) {
-	case bool, string:
-		return x, nil
-	case int64:
-		return x, nil
+	e := v.Export()
+	switch x := e.(type) {
+	case bool, string, int64:
+		return e, nil // as exported: boxing x again would allocate
 	case float64:
 		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 && !(x == 0 && math.Signbit(x)) {
 			return int64(x), nil

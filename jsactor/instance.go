@@ -37,8 +37,8 @@ type instance struct {
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
 
-	lastCbObj *goja.Object // the last timer callback and its callable
-	lastCb    goja.Callable
+	fns    callables    // Callables of recent handlers and callbacks
+	argBuf []goja.Value // a handler's arguments; see dispatch
 }
 
 var (
@@ -93,11 +93,13 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 	}
 	fn, this, args, err := in.dispatch(msg)
 	if err != nil {
+		clear(args)
 		in.logger().Warn("message not handled", zap.Error(err))
 		return nil, err
 	}
 	seq := in.begin()
 	v, err := fn(this, args...)
+	clear(args) // the arguments may be in argBuf: let them go
 	var reply any
 	var replyErr error
 	if err == nil {
@@ -111,29 +113,45 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 }
 
 // dispatch finds the handler of msg and converts its arguments.
+// Outside a turn the arguments go in the instance's argBuf, reused from
+// one message to the next: goja copies a JavaScript function's arguments
+// onto its own stack, and Receive clears them after the call.
 func (in *instance) dispatch(msg any) (goja.Callable, goja.Value, []goja.Value, error) {
 	exports := in.module.Get("exports")
 	obj, _ := exports.(*goja.Object)
 	if call, ok := msg.(Call); ok {
 		if obj != nil {
-			if fn, ok := goja.AssertFunction(obj.Get(call.Method)); ok {
-				args, err := in.toJSArgs(call.Args)
+			if fn, ok := in.fns.get(obj.Get(call.Method)); ok {
+				args, err := in.toJSArgs(in.args(len(call.Args)), call.Args)
 				return fn, exports, args, err
 			}
 		}
 		return nil, nil, nil, fmt.Errorf("%w: %q", ErrNoHandler, call.Method)
 	}
 	if obj != nil {
-		fn, ok := goja.AssertFunction(obj.Get("receive"))
+		fn, ok := in.fns.get(obj.Get("receive"))
 		if !ok { // module.exports may itself be the receive function
-			fn, ok = goja.AssertFunction(obj)
+			fn, ok = in.fns.get(obj)
 		}
 		if ok {
 			v, err := in.toJS(msg)
-			return fn, exports, []goja.Value{v}, err
+			args := append(in.args(1), v)
+			return fn, exports, args, err
 		}
 	}
 	return nil, nil, nil, fmt.Errorf("%w: no receive for %T", ErrNoHandler, msg)
+}
+
+// args returns an empty slice for n arguments: argBuf outside a turn, a
+// fresh one inside (the turn around may still use argBuf).
+func (in *instance) args(n int) []goja.Value {
+	if in.depth > 0 {
+		return make([]goja.Value, 0, n)
+	}
+	if cap(in.argBuf) < n {
+		in.argBuf = make([]goja.Value, 0, max(n, 4))
+	}
+	return in.argBuf[:0]
 }
 
 // replyOf turns a handler's return value into the reply: a converted

@@ -100,6 +100,13 @@ func TestOrder(t *testing.T) {
 			for (let i = 0; i < 5; i++) setImmediate((k) => { got.push(k); if (k < 40) setImmediate((j) => got.push(j), k + 100); }, i * 10);
 			setTimeout(() => emit(got.join()), 10);`,
 			"[0,10,20,30,40,100,110,120,130]"},
+		{"more callbacks in turn than the callable cache holds", `
+			const fs = [0, 1, 2, 3, 4, 5, 6, 7].map((k) => () => emit("f" + k));
+			for (let round = 0; round < 2; round++) for (const f of fs) setTimeout(f, round);
+			for (const f of fs.slice(0, 3)) setImmediate(f);
+			try { setTimeout({}, 0); } catch (e) { emit(e.name); }
+			try { setImmediate(42); } catch (e) { emit(e.name); }`,
+			"[TypeError TypeError f0 f1 f2 f0 f1 f2 f3 f4 f5 f6 f7 f0 f1 f2 f3 f4 f5 f6 f7]"},
 		{"extra arguments, none, one and several", `
 			setTimeout(function () { emit(arguments.length) }, 0);
 			setTimeout(function () { emit(arguments.length + ":" + arguments[0]) }, 0, undefined);

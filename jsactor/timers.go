@@ -188,17 +188,11 @@ func (tt *timerTable) cancelAll(l *loop.Loop) {
 }
 
 // callback returns the callable of a timer or immediate callback, or
-// throws a TypeError. The last one is remembered: a chain that sets the
-// same function again and again (the common case) reuses its callable.
+// throws a TypeError.
 func (in *instance) callback(v goja.Value) goja.Callable {
-	if o, ok := v.(*goja.Object); ok && o == in.lastCbObj {
-		return in.lastCb
-	}
-	fn, ok := goja.AssertFunction(v)
+	fn, ok := in.fns.get(v)
 	if !ok {
 		panic(in.rt.NewTypeError("callback is not a function"))
 	}
-	in.lastCbObj, _ = v.(*goja.Object)
-	in.lastCb = fn
 	return fn
 }

@@ -49,14 +49,15 @@ var (
 	errNilRuntim = errors.New("jsactor: no runtime")
 )
 
-func (in *instance) toJSArgs(args []any) ([]goja.Value, error) {
-	out := make([]goja.Value, len(args))
+// toJSArgs appends the conversions of args to out.
+func (in *instance) toJSArgs(out []goja.Value, args []any) ([]goja.Value, error) {
 	for i, a := range args {
 		v, err := in.toJS(a)
 		if err != nil {
+			clear(out[:cap(out)])
 			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
-		out[i] = v
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -82,8 +83,14 @@ func (in *instance) toJSDepth(v any, depth int) (goja.Value, error) {
 	case string:
 		return rt.ToValue(x), nil
 	case int:
+		if n := int64(x); n >= -maxSafeInt && n <= maxSafeInt {
+			return rt.ToValue(v), nil // v is already boxed: boxing x again would allocate
+		}
 		return in.intJS(int64(x)), nil
 	case int64:
+		if x >= -maxSafeInt && x <= maxSafeInt {
+			return rt.ToValue(v), nil
+		}
 		return in.intJS(x), nil
 	case int32:
 		return rt.ToValue(x), nil

@@ -256,7 +256,9 @@ func (l *Loop) hasWork() bool {
 		return true
 	}
 	if l.timers != nil {
-		if when, ok := l.timers.peek(); ok && when <= l.updateTime() {
+		// A timer already due at the round's time (a setTimeout(f, 0)
+		// chain's next step) needs no clock read: the clock only moves on.
+		if when, ok := l.timers.peek(); ok && (when <= l.now || when <= l.updateTime()) {
 			return true
 		}
 	}
