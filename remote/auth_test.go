@@ -17,19 +17,7 @@ import (
 // user "troupe" with password "secret", and returns its URL.
 func authServer(t *testing.T) string {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true,
-		Username: "troupe", Password: "secret",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Start()
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-	if !s.ReadyForConnections(waitLimit) {
-		t.Fatal("nats-server not ready")
-	}
-	return s.ClientURL()
+	return externalServer(t, func(o *server.Options) { o.Username, o.Password = "troupe", "secret" })
 }
 
 func TestClientAuthPassesThrough(t *testing.T) {
