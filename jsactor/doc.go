@@ -32,7 +32,9 @@
 // # What a script sees
 //
 // Timers and tasks: setTimeout, setInterval, setImmediate and their
-// clear functions (integer IDs, extra arguments passed through),
+// clear functions (integer IDs, never reused: positive for timers,
+// negative for immediates, so that no clear function cancels the other
+// kind; extra arguments passed through),
 // queueMicrotask (on goja's own job queue), Promise and async/await
 // (goja's own). Actors: self (the actor's ref, with self.parent and
 // self.timers, keyed message timers with actor.Timers' guarantees),

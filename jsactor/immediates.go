@@ -82,7 +82,10 @@ func (in *instance) setImmediate(call goja.FunctionCall) goja.Value {
 	}
 	q.seq++
 	q.push(immediate{id: q.seq, fn: fn, args: argsOf(call.Arguments, 1)})
-	return in.rt.ToValue(q.seq)
+	// Scripts see -seq: timer IDs are positive, so clearTimeout never
+	// cancels an immediate, nor clearImmediate a timer, whatever the
+	// counts.
+	return in.rt.ToValue(-q.seq)
 }
 
 // runImmediate runs the oldest pending immediate as one turn.
@@ -102,7 +105,7 @@ func (in *instance) clearImmediate(call goja.FunctionCall) goja.Value {
 	if !goja.IsNumber(v) {
 		return goja.Undefined()
 	}
-	if im := in.imms.find(v.ToInteger()); im != nil {
+	if im := in.imms.find(-v.ToInteger()); im != nil {
 		*im = immediate{id: im.id}
 	}
 	return goja.Undefined()

@@ -68,6 +68,12 @@ func TestOrder(t *testing.T) {
 			i2 = setImmediate(() => emit("i2"));
 			setImmediate(() => emit("i3"));`,
 			"[i1 i3]"},
+		{"clearTimeout and clearImmediate never cross", `
+			const t = setTimeout(() => emit("timer"), 1);
+			const i = setImmediate(() => emit("immediate"));
+			emit(i < 0 && t > 0);
+			clearTimeout(i); clearInterval(i); clearImmediate(t); clearImmediate(-t);`,
+			"[true immediate timer]"},
 		{"async handler steps interleave with microtasks", `
 			(async () => { emit("a0"); await null; emit("a1"); await null; emit("a2"); })();
 			Promise.resolve().then(() => emit("p1")).then(() => emit("p2"));`,
