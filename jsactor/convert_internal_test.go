@@ -20,6 +20,7 @@ func bare() *instance {
 	in := &instance{cfg: &config{}}
 	in.rt = goja.New()
 	in.installGlobals()
+	in.captureBuiltins()
 	return in
 }
 

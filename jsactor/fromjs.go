@@ -136,6 +136,9 @@ func (in *instance) objectGo(o *goja.Object, p path) (any, error) {
 	if r, ok := in.refOf(o); ok {
 		return r, nil
 	}
+	if in.cache != nil && in.cache.refProto != nil && o.Prototype() == in.cache.refProto {
+		return nil, fmt.Errorf("%w: an object on the ref prototype that the host did not make (a forged ref)", ErrCannotCross)
+	}
 	if b, ok := typedGo(o); ok {
 		return b, nil
 	}

@@ -60,6 +60,7 @@ func (in *instance) Started(c *actor.Context) {
 	in.rt.SetMaxCallStackSize(in.cfg.maxStack)
 	in.rt.SetPromiseRejectionTracker(in.trackRejection)
 	in.installGlobals()
+	in.captureBuiltins()
 	watchdogRegister(in)
 	seq := in.begin()
 	err := in.runScript()
@@ -233,14 +234,11 @@ func (in *instance) dispose(reason error) {
 func (in *instance) logger() *zap.Logger { return in.c.Logger() }
 
 // then attaches reactions to a JavaScript promise through the original
-// Promise.prototype.then, captured on first use.
-func (in *instance) then(p *goja.Object, onOK, onErr goja.Value) {
-	c := in.cached()
-	if c.then == nil {
-		proto := in.rt.Get("Promise").ToObject(in.rt).Get("prototype").ToObject(in.rt)
-		c.then, _ = goja.AssertFunction(proto.Get("then"))
-	}
-	if _, err := c.then(p, onOK, onErr); err != nil && isUncatchable(err) {
+// Promise.prototype.then, captured before the script ran.
+func (in *instance) then(p *goja.Object, onOK, onErr goja.Value) error {
+	_, err := in.intrinsics().then(p, onOK, onErr)
+	if err != nil && isUncatchable(err) {
 		in.failure = err
 	}
+	return err
 }

@@ -19,10 +19,10 @@ import (
 // guarantees of actor.Timers: starting a key replaces its timer, and a
 // cancelled key's message is not handled afterwards.
 func (in *instance) buildSelf() goja.Value {
-	o, _ := in.refJS(in.c.Self()).(*goja.Object)
-	_ = o.Set("parent", in.refJS(in.c.Parent()))
-	_ = o.Set("timers", in.keyedTimers())
-	return o
+	return in.refJSWith(in.c.Self(), func(_ *goja.Object, ro func(string, goja.Value)) {
+		ro("parent", in.refJS(in.c.Parent()))
+		ro("timers", in.keyedTimers())
+	})
 }
 
 // timerKey keeps JavaScript timer keys apart from Go ones.

@@ -283,33 +283,21 @@ func (in *instance) bytesJS(b []byte) (goja.Value, error) {
 	if b == nil {
 		return goja.Null(), nil
 	}
-	c := in.cached()
-	if c.u8 == nil {
-		c.u8 = in.rt.Get("Uint8Array").ToObject(in.rt)
-	}
 	buf := in.rt.NewArrayBuffer(append([]byte(nil), b...))
-	return in.rt.New(c.u8, in.rt.ToValue(buf))
+	return in.construct("Uint8Array", isExport[[]byte], in.rt.ToValue(buf))
 }
 
 func (in *instance) dateJS(t time.Time) (goja.Value, error) {
-	c := in.cached()
-	if c.date == nil {
-		c.date = in.rt.Get("Date").ToObject(in.rt)
-	}
 	ms := float64(t.UnixNano()) / 1e6
 	if t.IsZero() {
 		ms = math.NaN()
 	}
-	return in.rt.New(c.date, in.rt.ToValue(ms))
+	return in.rt.New(in.intrinsics().date, in.rt.ToValue(ms))
 }
 
 // newError makes a JavaScript Error with msg.
 func (in *instance) newError(msg string) *goja.Object {
-	c := in.cached()
-	if c.errCtor == nil {
-		c.errCtor = in.rt.Get("Error").ToObject(in.rt)
-	}
-	o, err := in.rt.New(c.errCtor, in.rt.ToValue(msg))
+	o, err := in.rt.New(in.intrinsics().errCtor, in.rt.ToValue(msg))
 	if err != nil {
 		return in.rt.NewTypeError(msg)
 	}
