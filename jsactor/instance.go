@@ -92,12 +92,13 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 	if in.dead {
 		return nil, ErrInstanceLost
 	}
+	seq := in.begin() // converting the message may run builtins: watched
 	fn, this, args, err := in.dispatch(msg)
 	if err != nil {
-		in.logger().Warn("message not handled", zap.Error(err))
+		in.end(seq, nil)
+		in.logger().Warn("message not handled", zap.Error(err)) // the runtime dead-letters it
 		return nil, err
 	}
-	seq := in.begin()
 	v, err := fn(this, args...)
 	var reply any
 	var replyErr error

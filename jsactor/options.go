@@ -28,6 +28,8 @@ type config struct {
 	scripts   map[string]*Script
 	onError   func(ref actor.Ref, err error)
 	spawnOpts []actor.SpawnOption
+	convNodes int // conversion budget; 0 for the defaults (see budget.go)
+	convBytes int
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says

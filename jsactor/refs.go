@@ -104,21 +104,9 @@ func (in *instance) refSend(call goja.FunctionCall, named, ask bool) goja.Value 
 		if _, ok := method.(goja.String); !ok && !isString(method) {
 			panic(in.rt.NewTypeError("method name must be a string"))
 		}
-		args := make([]any, 0, max(len(call.Arguments)-1, 0))
-		for i := 1; i < len(call.Arguments); i++ {
-			a, err := in.toGoDepth(call.Arguments[i], nil)
-			if err != nil {
-				panic(in.rt.NewTypeError(fmt.Sprintf("argument %d: %v", i, err)))
-			}
-			args = append(args, a)
-		}
-		msg = Call{Method: method.String(), Args: args}
+		msg = Call{Method: method.String(), Args: in.argsGo(call, 1)}
 	} else {
-		v, err := in.toGoDepth(call.Argument(0), nil)
-		if err != nil {
-			panic(in.rt.NewTypeError(err.Error()))
-		}
-		msg = v
+		msg = in.toGoArg(call.Argument(0), "")
 	}
 	if !ask {
 		if err := in.c.Tell(to, msg); err != nil {
