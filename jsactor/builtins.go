@@ -44,6 +44,10 @@ func (in *instance) captureBuiltins() {
 	resolve, _ := goja.AssertFunction(promise.Get("resolve"))
 	if v, err := resolve(promise); err == nil {
 		bi.resolved = v.ToObject(rt)
+		// then looks up the species constructor: pin it on this promise,
+		// which the script never sees, against a replaced
+		// Promise.prototype.constructor.
+		_ = bi.resolved.DefineDataProperty("constructor", promise, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	}
 	in.cached().bi = bi
 }

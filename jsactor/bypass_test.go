@@ -2,6 +2,7 @@ package jsactor_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +111,32 @@ func TestConvertDAG(t *testing.T) {
 	}
 	if v := r.call(ref, "wide", 1<<23); v != "TypeError" {
 		t.Fatalf("sparse array over budget: %v", v)
+	}
+}
+
+// An async handler's reply is followed with the captured
+// Promise.prototype.then; if even that throws (the promise's constructor
+// was tampered with), the ask fails at once and the error is reported,
+// rather than the asker waiting for its deadline. queueMicrotask keeps
+// working whatever the script did to Promise and Function.prototype.call.
+func TestReplyPromiseTampered(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("then", `
+		Promise.prototype.then = function () { throw new Error("script then") };
+		Function.prototype.call = function () { throw new Error("script call") };
+		module.exports = {
+			async replaced() { await new Promise((res) => setImmediate(res)); return 1 },
+			tampered() { const p = new Promise((res) => setImmediate(res)); p.constructor = 5; return p },
+			micro() { return new Promise((res) => { Promise.resolve = null; Promise.prototype.constructor = 5; queueMicrotask(() => res("micro")) }) },
+		};`)
+	if v := r.call(ref, "replaced"); v != int64(1) {
+		t.Fatalf("replaced then: %v", v)
+	}
+	if _, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "tampered"); err == nil || !strings.Contains(err.Error(), "cannot follow the reply promise") {
+		t.Fatalf("tampered reply promise: %v", err)
+	}
+	r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "cannot follow the reply promise") })
+	if v := r.call(ref, "micro"); v != "micro" {
+		t.Fatalf("queueMicrotask: %v", v)
 	}
 }

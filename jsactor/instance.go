@@ -190,7 +190,9 @@ func (in *instance) replyLater(o *goja.Object, p *goja.Promise) any {
 		}
 		return goja.Undefined()
 	}
-	in.then(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr))
+	if err := in.then(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr)); err != nil {
+		in.replyFailed(res, err)
+	}
 	return lp
 }
 
