@@ -29,6 +29,11 @@ var (
 	ErrScript = errors.New("jsactor: script error")
 	// ErrDecode: a reply could not be decoded into the asked Go type.
 	ErrDecode = errors.New("jsactor: cannot decode reply")
+	// ErrRejectionHandled: a promise rejection reported as unhandled got
+	// a handler later (Node's rejectionHandled). The error handler gets it
+	// wrapping the rejection's *Error, and it is logged at Info: it is
+	// news, not a failure.
+	ErrRejectionHandled = errors.New("jsactor: promise rejection handled later")
 	// ErrModule: require named a module the host did not register.
 	ErrModule = errors.New("jsactor: module not registered")
 )
