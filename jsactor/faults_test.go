@@ -81,7 +81,9 @@ func TestRejectionsHandledLaterEvictOldest(t *testing.T) {
 			attach(i) { ps[i].catch(() => {}); },
 		};`)
 	r.call(ref, "reject", 1030)
-	r.waitReported(func(err error) bool { return strings.HasSuffix(err.Error(), "r1029") || strings.Contains(err.Error(), "r1029\n") })
+	r.waitReported(func(err error) bool {
+		return strings.HasSuffix(err.Error(), "r1029") || strings.Contains(err.Error(), "r1029\n")
+	})
 	r.call(ref, "attach", 0)   // evicted
 	r.call(ref, "attach", 500) // still remembered
 	err := r.waitReported(func(err error) bool { return errors.Is(err, jsactor.ErrRejectionHandled) })
