@@ -18,7 +18,7 @@ func TestWebBasics(t *testing.T) {
 		{"btoa wide", `(() => { try { btoa("€"); return "no" } catch (e) { return e.name } })()`, "InvalidCharacterError"},
 		{"atob bad", `(() => { try { atob("a"); return "no" } catch (e) { return e.name } })()`, "InvalidCharacterError"},
 		{"structuredClone", `(() => { const o = {a: [1, {b: new Date(5)}], u: new Uint8Array([7])}; const c = structuredClone(o); return (c !== o) + ":" + (c.a[1] !== o.a[1]) + ":" + c.a[1].b.getTime() + ":" + c.u[0] })()`, "true:true:5:7"},
-		{"structuredClone rejects", `(() => { try { structuredClone({f() {}}); return "no" } catch (e) { return e.name } })()`, "TypeError"},
+		{"structuredClone rejects", `(() => { try { structuredClone({f() {}}); return "no" } catch (e) { return e.name } })()`, "DataCloneError"},
 		{"URL", `(() => { const u = new URL("https://example.com:8080/p?q=1#h"); u.searchParams.append("r", "a b"); return u.toString() })()`, "https://example.com:8080/p?q=1&r=a+b#h"},
 		{"URLSearchParams", `new URLSearchParams({a: "1", b: "x y"}).toString()`, "a=1&b=x+y"},
 		{"EventTarget", `(() => { const t = new EventTarget(); const got = []; const f = e => got.push(e.type + e.detail); t.addEventListener("x", f); t.addEventListener("x", f); t.addEventListener("x", () => got.push("once"), {once: true}); t.dispatchEvent(new CustomEvent("x", {detail: 1})); t.dispatchEvent(new CustomEvent("x", {detail: 2})); return got.join() })()`, "x1,once,x2"},
