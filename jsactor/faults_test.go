@@ -2,9 +2,12 @@ package jsactor_test
 
 import (
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -145,12 +148,15 @@ func TestScriptErrorAtStart(t *testing.T) {
 	}
 }
 
+// Compile errors wrap ErrScript and their cause.
 func TestCompileError(t *testing.T) {
-	if _, err := jsactor.Compile("x.js", "module.exports = {"); !errors.Is(err, jsactor.ErrScript) {
-		t.Fatalf("got %v, want ErrScript", err)
+	_, err := jsactor.Compile("x.js", "module.exports = {")
+	var se *goja.CompilerSyntaxError
+	if !errors.Is(err, jsactor.ErrScript) || !errors.As(err, &se) {
+		t.Fatalf("got %v, want ErrScript wrapping a syntax error", err)
 	}
-	if _, err := jsactor.CompileFile("/nonexistent/x.js"); !errors.Is(err, jsactor.ErrScript) {
-		t.Fatalf("got %v, want ErrScript", err)
+	if _, err := jsactor.CompileFile("/nonexistent/x.js"); !errors.Is(err, jsactor.ErrScript) || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("got %v, want ErrScript and fs.ErrNotExist", err)
 	}
 }
 

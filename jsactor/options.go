@@ -138,7 +138,11 @@ func WithErrorHandler(fn func(ref actor.Ref, err error)) Option {
 }
 
 // WithSpawnOptions passes actor spawn options (mailbox, restart limit,
-// backoff...) to Spawn and to the children a script spawns.
+// backoff...) to [Spawn], [SpawnChild] and the children a script spawns.
+// [Factory] cannot apply them: an actor.Factory makes actors, it does not
+// spawn them, so the caller passes its spawn options to
+// actor.System.Spawn or actor.Context.Spawn itself (the children the
+// script spawns still get these).
 func WithSpawnOptions(opts ...actor.SpawnOption) Option {
 	return func(c *config) error {
 		c.spawnOpts = append(c.spawnOpts, opts...)
