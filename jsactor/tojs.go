@@ -351,7 +351,9 @@ func fieldByIndex(rv reflect.Value, index []int) (reflect.Value, bool) {
 }
 
 func (in *instance) dateJS(t time.Time) (goja.Value, error) {
-	ms := float64(t.UnixNano()) / 1e6
+	// Whole milliseconds, as a Date holds: UnixNano would overflow past
+	// 2262 and lose precision in a float64.
+	ms := float64(t.UnixMilli())
 	if t.IsZero() {
 		ms = math.NaN()
 	}
