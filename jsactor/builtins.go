@@ -8,47 +8,35 @@ import (
 
 // builtins are the JavaScript intrinsics the Go side calls.
 //
-// Those used on every path (Date, Error, Object.freeze,
-// Promise.prototype.then and a resolved promise) are captured when an
-// instance starts, before the script's top level runs, so a script that
-// replaces one of those globals changes what it sees itself but not what
-// the host does.
+// A script may replace any global before the host uses it, so the host
+// never trusts a global it looks up after the script ran:
 //
-// The others (typed array constructors, Map, Set, RegExp; used only by
-// typed-array and structuredClone conversions) would cost every actor
-// about 60 KB if built up front, since goja builds its globals lazily.
-// They are looked up on first use instead, always inside a watched turn,
-// and each value they construct is checked to be the genuine kind (see
-// lazyCtor): a script that replaced one gets ErrCannotCross, and one whose
-// replacement loops is interrupted by the watchdog like any other turn.
+//   - Object.freeze, used to freeze every ref, is captured when the
+//     instance starts, before the script's top level runs.
+//   - Promises are followed (async replies) and microtasks queued with
+//     compiled async functions that use await, which reaches the
+//     intrinsic PerformPromiseThen without looking up Promise or its
+//     then (see follow.go).
+//   - Constructors (Date, Error, typed arrays, Map, Set, RegExp) are
+//     looked up on first use, always inside a watched turn, and every
+//     value they construct is checked to be genuine (see construct): a
+//     script that replaced one gets ErrCannotCross (or, for Error, an
+//     intrinsic TypeError), and a replacement that loops is interrupted
+//     by the watchdog like any other turn.
+//
+// Capturing them all up front instead would cost every actor what goja
+// saves by building its globals lazily: a trivial JS actor would grow
+// from about 6 KB to about 22 KB.
 type builtins struct {
-	date     *goja.Object
-	errCtor  *goja.Object
-	freeze   goja.Callable
-	then     goja.Callable
-	resolved *goja.Object // a promise fulfilled with undefined, for queueMicrotask
-
-	lazy map[string]*goja.Object // constructors looked up on first use
+	freeze goja.Callable
+	lazy   map[string]*goja.Object // constructors looked up on first use
 }
 
 // captureBuiltins fills in.bi from the pristine global object. On the
 // loop, before the script runs.
 func (in *instance) captureBuiltins() {
-	rt := in.rt
-	get := func(o *goja.Object, name string) *goja.Object { return o.Get(name).ToObject(rt) }
-	g := rt.GlobalObject()
-	bi := &builtins{date: get(g, "Date"), errCtor: get(g, "Error")}
-	bi.freeze, _ = goja.AssertFunction(get(g, "Object").Get("freeze"))
-	promise := get(g, "Promise")
-	bi.then, _ = goja.AssertFunction(get(promise, "prototype").Get("then"))
-	resolve, _ := goja.AssertFunction(promise.Get("resolve"))
-	if v, err := resolve(promise); err == nil {
-		bi.resolved = v.ToObject(rt)
-		// then looks up the species constructor: pin it on this promise,
-		// which the script never sees, against a replaced
-		// Promise.prototype.constructor.
-		_ = bi.resolved.DefineDataProperty("constructor", promise, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	}
+	bi := &builtins{}
+	bi.freeze, _ = goja.AssertFunction(in.rt.GlobalObject().Get("Object").ToObject(in.rt).Get("freeze"))
 	in.cached().bi = bi
 }
 

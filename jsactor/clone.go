@@ -3,7 +3,9 @@ package jsactor
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"time"
 
 	"github.com/dop251/goja"
 )
@@ -110,8 +112,15 @@ func (c *cloner) object(o *goja.Object) (goja.Value, error) {
 	case "Array":
 		return c.array(o)
 	case "Date":
-		d, err := c.rt.New(c.in.intrinsics().date, o.ToNumber())
-		return c.keep(o, d), err
+		t, _ := o.Export().(time.Time)
+		if math.IsNaN(o.ToNumber().ToFloat()) {
+			t = time.Time{}
+		}
+		d, err := c.in.dateJS(t)
+		if err != nil {
+			return nil, err
+		}
+		return c.keep(o, d.ToObject(c.rt)), nil
 	case "RegExp":
 		return c.regexp(o)
 	case "Error":
@@ -218,11 +227,7 @@ func (c *cloner) errorObject(o *goja.Object) (goja.Value, error) {
 	}
 	var out *goja.Object
 	var err error
-	if name == "Error" {
-		out, err = c.rt.New(c.in.intrinsics().errCtor, msg)
-	} else {
-		out, err = c.in.construct(name, func(e *goja.Object) bool { return e.ClassName() == "Error" }, msg)
-	}
+	out, err = c.in.construct(name, func(e *goja.Object) bool { return e.ClassName() == "Error" }, msg)
 	if err != nil {
 		return nil, err
 	}

@@ -115,14 +115,18 @@
 //
 // # Builtins the host uses
 //
-// The host calls a few JavaScript builtins itself (Date, Error,
-// Object.freeze, Promise.prototype.then for async replies and
-// queueMicrotask). They are captured before the script's top level runs,
-// so a script that replaces them changes only its own view. Constructors
-// used only for typed arrays and structuredClone are looked up on first
-// use instead (building them up front would cost every actor tens of
-// kilobytes), always inside a watched turn, and what they build is checked
-// to be genuine.
+// A script may replace any global, so the host never trusts one it looks
+// up after the script ran. Object.freeze (for refs) is captured before
+// the script's top level runs. Async replies and queueMicrotask go
+// through compiled async functions whose await reaches the intrinsic
+// promise machinery without looking up Promise or its then. The
+// constructors of values the host makes (Date, Error, typed arrays, and
+// Map, Set and RegExp for structuredClone) are looked up on first use,
+// always inside a watched turn, and what they build is checked to be
+// genuine: a replaced one makes the value fail to cross (an Error falls
+// back to an intrinsic TypeError). Capturing them all up front would
+// cost every actor the kilobytes goja saves by building its globals
+// lazily.
 //
 // # Timers
 //

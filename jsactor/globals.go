@@ -65,6 +65,7 @@ type cache struct {
 	refProto *goja.Object
 	refs     refTable
 	bi       *builtins
+	follow   goja.Callable
 	modules  map[string]goja.Value
 	perf     *perfState
 }

@@ -190,7 +190,7 @@ func (in *instance) replyLater(o *goja.Object, p *goja.Promise) any {
 		}
 		return goja.Undefined()
 	}
-	if err := in.then(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr)); err != nil {
+	if err := in.follow(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr)); err != nil {
 		in.replyFailed(res, err)
 	}
 	return lp
@@ -235,13 +235,3 @@ func (in *instance) dispose(reason error) {
 }
 
 func (in *instance) logger() *zap.Logger { return in.c.Logger() }
-
-// then attaches reactions to a JavaScript promise through the original
-// Promise.prototype.then, captured before the script ran.
-func (in *instance) then(p *goja.Object, onOK, onErr goja.Value) error {
-	_, err := in.intrinsics().then(p, onOK, onErr)
-	if err != nil && isUncatchable(err) {
-		in.failure = err
-	}
-	return err
-}

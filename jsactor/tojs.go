@@ -357,14 +357,25 @@ func (in *instance) dateJS(t time.Time) (goja.Value, error) {
 	if t.IsZero() {
 		ms = math.NaN()
 	}
-	return in.rt.New(in.intrinsics().date, in.rt.ToValue(ms))
+	return in.construct("Date", func(d *goja.Object) bool {
+		if d.ClassName() != "Date" {
+			return false
+		}
+		got, ok := d.Export().(time.Time)
+		return ok && (math.IsNaN(ms) && got.IsZero() || got.UnixMilli() == int64(ms))
+	}, in.rt.ToValue(ms))
 }
 
-// newError makes a JavaScript Error with msg.
+// newError makes a JavaScript Error with msg. The message is set as an
+// own property after construction, so a replaced Error cannot change it;
+// if the global Error no longer makes errors, an intrinsic TypeError
+// stands in.
 func (in *instance) newError(msg string) *goja.Object {
-	o, err := in.rt.New(in.intrinsics().errCtor, in.rt.ToValue(msg))
+	isError := func(e *goja.Object) bool { return e.ClassName() == "Error" }
+	o, err := in.construct("Error", isError, in.rt.ToValue(msg))
 	if err != nil {
 		return in.rt.NewTypeError(msg)
 	}
+	_ = o.DefineDataProperty("message", in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return o
 }
