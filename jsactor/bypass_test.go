@@ -24,7 +24,9 @@ func TestWatchdogBypass(t *testing.T) {
 		{name: "thrown value toString", run: `throw { toString() { for (;;) {} } }`},
 		{name: "reply getter", run: `return { get v() { for (;;) {} } }`},
 		{name: "replaced Uint8Array", top: `Uint8Array = function () { for (;;) {} };`, send: []byte{1}},
-		{name: "Uint8Array getter", top: `Object.defineProperty(globalThis, "Int16Array", { get() { for (;;) {} } });`, send: []int16{1}},
+		{name: "replaced Date", top: `Date = function () { for (;;) {} };`, send: time.Unix(0, 0)},
+		{name: "replaced Error", top: `Error = function () { for (;;) {} };`, send: errors.New("boom")},
+		{name: "Int16Array getter", top: `Object.defineProperty(globalThis, "Int16Array", { get() { for (;;) {} } });`, send: []int16{1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
