@@ -147,7 +147,8 @@ func TestSendUncrossable(t *testing.T) {
 				const values = {
 					fn: () => 1,
 					cyclic: (() => { const o = {}; o.o = o; return o })(),
-					bigint: 2n ** 70n,
+					weakmap: new WeakMap(),
+					huge: new Array(1 << 22),
 					symbol: Symbol("s"),
 					map: new Map(),
 					promise: Promise.resolve(),
@@ -156,7 +157,7 @@ func TestSendUncrossable(t *testing.T) {
 				try { bank.tell("deposit", values[what]); return "sent" } catch (e) { return e.name + ": " + e.message }
 			},
 		};`)
-	for _, what := range []string{"fn", "cyclic", "bigint", "symbol", "map", "promise", "classInstance"} {
+	for _, what := range []string{"fn", "cyclic", "weakmap", "huge", "symbol", "map", "promise", "classInstance"} {
 		v, _ := r.call(ref, "try", bank, what).(string)
 		if !strings.HasPrefix(v, "TypeError") || !strings.Contains(v, "cannot cross") {
 			t.Errorf("%s: %q, want a TypeError saying it cannot cross", what, v)

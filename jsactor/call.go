@@ -21,8 +21,12 @@ import (
 //
 // Any other message reaches module.exports.receive(msg), converted.
 type Call struct {
+	// Method names the handler: the property of module.exports to call.
 	Method string
-	Args   []any
+	// Args are the handler's arguments, in order; each is converted to
+	// JavaScript as the package doc says (a value that cannot cross fails
+	// the call with ErrCannotCross).
+	Args []any
 }
 
 // Tell sends Call{method, args} to the actor named to. Safe from any

@@ -20,6 +20,7 @@ func bare() *instance {
 	in := &instance{cfg: &config{}}
 	in.rt = goja.New()
 	in.installGlobals()
+	in.captureBuiltins()
 	return in
 }
 
@@ -65,11 +66,15 @@ func TestGoToJSToGo(t *testing.T) {
 		{"float", 1.5, 1.5},
 		{"integral float", 3.0, int64(3)},
 		{"NaN", math.NaN(), "NaN"},
-		{"big int64 as BigInt", int64(1 << 60), int64(1 << 60)},
-		{"max uint64 as BigInt", uint64(math.MaxUint64), uint64(math.MaxUint64)},
-		{"big.Int", big.NewInt(-5), int64(-5)},
+		{"big int64 as BigInt", int64(1 << 60), big.NewInt(1 << 60)},
+		{"max uint64 as BigInt", uint64(math.MaxUint64), new(big.Int).SetUint64(math.MaxUint64)},
+		{"big.Int", big.NewInt(-5), big.NewInt(-5)},
 		{"bytes", []byte{1, 2, 3}, []byte{1, 2, 3}},
 		{"time", when, when},
+		{"time past 2262", time.Date(3000, 1, 2, 3, 4, 5, 6e6, time.UTC), time.Date(3000, 1, 2, 3, 4, 5, 6e6, time.UTC)},
+		{"sub-millisecond time", when.Add(999 * time.Microsecond), when},
+		{"typed slices", []any{[]int16{-1}, []uint32{7}, Float64Array{0.5}, BigInt64Array{-2}, ArrayBuffer{1}}, []any{[]int16{-1}, []uint32{7}, Float64Array{0.5}, BigInt64Array{-2}, ArrayBuffer{1}}},
+		{"Go float64 slice stays an Array", []float64{0.5}, []any{0.5}},
 		{"ref", ref, ref},
 		{"slice", []string{"a", "b"}, []any{"a", "b"}},
 		{"array", [2]int{1, 2}, []any{int64(1), int64(2)}},
@@ -112,19 +117,25 @@ func TestJSToGo(t *testing.T) {
 		{`undefined`, nil},
 		{`null`, nil},
 		{`-0`, -0.0},
-		{`2**53`, int64(1 << 53)},
+		{`2**53 - 1`, int64(1<<53 - 1)},
+		{`2**53`, float64(1 << 53)},
 		{`2**53 + 2`, float64(1<<53 + 2)},
 		{`0.5 + 0.25`, 0.75},
-		{`12n`, int64(12)},
-		{`2n**64n - 1n`, uint64(math.MaxUint64)},
+		{`12n`, big.NewInt(12)},
+		{`2n**64n - 1n`, new(big.Int).SetUint64(math.MaxUint64)},
+		{`-(2n**70n)`, new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 70))},
 		{`new Date(0)`, time.Unix(0, 0)},
 		{`new Date(NaN)`, time.Time{}},
 		{`new Uint8Array([1, 2])`, []byte{1, 2}},
 		{`new Uint8Array([1, 2, 3]).subarray(1)`, []byte{2, 3}},
-		{`new Uint8Array([1, 2]).buffer`, []byte{1, 2}},
+		{`new Uint8Array([1, 2]).buffer`, ArrayBuffer{1, 2}},
+		{`new Uint8ClampedArray([1, 300])`, []byte{1, 255}},
 		{`new Int16Array([-1])`, []int16{-1}},
-		{`new Float64Array([1.5])`, []float64{1.5}},
-		{`new BigInt64Array([-3n])`, []int64{-3}},
+		{`new Float64Array([1.5])`, Float64Array{1.5}},
+		{`new BigInt64Array([-3n])`, BigInt64Array{-3}},
+		{`new BigUint64Array([3n])`, BigUint64Array{3}},
+		{`new Float32Array([0.5])`, []float32{0.5}},
+		{`new Uint32Array([7])`, []uint32{7}},
 		{`[1, "a", [null]]`, []any{int64(1), "a", []any{nil}}},
 		{`({a: {b: undefined}})`, map[string]any{"a": map[string]any{"b": nil}}},
 		{`Object.assign(Object.create(null), {x: 1})`, map[string]any{"x": int64(1)}},
@@ -157,8 +168,8 @@ func TestCannotCross(t *testing.T) {
 		`(function f() {})`,
 		`(() => { const o = {}; o.self = o; return o })()`,
 		`(() => { const a = []; a.push({a}); return a })()`,
-		`2n ** 64n`,
-		`-(2n ** 63n) - 1n`,
+		`new Array(1 << 21)`,
+		`(() => { let a = {}; for (let i = 0; i < 40; i++) a = {x: a, y: a}; return [a, new Array(1 << 20)] })()`,
 		`Symbol("x")`,
 		`({s: Symbol("x")})`,
 		`new Map()`,
@@ -198,6 +209,56 @@ func TestCannotCross(t *testing.T) {
 	}
 }
 
+// A shared substructure is converted once, both ways, and stays shared:
+// a DAG that would be 2^64 nodes as a tree crosses in 64 steps.
+func TestConvertShared(t *testing.T) {
+	in := bare()
+	g, err := in.toGo(in.eval(t, `(() => { let a = {leaf: 1}; for (let i = 0; i < 64; i++) a = {x: a, y: a}; return a })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := g.(map[string]any)
+	if reflect.ValueOf(m["x"]).UnsafePointer() != reflect.ValueOf(m["y"]).UnsafePointer() {
+		t.Fatal("shared object converted twice")
+	}
+	back, err := in.toJS(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = in.rt.Set("back", back)
+	if v := in.eval(t, `back.x === back.y && back.x.x.x === back.y.y.y`); !v.ToBoolean() {
+		t.Fatal("sharing lost going back to JavaScript")
+	}
+	shared := []any{1}
+	v, err := in.toJS(map[string]any{"a": shared, "b": shared, "e1": []any{}, "e2": []any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = in.rt.Set("v", v)
+	if got := in.eval(t, `[v.a === v.b, v.e1 === v.e2]`).Export(); !reflect.DeepEqual(got, []any{true, false}) {
+		t.Fatalf("Go sharing: %v", got)
+	}
+}
+
+// The conversion budget bounds nodes and bytes both ways.
+func TestConvertBudget(t *testing.T) {
+	in := bare()
+	in.cfg.convNodes, in.cfg.convBytes = 100, 1000
+	for _, src := range []string{`new Array(101)`, `"x".repeat(1001)`, `new Uint8Array(1001)`, `({["k".repeat(1001)]: 1})`, `10n ** 3000n`} {
+		if _, err := in.toGo(in.eval(t, src)); !errors.Is(err, ErrCannotCross) {
+			t.Errorf("%s: %v, want ErrCannotCross", src, err)
+		}
+	}
+	if _, err := in.toGo(in.eval(t, `new Array(90).fill("x")`)); err != nil {
+		t.Errorf("within budget: %v", err)
+	}
+	for name, v := range map[string]any{"nodes": make([]int, 101), "bytes": strings.Repeat("x", 1001), "binary": make([]byte, 1001)} {
+		if _, err := in.toJS(v); !errors.Is(err, ErrCannotCross) {
+			t.Errorf("%s: %v, want ErrCannotCross", name, err)
+		}
+	}
+}
+
 func TestDecode(t *testing.T) {
 	var s record
 	err := Decode(map[string]any{"name": "n", "UNTAG": int64(2), "ptr": map[string]any{"n": int64(3)}, "list": []any{map[string]any{"n": 1.0}}, "n": int64(5), "unknown": true}, &s)
@@ -215,11 +276,26 @@ func TestDecode(t *testing.T) {
 		{[]any{1}, new([2]int)},
 		{map[string]any{"n": "x"}, new(inner)},
 		{uint64(math.MaxUint64), new(int64)},
+		{new(big.Int).Lsh(big.NewInt(1), 70), new(int64)},
+		{big.NewInt(-1), new(uint8)},
+		{Float64Array{1}, new([]int)},
 	}
 	for _, b := range bad {
 		if err := Decode(b.v, b.out); !errors.Is(err, ErrDecode) {
 			t.Errorf("Decode(%#v, %T) = %v, want ErrDecode", b.v, b.out, err)
 		}
+	}
+	var small int8
+	var floats []float64
+	var u uint64
+	if err := Decode(big.NewInt(-5), &small); err != nil || small != -5 {
+		t.Fatalf("BigInt into int8: %v %v", small, err)
+	}
+	if err := Decode(new(big.Int).SetUint64(math.MaxUint64), &u); err != nil || u != math.MaxUint64 {
+		t.Fatalf("BigInt into uint64: %v %v", u, err)
+	}
+	if err := Decode(Float64Array{1.5}, &floats); err != nil || !reflect.DeepEqual(floats, []float64{1.5}) {
+		t.Fatalf("Float64Array into []float64: %v %v", floats, err)
 	}
 	if err := Decode(1, nil); !errors.Is(err, ErrDecode) {
 		t.Fatal("nil target accepted")

@@ -3,12 +3,14 @@ package jsactor
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 )
 
 // Decode stores v, a value converted from JavaScript (see the package
-// doc), in the Go value out points to: numbers into any numeric type that
-// holds them exactly, objects into structs (by json tags, as
+// doc), in the Go value out points to: numbers and BigInts (*big.Int)
+// into any numeric type that holds them exactly (a BigInt into a float:
+// the nearest float), objects into structs (by json tags, as
 // encoding/json) or maps with string keys, arrays into slices and arrays,
 // null into the zero value. A value that does not fit fails with
 // ErrDecode.
@@ -29,8 +31,13 @@ func decode(v any, dst reflect.Value, depth int) error {
 		dst.SetZero()
 		return nil
 	}
-	if vt := reflect.TypeOf(v); vt.AssignableTo(t) {
+	vt := reflect.TypeOf(v)
+	if vt.AssignableTo(t) {
 		dst.Set(reflect.ValueOf(v))
+		return nil
+	}
+	if vt.Kind() == reflect.Slice && t.Kind() == reflect.Slice && vt.Elem() == t.Elem() {
+		dst.Set(reflect.ValueOf(v).Convert(t)) // a typed array's named slice type
 		return nil
 	}
 	switch t.Kind() {
@@ -75,6 +82,16 @@ func decodeNumber(v any, dst reflect.Value) error {
 		f = x
 		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
 			i, isInt = int64(x), true
+		}
+	case *big.Int:
+		f, _ = new(big.Float).SetInt(x).Float64()
+		switch {
+		case x.IsInt64():
+			i, isInt = x.Int64(), true
+		case x.IsUint64():
+			u, isUint = x.Uint64(), true
+		case dst.Kind() != reflect.Float32 && dst.Kind() != reflect.Float64:
+			return mismatch(v, dst.Type())
 		}
 	default:
 		return mismatch(v, dst.Type())

@@ -71,12 +71,16 @@
 // its JavaScript stack and passed to [WithErrorHandler]'s function; one in
 // a handler fails the actor, as above. Promise rejections still unhandled
 // at a turn's checkpoint are reported, and reported again as handled if a
-// handler is attached later.
+// handler is attached later (to the error handler, wrapping
+// [ErrRejectionHandled]). A message no handler takes fails with
+// [ErrNoHandler] and is dead-lettered with it as the reason.
 //
 // A watchdog interrupts a turn that runs past its budget ([WithBudget],
-// default 100 ms), infinite loops and promise storms alike. It costs a
-// turn two atomic operations: one sampler goroutine per process (running
-// while any JS actor lives) watches the turns in progress. An interrupted
+// default 100 ms), infinite loops and promise storms alike, and the
+// script code the host runs while converting values (a rejection reason's
+// toString, a getter, a replaced builtin), which runs inside the turn. It
+// costs a turn a few atomic operations: one sampler goroutine per process
+// (running while any JS actor lives) watches the turns in progress. An interrupted
 // turn is fatal to the instance (goja drops its queued jobs): supervision
 // restarts the actor, and the asks the instance still owed fail with
 // [ErrInstanceLost]. The call stack depth is bounded
@@ -86,10 +90,49 @@
 //
 // Values are copied, never shared, in both directions; see the comments
 // of the conversions (JavaScript objects, arrays, numbers, strings,
-// booleans, null, Dates, typed arrays; Go structs by json tags, maps,
-// slices, refs). A value that cannot cross — a function, a symbol, a
-// cyclic object, a BigInt out of the 64-bit range, a class instance —
-// fails the send with [ErrCannotCross] (a TypeError in JavaScript);
-// nothing is delivered. [Decode] turns a converted value into a typed Go
-// value, as [Ask] does with its type parameter.
+// booleans, null, Dates, typed arrays and ArrayBuffers, BigInts as
+// *big.Int; Go structs by json tags, maps, slices, refs). An object or Go
+// map, slice or pointer reached twice in one value is copied once and
+// stays shared in the copy. A value that cannot cross — a function, a
+// symbol, a cyclic object, a class instance, a forged ref — fails the
+// send with [ErrCannotCross] (a TypeError in JavaScript); nothing is
+// delivered. Every conversion has a budget of values visited and bytes
+// copied ([WithConversionLimits]; by default [DefaultMaxConvertNodes] and
+// [DefaultMaxConvertBytes]), because the watchdog cannot interrupt Go
+// code: a larger value cannot cross either. [Decode] turns a converted
+// value into a typed Go value, as [Ask] does with its type parameter.
+//
+// structuredClone, inside one actor, is HTML's structured clone (Map,
+// Set, RegExp, Error, cycles and shared references kept), not the
+// cross-actor copy; its comment lists the differences from HTML.
+//
+// # Refs
+//
+// A ref is a frozen object on a frozen prototype, and is recognised by
+// identity: only the objects the host handed to the script are refs. An
+// object a script builds to look like one (Object.create on the ref
+// prototype) is not, so a script can reach, stop or watch only the
+// actors whose refs it was given (self, its parent and children, refs
+// received in messages).
+//
+// # Builtins the host uses
+//
+// A script may replace any global, so the host never trusts one it looks
+// up after the script ran. Object.freeze (for refs) is captured before
+// the script's top level runs. Async replies and queueMicrotask go
+// through compiled async functions whose await reaches the intrinsic
+// promise machinery without looking up Promise or its then. The
+// constructors of values the host makes (Date, Error, typed arrays, and
+// Map, Set and RegExp for structuredClone) are looked up on first use,
+// always inside a watched turn, and what they build is checked to be
+// genuine: a replaced one makes the value fail to cross (an Error falls
+// back to an intrinsic TypeError). Capturing them all up front would
+// cost every actor the kilobytes goja saves by building its globals
+// lazily.
+//
+// # Timers
+//
+// Timer delays are clamped to 2^31-1 ms (about 24.8 days), the largest
+// delay Node and browsers represent; a longer one, Infinity included,
+// fires after that long (Node fires it after 1 ms instead).
 package jsactor

@@ -2,7 +2,10 @@ package jsactor
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 // Sentinel errors. Errors from this package wrap one of these with %w
@@ -18,12 +21,19 @@ var (
 	// ErrInstanceLost: the JS instance that was to answer an ask died
 	// (interrupted, failed, restarted or stopped) before it answered.
 	ErrInstanceLost = errors.New("jsactor: instance lost before answering")
-	// ErrNoHandler: the script exports no handler for the message.
-	ErrNoHandler = errors.New("jsactor: no handler")
+	// ErrNoHandler: the script exports no handler for the message. It
+	// wraps actor.ErrUnhandled, so the actor runtime dead-letters the
+	// message (with this error as the reason) and an ask fails with it.
+	ErrNoHandler = fmt.Errorf("jsactor: no handler: %w", actor.ErrUnhandled)
 	// ErrScript: a script could not be compiled, or its top level failed.
 	ErrScript = errors.New("jsactor: script error")
 	// ErrDecode: a reply could not be decoded into the asked Go type.
 	ErrDecode = errors.New("jsactor: cannot decode reply")
+	// ErrRejectionHandled: a promise rejection reported as unhandled got
+	// a handler later (Node's rejectionHandled). The error handler gets it
+	// wrapping the rejection's *Error, and it is logged at Info: it is
+	// news, not a failure.
+	ErrRejectionHandled = errors.New("jsactor: promise rejection handled later")
 	// ErrModule: require named a module the host did not register.
 	ErrModule = errors.New("jsactor: module not registered")
 )

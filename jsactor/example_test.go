@@ -2,7 +2,9 @@ package jsactor_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -74,4 +76,37 @@ func ExampleSpawnChild() {
 	v, err := actor.Ask[string](context.Background(), sys, parent, "troupe")
 	fmt.Println(v, err)
 	// Output: hello troupe <nil>
+}
+
+func ExampleWithConversionLimits() {
+	sys, _ := actor.NewSystem("demo")
+	defer sys.Shutdown(context.Background())
+
+	script := jsactor.MustCompile("sizes.js", `module.exports = { size(list) { return list.length } };`)
+	ref, _ := jsactor.Spawn(sys, "sizes", "s1", script, jsactor.WithConversionLimits(1000, 1<<20))
+	n, err := jsactor.Ask[int](context.Background(), sys, ref, "size", make([]int, 100))
+	fmt.Println(n, err)
+	_, err = jsactor.Ask[int](context.Background(), sys, ref, "size", make([]int, 5000))
+	fmt.Println(errors.Is(err, jsactor.ErrCannotCross))
+	// Output:
+	// 100 <nil>
+	// true
+}
+
+func ExampleFloat64Array() {
+	sys, _ := actor.NewSystem("demo")
+	defer sys.Shutdown(context.Background())
+
+	script := jsactor.MustCompile("typed.js", `module.exports = {
+		kinds(a, b, c) { return [a.constructor.name, b.constructor.name, typeof c] },
+		halves(n) { return new Float64Array(n).fill(0.5) },
+	};`)
+	ref, _ := jsactor.Spawn(sys, "typed", "t1", script)
+	kinds, _ := jsactor.Ask[[]string](context.Background(), sys, ref, "kinds", jsactor.Float64Array{1}, []float64{1}, big.NewInt(7))
+	fmt.Println(kinds)
+	halves, _ := jsactor.Ask[jsactor.Float64Array](context.Background(), sys, ref, "halves", 2)
+	fmt.Println(halves)
+	// Output:
+	// [Float64Array Array bigint]
+	// [0.5 0.5]
 }

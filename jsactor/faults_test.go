@@ -2,9 +2,12 @@ package jsactor_test
 
 import (
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -63,6 +66,42 @@ func TestUnhandledRejections(t *testing.T) {
 	if r.logs.FilterMessage("promise rejection handled later").Len() != 1 {
 		t.Fatalf("late handling not logged: %v", r.logs.All())
 	}
+	err := r.waitReported(func(err error) bool { return errors.Is(err, jsactor.ErrRejectionHandled) })
+	if je := jsErrorOf(err); je == nil || !strings.Contains(je.Message, "late") {
+		t.Fatalf("handled-later report %v does not carry the rejection", err)
+	}
+}
+
+// The memory of reported rejections is bounded by forgetting the oldest:
+// a rejection among the most recent 1024 is still reported when handled
+// later, the oldest ones are not.
+func TestRejectionsHandledLaterEvictOldest(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("many", `
+		const ps = [];
+		module.exports = {
+			reject(n) { for (let i = 0; i < n; i++) ps.push(Promise.reject(new Error("r" + i))); },
+			attach(i) { ps[i].catch(() => {}); },
+		};`)
+	r.call(ref, "reject", 1030)
+	r.waitReported(func(err error) bool {
+		return strings.HasSuffix(err.Error(), "r1029") || strings.Contains(err.Error(), "r1029\n")
+	})
+	r.call(ref, "attach", 0)   // evicted
+	r.call(ref, "attach", 500) // still remembered
+	err := r.waitReported(func(err error) bool { return errors.Is(err, jsactor.ErrRejectionHandled) })
+	if je := jsErrorOf(err); je == nil || !strings.HasPrefix(je.Message, "Error: r500") {
+		t.Fatalf("handled later: %v", err)
+	}
+	n := 0
+	for _, err := range r.reported() {
+		if errors.Is(err, jsactor.ErrRejectionHandled) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d handled-later reports, want 1", n)
+	}
 }
 
 // A handler that throws fails the actor: the ask gets the error with its
@@ -109,12 +148,15 @@ func TestScriptErrorAtStart(t *testing.T) {
 	}
 }
 
+// Compile errors wrap ErrScript and their cause.
 func TestCompileError(t *testing.T) {
-	if _, err := jsactor.Compile("x.js", "module.exports = {"); !errors.Is(err, jsactor.ErrScript) {
-		t.Fatalf("got %v, want ErrScript", err)
+	_, err := jsactor.Compile("x.js", "module.exports = {")
+	var se *goja.CompilerSyntaxError
+	if !errors.Is(err, jsactor.ErrScript) || !errors.As(err, &se) {
+		t.Fatalf("got %v, want ErrScript wrapping a syntax error", err)
 	}
-	if _, err := jsactor.CompileFile("/nonexistent/x.js"); !errors.Is(err, jsactor.ErrScript) {
-		t.Fatalf("got %v, want ErrScript", err)
+	if _, err := jsactor.CompileFile("/nonexistent/x.js"); !errors.Is(err, jsactor.ErrScript) || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("got %v, want ErrScript and fs.ErrNotExist", err)
 	}
 }
 

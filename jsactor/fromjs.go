@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"reflect"
-	"slices"
+	"strconv"
 	"time"
 
 	"github.com/dop251/goja"
@@ -15,64 +14,123 @@ import (
 //
 //	undefined, null                nil
 //	boolean, string                bool, string
-//	number                         int64 when integral and within ±2^53
-//	                               (-0 stays float64), otherwise float64
-//	BigInt                         int64, or uint64 above MaxInt64; out of
-//	                               that range: ErrCannotCross
+//	number                         int64 when a safe integer (within
+//	                               ±(2^53-1); -0 stays float64), otherwise
+//	                               float64
+//	BigInt                         *big.Int (any size, within the budget)
 //	Date                           time.Time (an invalid Date: the zero Time)
 //	Array                          []any
-//	Uint8Array, ArrayBuffer        []byte (copied)
-//	other typed arrays             []int8, []uint16, []int16, []uint32,
-//	                               []int32, []float32, []float64, []int64,
-//	                               []uint64 (copied)
+//	Uint8Array, Uint8ClampedArray  []byte (copied)
+//	Int8Array, Int16Array,         []int8, []int16, []uint16, []int32,
+//	Uint16Array, Int32Array,       []uint32, []float32 (copied)
+//	Uint32Array, Float32Array
+//	Float64Array, BigInt64Array,   Float64Array, BigInt64Array,
+//	BigUint64Array, ArrayBuffer    BigUint64Array, ArrayBuffer (named
+//	                               slice types of this package, so that
+//	                               they come back as typed arrays while a
+//	                               Go []float64 or []int64 becomes an Array)
 //	ref object                     actor.Ref
 //	plain object                   map[string]any of its own enumerable
 //	                               string-keyed properties
 //
 // Functions, symbols, promises, Maps, Sets, RegExps, Errors, class
-// instances other than those above, and cyclic structures cannot cross
-// (ErrCannotCross). Shared, acyclic substructures are copied once per
-// occurrence. Getters run during the copy; an exception in one fails the
-// conversion.
+// instances other than those above, forged refs and cyclic structures
+// cannot cross (ErrCannotCross). An object reached twice (a shared,
+// acyclic substructure) is converted once, and the Go value is shared the
+// same way. Getters run during the copy; an exception in one fails the
+// conversion. Each conversion has a budget (WithConversionLimits).
 
-// maxArrayLen bounds the arrays that cross, so that a sparse array cannot
-// make the host allocate without bound.
+// maxArrayLen bounds the arrays that cross, whatever the budget.
 const maxArrayLen = 1 << 24
 
-var typeArrayBuffer = reflect.TypeFor[goja.ArrayBuffer]()
+// fromJS is one conversion from JavaScript to Go.
+type fromJS struct {
+	in     *instance
+	active map[*goja.Object]struct{} // objects being converted: a cycle
+	done   map[*goja.Object]any      // objects converted: shared
+	depth  int
+	budget
+}
 
-// toGo converts v, catching exceptions thrown by getters. A primitive has
-// none, and converts without the cost of goja's Try.
+func (in *instance) newFromJS() *fromJS {
+	f := &fromJS{in: in, budget: in.newBudget()}
+	f.nodes-- // the value at the top
+	return f
+}
+
+// toGo converts v, catching exceptions thrown by getters and stopping
+// the turn on an interrupt. A primitive runs no script code and shares
+// nothing: it converts without the guard's goja Try and the memo maps.
 func (in *instance) toGo(v goja.Value) (out any, err error) {
 	if _, isObj := v.(*goja.Object); !isObj {
-		return in.toGoDepth(v, nil)
+		f := fromJS{in: in, budget: in.newBudget()}
+		f.nodes--
+		return f.primitive(v)
 	}
-	if ex := in.rt.Try(func() { out, err = in.toGoDepth(v, nil) }); ex != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCannotCross, in.jsError(ex))
+	if gerr := in.guard(func() { out, err = in.newFromJS().value(v) }); gerr != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
 	}
 	return out, err
 }
 
-// path lists the objects being converted, to detect cycles.
-type path []*goja.Object
+// toGoArg converts v inside a native function: an exception in a getter
+// propagates as a JavaScript exception; an error that is not one becomes
+// a TypeError naming what.
+func (in *instance) toGoArg(v goja.Value, what string) any {
+	out, err := in.newFromJS().value(v)
+	if err != nil {
+		panic(in.rt.NewTypeError(what + err.Error()))
+	}
+	return out
+}
 
-func (in *instance) toGoDepth(v goja.Value, p path) (any, error) {
+// argsGo converts the arguments of call from index from on.
+func (in *instance) argsGo(call goja.FunctionCall, from int) []any {
+	args := make([]any, 0, max(len(call.Arguments)-from, 0))
+	for i := from; i < len(call.Arguments); i++ {
+		args = append(args, in.toGoArg(call.Arguments[i], "argument "+strconv.Itoa(i)+": "))
+	}
+	return args
+}
+
+// value converts v. The caller has paid for v in the budget: one node
+// for the value at the top, for each property of an object, for each
+// element (or hole) of an array.
+func (f *fromJS) value(v goja.Value) (any, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
 	}
 	o, isObj := v.(*goja.Object)
 	if !isObj {
-		return primitiveGo(v)
+		return f.primitive(v)
 	}
-	if slices.Contains(p, o) {
+	if g, ok := f.done[o]; ok {
+		return g, nil
+	}
+	if _, ok := f.active[o]; ok {
 		return nil, fmt.Errorf("%w: cyclic object", ErrCannotCross)
 	}
-	if len(p) >= maxDepth {
+	if f.depth >= maxDepth {
 		return nil, errTooDeep
 	}
+	if f.active == nil {
+		f.active, f.done = map[*goja.Object]struct{}{}, map[*goja.Object]any{}
+	}
+	f.active[o] = struct{}{}
+	f.depth++
+	g, err := f.object(o)
+	f.depth--
+	delete(f.active, o)
+	if err == nil {
+		f.done[o] = g
+	}
+	return g, err
+}
+
+func (f *fromJS) object(o *goja.Object) (any, error) {
 	switch o.ClassName() {
 	case "Array":
-		return in.arrayGo(o, append(p, o))
+		return f.array(o)
 	case "Date":
 		t, _ := o.Export().(time.Time)
 		if ms := o.ToNumber().ToFloat(); math.IsNaN(ms) {
@@ -80,32 +138,33 @@ func (in *instance) toGoDepth(v goja.Value, p path) (any, error) {
 		}
 		return t, nil
 	case "Object":
-		return in.objectGo(o, append(p, o))
+		return f.plain(o)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrCannotCross, o.ClassName())
 }
 
-func primitiveGo(v goja.Value) (any, error) {
+func (f *fromJS) primitive(v goja.Value) (any, error) {
 	if _, ok := v.(*goja.Symbol); ok {
 		return nil, fmt.Errorf("%w: symbol", ErrCannotCross)
 	}
 	e := v.Export()
 	switch x := e.(type) {
-	case bool, string, int64:
+	case bool:
 		return e, nil // as exported: boxing x again would allocate
+	case string:
+		return e, f.spend(0, len(x))
+	case int64:
+		if x > maxSafeInt || x < -maxSafeInt {
+			return float64(x), nil
+		}
+		return e, nil
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 && !(x == 0 && math.Signbit(x)) {
+		if x == math.Trunc(x) && math.Abs(x) <= maxSafeInt && !(x == 0 && math.Signbit(x)) {
 			return int64(x), nil
 		}
 		return x, nil
 	case *big.Int:
-		switch {
-		case x.IsInt64():
-			return x.Int64(), nil
-		case x.IsUint64():
-			return x.Uint64(), nil
-		}
-		return nil, fmt.Errorf("%w: BigInt %s out of the int64/uint64 range", ErrCannotCross, x)
+		return new(big.Int).Set(x), f.spend(0, len(x.Bits())*8)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrCannotCross, typeName(v))
 }
@@ -117,14 +176,19 @@ func typeName(v goja.Value) string {
 	return "value"
 }
 
-func (in *instance) arrayGo(o *goja.Object, p path) (any, error) {
+func (f *fromJS) array(o *goja.Object) (any, error) {
 	n := o.Get("length").ToInteger()
 	if n > maxArrayLen {
 		return nil, fmt.Errorf("%w: array of %d elements", ErrCannotCross, n)
 	}
+	// Holes count too: a sparse array costs what its length says, before
+	// anything is allocated for it.
+	if err := f.spend(int(n), 0); err != nil {
+		return nil, err
+	}
 	out := make([]any, n)
 	for i := range out {
-		ev, err := in.toGoDepth(o.Get(fmt.Sprint(i)), p)
+		ev, err := f.value(o.Get(strconv.Itoa(i)))
 		if err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
@@ -133,16 +197,20 @@ func (in *instance) arrayGo(o *goja.Object, p path) (any, error) {
 	return out, nil
 }
 
-// objectGo converts an object of class "Object": a ref, a typed array or
+// plain converts an object of class "Object": a ref, a typed array or
 // ArrayBuffer, or a plain object.
-func (in *instance) objectGo(o *goja.Object, p path) (any, error) {
+func (f *fromJS) plain(o *goja.Object) (any, error) {
+	in := f.in
 	if r, ok := in.refOf(o); ok {
 		return r, nil
 	}
-	if b, ok := typedGo(o); ok {
-		return b, nil
+	if in.cache != nil && in.cache.refProto != nil && o.Prototype() == in.cache.refProto {
+		return nil, fmt.Errorf("%w: an object on the ref prototype that the host did not make (a forged ref)", ErrCannotCross)
 	}
-	if proto := o.Prototype(); proto != nil && !in.isPlainProto(proto) {
+	if b, size, ok := typedGo(o); ok {
+		return b, f.spend(0, size)
+	}
+	if proto := o.Prototype(); proto != nil && !isPlainProto(proto) {
 		return nil, fmt.Errorf("%w: instance of a class (%s)", ErrCannotCross, ctorName(proto))
 	}
 	if fn, ok := goja.AssertFunction(o); ok && fn != nil {
@@ -151,7 +219,10 @@ func (in *instance) objectGo(o *goja.Object, p path) (any, error) {
 	keys := o.Keys()
 	out := make(map[string]any, len(keys))
 	for _, k := range keys {
-		ev, err := in.toGoDepth(o.Get(k), p)
+		if err := f.spend(1, len(k)); err != nil {
+			return nil, err
+		}
+		ev, err := f.value(o.Get(k))
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", k, err)
 		}
@@ -162,7 +233,7 @@ func (in *instance) objectGo(o *goja.Object, p path) (any, error) {
 
 // isPlainProto reports whether proto is Object.prototype (or the object
 // has a null prototype, handled by the caller).
-func (in *instance) isPlainProto(proto *goja.Object) bool {
+func isPlainProto(proto *goja.Object) bool {
 	return proto.Prototype() == nil
 }
 
@@ -173,36 +244,4 @@ func ctorName(proto *goja.Object) string {
 		}
 	}
 	return "unknown"
-}
-
-// typedGo copies a typed array or ArrayBuffer.
-func typedGo(o *goja.Object) (any, bool) {
-	if t := o.ExportType(); t == nil || (t.Kind() != reflect.Slice && t != typeArrayBuffer) {
-		return nil, false
-	}
-	switch x := o.Export().(type) {
-	case goja.ArrayBuffer:
-		return slices.Clone(x.Bytes()), true
-	case []byte:
-		return slices.Clone(x), true
-	case []int8:
-		return slices.Clone(x), true
-	case []uint16:
-		return slices.Clone(x), true
-	case []int16:
-		return slices.Clone(x), true
-	case []uint32:
-		return slices.Clone(x), true
-	case []int32:
-		return slices.Clone(x), true
-	case []float32:
-		return slices.Clone(x), true
-	case []float64:
-		return slices.Clone(x), true
-	case []int64:
-		return slices.Clone(x), true
-	case []uint64:
-		return slices.Clone(x), true
-	}
-	return nil, false
 }

@@ -63,10 +63,9 @@ var extraGlobals []extraGlobal
 // cache holds helpers built on first use, per instance.
 type cache struct {
 	refProto *goja.Object
-	then     goja.Callable
-	date     *goja.Object
-	u8       *goja.Object
-	errCtor  *goja.Object
+	refs     refTable
+	bi       *builtins
+	follow   goja.Callable
 	modules  map[string]goja.Value
 	perf     *perfState
 }

@@ -60,6 +60,7 @@ func (in *instance) Started(c *actor.Context) {
 	in.rt.SetMaxCallStackSize(in.cfg.maxStack)
 	in.rt.SetPromiseRejectionTracker(in.trackRejection)
 	in.installGlobals()
+	in.captureBuiltins()
 	watchdogRegister(in)
 	seq := in.begin()
 	err := in.runScript()
@@ -91,13 +92,14 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 	if in.dead {
 		return nil, ErrInstanceLost
 	}
+	seq := in.begin() // converting the message may run builtins: watched
 	fn, this, args, err := in.dispatch(msg)
 	if err != nil {
 		clear(args)
-		in.logger().Warn("message not handled", zap.Error(err))
+		in.end(seq, nil)
+		in.logger().Warn("message not handled", zap.Error(err)) // the runtime dead-letters it
 		return nil, err
 	}
-	seq := in.begin()
 	v, err := fn(this, args...)
 	clear(args) // the arguments may be in argBuf: let them go
 	var reply any
@@ -206,7 +208,9 @@ func (in *instance) replyLater(o *goja.Object, p *goja.Promise) any {
 		}
 		return goja.Undefined()
 	}
-	in.then(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr))
+	if err := in.follow(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr)); err != nil {
+		in.replyFailed(res, err)
+	}
 	return lp
 }
 
@@ -249,16 +253,3 @@ func (in *instance) dispose(reason error) {
 }
 
 func (in *instance) logger() *zap.Logger { return in.c.Logger() }
-
-// then attaches reactions to a JavaScript promise through the original
-// Promise.prototype.then, captured on first use.
-func (in *instance) then(p *goja.Object, onOK, onErr goja.Value) {
-	c := in.cached()
-	if c.then == nil {
-		proto := in.rt.Get("Promise").ToObject(in.rt).Get("prototype").ToObject(in.rt)
-		c.then, _ = goja.AssertFunction(proto.Get("then"))
-	}
-	if _, err := c.then(p, onOK, onErr); err != nil && isUncatchable(err) {
-		in.failure = err
-	}
-}

@@ -4,28 +4,35 @@ import (
 	"github.com/dop251/goja"
 )
 
-// queueMicrotask is built on goja's own job queue (through the promise
-// captured when it is first used, so a script replacing Promise later
-// does not change it): its callbacks run at the current turn's checkpoint,
-// in order with promise reactions. An exception in one is reported, as
-// browsers report it, and does not stop the others.
-var microtaskShim = goja.MustCompile("queueMicrotask", `(function (report) {
-	var resolved = Promise.resolve(), then = Promise.prototype.then;
+// queueMicrotask is built on goja's own job queue with an async function
+// that awaits undefined (one job, as a reaction to an already-settled
+// promise takes), so it neither looks up Promise nor calls anything a
+// script could replace: its callbacks run at the current turn's
+// checkpoint, in order with promise reactions. An exception in one is
+// reported, as browsers report it, and does not stop the others.
+var microtaskShim = goja.MustCompile("queueMicrotask", `(function (report, check) {
+	async function run(callback) {
+		await undefined;
+		try { callback(); } catch (e) { report(e); }
+	}
 	return function queueMicrotask(callback) {
-		if (typeof callback !== "function") {
-			throw new TypeError("queueMicrotask: callback is not a function");
-		}
-		then.call(resolved, function () {
-			try { callback(); } catch (e) { report(e); }
-		});
+		check(callback);
+		run(callback);
 	};
 })`, true)
 
 func (in *instance) buildQueueMicrotask() goja.Value {
-	return in.shim(microtaskShim, func(call goja.FunctionCall) goja.Value {
+	report := func(call goja.FunctionCall) goja.Value {
 		in.report("microtask threw", in.errorOf(call.Argument(0)))
 		return goja.Undefined()
-	})
+	}
+	check := func(call goja.FunctionCall) goja.Value {
+		if _, ok := goja.AssertFunction(call.Argument(0)); !ok {
+			panic(in.rt.NewTypeError("queueMicrotask: callback is not a function"))
+		}
+		return goja.Undefined()
+	}
+	return in.shim(microtaskShim, report, check)
 }
 
 // shim runs a compiled helper that evaluates to a factory function and

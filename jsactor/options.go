@@ -28,6 +28,8 @@ type config struct {
 	scripts   map[string]*Script
 	onError   func(ref actor.Ref, err error)
 	spawnOpts []actor.SpawnOption
+	convNodes int // conversion budget; 0 for the defaults (see budget.go)
+	convBytes int
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says
@@ -79,9 +81,17 @@ func WithMaxCallStackSize(n int) Option {
 	}
 }
 
-// WithNestedTimerClamping turns on HTML's nested-timeout clamping: a
-// timer scheduled by a timer callback more than five levels deep waits at
-// least 4 ms. Off by default.
+// WithNestedTimerClamping turns on HTML's nested-timeout clamping. Off by
+// default.
+//
+// The rule is the current HTML one: a timer set while a timer callback of
+// nesting level n runs (n = 0 outside timer callbacks) gets level n+1,
+// and when n is greater than 4 a delay under 4 ms becomes 4 ms; so the
+// 6th and deeper levels of setTimeout chains are clamped (older HTML
+// texts, which compared n > 5, clamped from the 7th). One deviation: HTML
+// also raises a repeating interval's level at each repetition, clamping a
+// short interval from its 5th repetition on; here an interval keeps the
+// level it was set at.
 func WithNestedTimerClamping() Option {
 	return func(c *config) error {
 		c.clamp = true
@@ -136,7 +146,11 @@ func WithErrorHandler(fn func(ref actor.Ref, err error)) Option {
 }
 
 // WithSpawnOptions passes actor spawn options (mailbox, restart limit,
-// backoff...) to Spawn and to the children a script spawns.
+// backoff...) to [Spawn], [SpawnChild] and the children a script spawns.
+// [Factory] cannot apply them: an actor.Factory makes actors, it does not
+// spawn them, so the caller passes its spawn options to
+// actor.System.Spawn or actor.Context.Spawn itself (the children the
+// script spawns still get these).
 func WithSpawnOptions(opts ...actor.SpawnOption) Option {
 	return func(c *config) error {
 		c.spawnOpts = append(c.spawnOpts, opts...)

@@ -11,7 +11,7 @@ import (
 	"github.com/troupe-go/troupe/loop"
 )
 
-// A ref in JavaScript is a frozen object {system, kind, id} whose
+// A ref in JavaScript is a frozen object {system, kind, id} whose frozen
 // prototype carries the messaging methods:
 //
 //	ref.tell(method, ...args)     send Call{method, args}
@@ -23,6 +23,9 @@ import (
 //
 // Arguments and replies are copied (see the package doc); a value that
 // cannot cross makes the call throw a TypeError, and nothing is sent.
+// Only the objects the host made are refs (see refTable): an object built
+// by the script on the ref prototype is not one, and the ref methods,
+// stop, watch and unwatch throw a TypeError on it.
 // Asks settle on this actor's loop; a failed ask rejects with an Error
 // carrying the Go error's message.
 
@@ -40,42 +43,47 @@ func (in *instance) refProto() *goja.Object {
 	set("send", func(call goja.FunctionCall) goja.Value { return in.refSend(call, false, false) })
 	set("request", func(call goja.FunctionCall) goja.Value { return in.refSend(call, false, true) })
 	set("toString", func(call goja.FunctionCall) goja.Value {
-		r, _ := in.refOf(call.This)
-		return in.rt.ToValue(r.String())
+		return in.rt.ToValue(in.refArg(call.This, "toString called on a non-ref").String())
 	})
 	_ = p.SetPrototype(nil)
+	in.freezeJS(p)
 	c.refProto = p
 	return p
 }
 
 // refJS makes the JavaScript ref object of r (null for the zero ref).
 func (in *instance) refJS(r actor.Ref) goja.Value {
+	return in.refJSWith(r, nil)
+}
+
+// refJSWith makes the ref object of r, lets extra add properties to it,
+// then freezes it and records it as a ref.
+func (in *instance) refJSWith(r actor.Ref, extra func(o *goja.Object, ro func(k string, v goja.Value))) goja.Value {
 	if r.IsZero() {
 		return goja.Null()
 	}
 	o := in.rt.CreateObject(in.refProto())
-	ro := func(k, v string) {
-		_ = o.DefineDataProperty(k, in.rt.ToValue(v), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	ro := func(k string, v goja.Value) {
+		_ = o.DefineDataProperty(k, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
-	ro("system", r.System())
-	ro("kind", r.Kind())
-	ro("id", r.ID())
+	ro("system", in.rt.ToValue(r.System()))
+	ro("kind", in.rt.ToValue(r.Kind()))
+	ro("id", in.rt.ToValue(r.ID()))
+	if extra != nil {
+		extra(o, ro)
+	}
+	in.freezeJS(o)
+	in.cached().refs.add(o, r)
 	return o
 }
 
-// refOf recognises a ref object.
+// refOf recognises a ref object: one this instance made, by identity.
 func (in *instance) refOf(v goja.Value) (actor.Ref, bool) {
 	o, ok := v.(*goja.Object)
 	if !ok || in.cache == nil || in.cache.refProto == nil || o.Prototype() != in.cache.refProto {
 		return actor.Ref{}, false
 	}
-	str := func(k string) string {
-		if s := o.Get(k); s != nil {
-			return s.String()
-		}
-		return ""
-	}
-	return actor.NewRef(str("system"), str("kind"), str("id")), true
+	return in.cache.refs.lookup(o)
 }
 
 // refArg reads a ref argument or throws.
@@ -96,21 +104,9 @@ func (in *instance) refSend(call goja.FunctionCall, named, ask bool) goja.Value 
 		if _, ok := method.(goja.String); !ok && !isString(method) {
 			panic(in.rt.NewTypeError("method name must be a string"))
 		}
-		args := make([]any, 0, max(len(call.Arguments)-1, 0))
-		for i := 1; i < len(call.Arguments); i++ {
-			a, err := in.toGoDepth(call.Arguments[i], nil)
-			if err != nil {
-				panic(in.rt.NewTypeError(fmt.Sprintf("argument %d: %v", i, err)))
-			}
-			args = append(args, a)
-		}
-		msg = Call{Method: method.String(), Args: args}
+		msg = Call{Method: method.String(), Args: in.argsGo(call, 1)}
 	} else {
-		v, err := in.toGoDepth(call.Argument(0), nil)
-		if err != nil {
-			panic(in.rt.NewTypeError(err.Error()))
-		}
-		msg = v
+		msg = in.toGoArg(call.Argument(0), "")
 	}
 	if !ask {
 		if err := in.c.Tell(to, msg); err != nil {

@@ -29,17 +29,3 @@ func (in *instance) require(call goja.FunctionCall) goja.Value {
 	c.modules[name] = v
 	return v
 }
-
-// structuredClone(value) copies value as it would cross to another actor
-// (see the package doc): what cannot cross throws a TypeError.
-func (in *instance) structuredClone(call goja.FunctionCall) goja.Value {
-	g, err := in.toGoDepth(call.Argument(0), nil)
-	if err != nil {
-		panic(in.rt.NewTypeError(err.Error()))
-	}
-	v, err := in.toJS(g)
-	if err != nil {
-		panic(in.rt.NewTypeError(err.Error()))
-	}
-	return v
-}

@@ -2,14 +2,26 @@ package jsactor_test
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 // Scripts reach nothing the host did not grant, and what one actor does
 // to its builtins stays in its own Runtime.
 func TestSandbox(t *testing.T) {
 	r := newRig(t)
+	var reached atomic.Int32
+	if _, err := r.sys.Spawn("secret", "vault", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) { reached.Add(1); return "opened", nil })
+	}); err != nil {
+		t.Fatal(err)
+	}
 	ref := r.spawn("box", `
+		const P = Object.getPrototypeOf(self);
+		const fields = { system: { value: "test" }, kind: { value: "secret" }, id: { value: "vault" } };
+		const forged = () => Object.create(P, fields);
 		function attempt(f) { try { const v = f(); return v === undefined ? "undefined" : typeof v === "object" && v !== null ? "object:" + Object.keys(v).join(",") : String(v) } catch (e) { return "threw " + e.name } }
 		module.exports = {
 			probe(what) {
@@ -27,6 +39,17 @@ func TestSandbox(t *testing.T) {
 					loadFile: () => typeof load + typeof read + typeof readFile,
 					refProtoFromGo: () => { const r = self; return Object.getPrototypeOf(r) === null ? "null-proto" : "has-proto" },
 					timerCallbackAsString: () => setTimeout("1+1", 0),
+					forgeRequest: () => forged().request("steal"),
+					forgeTell: () => forged().tell("steal"),
+					forgeStolenMethod: () => P.send.call({ system: "test", kind: "secret", id: "vault" }, "steal"),
+					forgeStop: () => stop(forged()),
+					forgeWatch: () => watch(forged()),
+					forgeAsArgument: () => self.send(forged()),
+					forgeToString: () => P.toString.call(forged()),
+					frozen: () => Object.isFrozen(self) && Object.isFrozen(P) && Object.isFrozen(self.parent === null ? self : self.parent),
+					rewriteRef: () => { self.id = "vault"; self.kind = "secret"; return self.kind + "/" + self.id },
+					redefineRef: () => Object.defineProperty(self, "id", { value: "vault" }),
+					extendProto: () => { P.tell = () => "hijacked"; return self.tell("noop") === "hijacked" ? "hijacked" : "kept" },
 				};
 				return attempt(tries[what]);
 			},
@@ -47,11 +70,28 @@ func TestSandbox(t *testing.T) {
 		"loadFile":              "undefinedundefinedundefined",
 		"refProtoFromGo":        "has-proto",
 		"timerCallbackAsString": "threw TypeError",
+		"forgeRequest":          "threw TypeError",
+		"forgeTell":             "threw TypeError",
+		"forgeStolenMethod":     "threw TypeError",
+		"forgeStop":             "threw TypeError",
+		"forgeWatch":            "threw TypeError",
+		"forgeAsArgument":       "threw TypeError",
+		"forgeToString":         "threw TypeError",
+		"frozen":                "true",
+		"rewriteRef":            "js/box",
+		"redefineRef":           "threw TypeError",
+		"extendProto":           "kept",
 	}
 	for what, w := range want {
 		if got := r.call(ref, "probe", what); got != w {
 			t.Errorf("%s: %v, want %v", what, got, w)
 		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Fatalf("a forged ref reached secret/vault %d times", n)
+	}
+	if _, err := actor.Ask[string](r.ctx(), r.sys, actor.NewRef("test", "secret", "vault"), "ping"); err != nil {
+		t.Fatalf("secret/vault was stopped through a forged ref: %v", err)
 	}
 	other := r.spawn("other", `module.exports = { check() { return [({}).polluted, [].push(1), JSON.parse("1")] } };`)
 	if got := r.call(ref, "pollute"); got != "hijacked" {

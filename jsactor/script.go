@@ -29,7 +29,7 @@ func Compile(name, src string) (*Script, error) {
 	wrapped := "(function (exports, module) {" + src + "\n})"
 	prog, err := goja.Compile(name, wrapped, false) // sloppy unless the script says "use strict", as in Node
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrScript, name, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrScript, name, err)
 	}
 	return &Script{name: name, prog: prog}, nil
 }
@@ -39,7 +39,7 @@ func Compile(name, src string) (*Script, error) {
 func CompileFile(path string) (*Script, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrScript, err)
+		return nil, fmt.Errorf("%w: %w", ErrScript, err)
 	}
 	return Compile(filepath.Base(path), string(src))
 }

@@ -1,7 +1,6 @@
 package jsactor
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dop251/goja"
@@ -19,10 +18,10 @@ import (
 // guarantees of actor.Timers: starting a key replaces its timer, and a
 // cancelled key's message is not handled afterwards.
 func (in *instance) buildSelf() goja.Value {
-	o, _ := in.refJS(in.c.Self()).(*goja.Object)
-	_ = o.Set("parent", in.refJS(in.c.Parent()))
-	_ = o.Set("timers", in.keyedTimers())
-	return o
+	return in.refJSWith(in.c.Self(), func(_ *goja.Object, ro func(string, goja.Value)) {
+		ro("parent", in.refJS(in.c.Parent()))
+		ro("timers", in.keyedTimers())
+	})
 }
 
 // timerKey keeps JavaScript timer keys apart from Go ones.
@@ -34,15 +33,7 @@ func (in *instance) keyedTimers() *goja.Object {
 		return func(call goja.FunctionCall) goja.Value {
 			key := timerKey{call.Argument(0).String()}
 			d := delayOf(call.Argument(1))
-			args := make([]any, 0, max(len(call.Arguments)-3, 0))
-			for i := 3; i < len(call.Arguments); i++ {
-				a, err := in.toGoDepth(call.Arguments[i], nil)
-				if err != nil {
-					panic(in.rt.NewTypeError(fmt.Sprintf("argument %d: %v", i, err)))
-				}
-				args = append(args, a)
-			}
-			msg := Call{Method: call.Argument(2).String(), Args: args}
+			msg := Call{Method: call.Argument(2).String(), Args: in.argsGo(call, 3)}
 			t := in.c.Timers()
 			var err error
 			switch kind {

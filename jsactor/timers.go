@@ -117,7 +117,7 @@ func (tt *timerTable) lookup(id uint64) (uint32, bool) {
 }
 
 // delayOf converts a JavaScript delay in milliseconds; NaN, negative and
-// missing delays are 0.
+// missing delays are 0, and delays are clamped to maxDelayMS (see there).
 func delayOf(v goja.Value) time.Duration {
 	if v == nil || goja.IsUndefined(v) {
 		return 0
@@ -126,10 +126,7 @@ func delayOf(v goja.Value) time.Duration {
 	if math.IsNaN(ms) || ms <= 0 {
 		return 0
 	}
-	if ms > float64(math.MaxInt64/int64(time.Millisecond)) {
-		return math.MaxInt64
-	}
-	return time.Duration(ms * float64(time.Millisecond))
+	return time.Duration(min(ms, maxDelayMS) * float64(time.Millisecond))
 }
 
 // fireTimer runs the timer in slot as one turn. A timeout's slot is

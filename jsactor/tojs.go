@@ -22,7 +22,12 @@ import (
 //	*big.Int                       BigInt
 //	time.Time                      Date
 //	[]byte                         Uint8Array
-//	slices, arrays                 Array
+//	[]int8, []int16, []uint16,     Int8Array, Int16Array, Uint16Array,
+//	[]int32, []uint32, []float32   Int32Array, Uint32Array, Float32Array
+//	Float64Array, BigInt64Array,   the typed array of the same name
+//	BigUint64Array
+//	ArrayBuffer                    ArrayBuffer
+//	other slices, arrays           Array
 //	maps with string keys          object
 //	structs                        object, by json tags (as encoding/json:
 //	                               exported fields, "-" skips, omitempty,
@@ -32,9 +37,11 @@ import (
 //	actor.Terminated               {terminated: ref, reason: string|null}
 //	error                          Error with the error's message
 //
-// Functions, channels, complex numbers and unsafe pointers cannot cross
-// (ErrCannotCross); nor can values nested deeper than maxDepth (which is
-// how a cyclic Go structure fails).
+// A map, slice or pointer reached twice is converted once: the JavaScript
+// value is shared as the Go one was. Functions, channels, complex numbers
+// and unsafe pointers cannot cross (ErrCannotCross); nor can cyclic Go
+// structures, values nested deeper than maxDepth, or values over the
+// conversion budget (WithConversionLimits).
 
 const maxDepth = 1000
 
@@ -46,15 +53,31 @@ var (
 	typeBigInt   = reflect.TypeFor[*big.Int]()
 	typeError    = reflect.TypeFor[error]()
 	errTooDeep   = fmt.Errorf("%w: nested too deep (cyclic?)", ErrCannotCross)
+	errCyclic    = fmt.Errorf("%w: cyclic Go value", ErrCannotCross)
 	errNilRuntim = errors.New("jsactor: no runtime")
 )
+
+// toJS is one conversion from Go to JavaScript.
+type toJS struct {
+	in     *instance
+	rt     *goja.Runtime
+	active map[refKey]struct{} // maps, slices and pointers being converted
+	done   map[refKey]goja.Value
+	budget
+}
+
+// refKey identifies a Go map, slice or pointer by what it points to.
+type refKey struct {
+	t   reflect.Type
+	ptr uintptr
+	n   int
+}
 
 // toJSArgs appends the conversions of args to out.
 func (in *instance) toJSArgs(out []goja.Value, args []any) ([]goja.Value, error) {
 	for i, a := range args {
 		v, err := in.toJS(a)
 		if err != nil {
-			clear(out[:cap(out)])
 			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
 		out = append(out, v)
@@ -62,95 +85,105 @@ func (in *instance) toJSArgs(out []goja.Value, args []any) ([]goja.Value, error)
 	return out, nil
 }
 
-// toJS converts a Go value into a fresh JavaScript value.
-func (in *instance) toJS(v any) (goja.Value, error) {
+// toJS converts a Go value into a fresh JavaScript value. Inside a turn:
+// constructing some values runs builtins a script may have replaced.
+func (in *instance) toJS(v any) (out goja.Value, err error) {
 	if in.rt == nil {
 		return nil, errNilRuntim
 	}
-	return in.toJSDepth(v, 0)
+	c := &toJS{in: in, rt: in.rt, budget: in.newBudget()}
+	c.nodes-- // the value at the top
+	if gerr := in.guard(func() { out, err = c.value(v, 0) }); gerr != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
+	}
+	return out, err
 }
 
-func (in *instance) toJSDepth(v any, depth int) (goja.Value, error) {
+// value converts v. The caller has paid for v in the budget: one node
+// for the value at the top, for each map entry or struct field, for each
+// element of a list.
+func (c *toJS) value(v any, depth int) (goja.Value, error) {
 	if depth > maxDepth {
 		return nil, errTooDeep
 	}
-	rt := in.rt
+	if jv, ok := c.scalar(v); ok {
+		return jv, nil
+	}
+	if jv, size, ok, err := c.in.typedJS(v); ok {
+		if err == nil {
+			err = c.spend(0, size)
+		}
+		return jv, err
+	}
 	switch x := v.(type) {
-	case nil:
-		return goja.Null(), nil
-	case bool:
-		return rt.ToValue(x), nil
 	case string:
-		return rt.ToValue(x), nil
-	case int:
-		if n := int64(x); n >= -maxSafeInt && n <= maxSafeInt {
-			return rt.ToValue(v), nil // v is already boxed: boxing x again would allocate
-		}
-		return in.intJS(int64(x)), nil
-	case int64:
-		if x >= -maxSafeInt && x <= maxSafeInt {
-			return rt.ToValue(v), nil
-		}
-		return in.intJS(x), nil
-	case int32:
-		return rt.ToValue(x), nil
-	case float64:
-		return rt.ToValue(x), nil
-	case []any:
-		items := make([]any, len(x))
-		for i, e := range x {
-			ev, err := in.toJSDepth(e, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			items[i] = ev
-		}
-		return rt.NewArray(items...), nil
-	case map[string]any:
-		o := rt.NewObject()
-		for k, e := range x {
-			ev, err := in.toJSDepth(e, depth+1)
-			if err != nil {
-				return nil, fmt.Errorf("%q: %w", k, err)
-			}
-			_ = o.Set(k, ev)
-		}
-		return o, nil
-	case []byte:
-		return in.bytesJS(x)
+		return c.rt.ToValue(x), c.spend(0, len(x))
 	case time.Time:
-		return in.dateJS(x)
+		return c.in.dateJS(x)
 	case actor.Ref:
-		return in.refJS(x), nil
+		return c.in.refJS(x), nil
 	case *big.Int:
 		if x == nil {
 			return goja.Null(), nil
 		}
-		return rt.ToValue(new(big.Int).Set(x)), nil
+		return c.rt.ToValue(new(big.Int).Set(x)), c.spend(0, len(x.Bits())*8)
 	case Call:
-		args, err := in.toJSDepth(x.Args, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		o := rt.NewObject()
-		_ = o.Set("method", x.Method)
-		_ = o.Set("args", args)
-		return o, nil
+		return c.call(x, depth)
 	case actor.Terminated:
-		o := rt.NewObject()
-		_ = o.Set("terminated", in.refJS(x.Actor))
-		if x.Reason != nil {
-			_ = o.Set("reason", x.Reason.Error())
-		} else {
-			_ = o.Set("reason", goja.Null())
-		}
-		return o, nil
+		return c.terminated(x), nil
 	case goja.Value:
 		return nil, fmt.Errorf("%w: a goja.Value belongs to one runtime", ErrCannotCross)
 	case error:
-		return in.newError(x.Error()), nil
+		return c.in.newError(x.Error()), nil
 	}
-	return in.reflectJS(reflect.ValueOf(v), depth)
+	return c.reflect(reflect.ValueOf(v), depth)
+}
+
+// scalar converts the common scalar types without reflection.
+func (c *toJS) scalar(v any) (goja.Value, bool) {
+	switch x := v.(type) {
+	case nil:
+		return goja.Null(), true
+	case bool:
+		return c.rt.ToValue(x), true
+	case int:
+		if n := int64(x); n >= -maxSafeInt && n <= maxSafeInt {
+			return c.rt.ToValue(v), true // v is already boxed: boxing x again would allocate
+		}
+		return c.in.intJS(int64(x)), true
+	case int64:
+		if x >= -maxSafeInt && x <= maxSafeInt {
+			return c.rt.ToValue(v), true
+		}
+		return c.in.intJS(x), true
+	case int32:
+		return c.rt.ToValue(x), true
+	case float64:
+		return c.rt.ToValue(x), true
+	}
+	return nil, false
+}
+
+func (c *toJS) call(x Call, depth int) (goja.Value, error) {
+	args, err := c.value(x.Args, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	o := c.rt.NewObject()
+	_ = o.Set("method", x.Method)
+	_ = o.Set("args", args)
+	return o, nil
+}
+
+func (c *toJS) terminated(x actor.Terminated) goja.Value {
+	o := c.rt.NewObject()
+	_ = o.Set("terminated", c.in.refJS(x.Actor))
+	if x.Reason != nil {
+		_ = o.Set("reason", x.Reason.Error())
+	} else {
+		_ = o.Set("reason", goja.Null())
+	}
+	return o
 }
 
 // intJS converts an integer: a number when exactly representable,
@@ -169,11 +202,7 @@ func (in *instance) uintJS(u uint64) goja.Value {
 	return in.rt.ToValue(int64(u))
 }
 
-func (in *instance) reflectJS(rv reflect.Value, depth int) (goja.Value, error) {
-	if depth > maxDepth {
-		return nil, errTooDeep
-	}
-	rt := in.rt
+func (c *toJS) reflect(rv reflect.Value, depth int) (goja.Value, error) {
 	if !rv.IsValid() {
 		return goja.Null(), nil
 	}
@@ -181,88 +210,129 @@ func (in *instance) reflectJS(rv reflect.Value, depth int) (goja.Value, error) {
 		if rv.IsNil() {
 			return goja.Null(), nil
 		}
-		return in.newError(rv.Interface().(error).Error()), nil
+		return c.in.newError(rv.Interface().(error).Error()), nil
 	}
 	switch rv.Kind() {
 	case reflect.Bool:
-		return rt.ToValue(rv.Bool()), nil
+		return c.rt.ToValue(rv.Bool()), nil
 	case reflect.String:
-		return rt.ToValue(rv.String()), nil
+		return c.rt.ToValue(rv.String()), c.spend(0, rv.Len())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return in.intJS(rv.Int()), nil
+		return c.in.intJS(rv.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return in.uintJS(rv.Uint()), nil
+		return c.in.uintJS(rv.Uint()), nil
 	case reflect.Float32, reflect.Float64:
-		return rt.ToValue(rv.Float()), nil
-	case reflect.Pointer, reflect.Interface:
-		if rv.IsNil() {
-			return goja.Null(), nil
-		}
-		if rv.Type() == typeBigInt {
-			return in.toJSDepth(rv.Interface(), depth)
-		}
-		return in.toJSDepth(rv.Elem().Interface(), depth+1)
-	case reflect.Slice:
-		if rv.IsNil() {
-			return goja.Null(), nil
-		}
-		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return in.bytesJS(rv.Bytes())
-		}
-		return in.listJS(rv, depth)
+		return c.rt.ToValue(rv.Float()), nil
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		return c.shared(rv, depth)
 	case reflect.Array:
-		return in.listJS(rv, depth)
-	case reflect.Map:
-		return in.mapJS(rv, depth)
+		return c.list(rv, depth)
 	case reflect.Struct:
-		return in.structJS(rv, depth)
+		return c.structJS(rv, depth)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrCannotCross, rv.Type())
 }
 
-func (in *instance) listJS(rv reflect.Value, depth int) (goja.Value, error) {
-	items := make([]any, rv.Len())
-	for i := range items {
-		ev, err := in.toJSDepth(rv.Index(i).Interface(), depth+1)
-		if err != nil {
-			return nil, err
-		}
-		items[i] = ev
-	}
-	return in.rt.NewArray(items...), nil
-}
-
-func (in *instance) mapJS(rv reflect.Value, depth int) (goja.Value, error) {
+// shared converts a pointer, interface, slice or map: nil is null, and
+// one reached twice is converted once (a cycle fails).
+func (c *toJS) shared(rv reflect.Value, depth int) (goja.Value, error) {
 	if rv.IsNil() {
 		return goja.Null(), nil
 	}
+	if rv.Kind() == reflect.Interface {
+		return c.value(rv.Elem().Interface(), depth+1)
+	}
+	if rv.Type() == typeBigInt {
+		return c.value(rv.Interface(), depth)
+	}
+	if rv.Kind() == reflect.Slice && rv.Len() == 0 {
+		return c.sharedValue(rv, depth) // empty slices may share a pointer without being one value
+	}
+	k := refKey{t: rv.Type(), ptr: uintptr(rv.UnsafePointer())}
+	if rv.Kind() == reflect.Slice {
+		k.n = rv.Len()
+	}
+	if jv, ok := c.done[k]; ok {
+		return jv, nil
+	}
+	if _, ok := c.active[k]; ok {
+		return nil, errCyclic
+	}
+	if c.active == nil {
+		c.active, c.done = map[refKey]struct{}{}, map[refKey]goja.Value{}
+	}
+	c.active[k] = struct{}{}
+	jv, err := c.sharedValue(rv, depth)
+	delete(c.active, k)
+	if err == nil {
+		c.done[k] = jv
+	}
+	return jv, err
+}
+
+func (c *toJS) sharedValue(rv reflect.Value, depth int) (goja.Value, error) {
+	switch rv.Kind() {
+	case reflect.Pointer:
+		return c.value(rv.Elem().Interface(), depth+1)
+	case reflect.Slice:
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return c.value(rv.Bytes(), depth)
+		}
+		return c.list(rv, depth)
+	}
+	return c.mapJS(rv, depth)
+}
+
+func (c *toJS) list(rv reflect.Value, depth int) (goja.Value, error) {
+	if err := c.spend(rv.Len(), 0); err != nil {
+		return nil, err
+	}
+	items := make([]any, rv.Len())
+	for i := range items {
+		ev, err := c.value(rv.Index(i).Interface(), depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+		items[i] = ev
+	}
+	return c.rt.NewArray(items...), nil
+}
+
+func (c *toJS) mapJS(rv reflect.Value, depth int) (goja.Value, error) {
 	if rv.Type().Key().Kind() != reflect.String {
 		return nil, fmt.Errorf("%w: map key %s (only string keys)", ErrCannotCross, rv.Type().Key())
 	}
-	o := in.rt.NewObject()
+	o := c.rt.NewObject()
 	it := rv.MapRange()
 	for it.Next() {
-		ev, err := in.toJSDepth(it.Value().Interface(), depth+1)
-		if err != nil {
+		k := it.Key().String()
+		if err := c.spend(1, len(k)); err != nil {
 			return nil, err
 		}
-		_ = o.Set(it.Key().String(), ev)
+		ev, err := c.value(it.Value().Interface(), depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", k, err)
+		}
+		_ = o.Set(k, ev)
 	}
 	return o, nil
 }
 
-func (in *instance) structJS(rv reflect.Value, depth int) (goja.Value, error) {
+func (c *toJS) structJS(rv reflect.Value, depth int) (goja.Value, error) {
 	switch rv.Type() {
 	case typeTime, typeRef:
-		return in.toJSDepth(rv.Interface(), depth)
+		return c.value(rv.Interface(), depth)
 	}
-	o := in.rt.NewObject()
+	o := c.rt.NewObject()
 	for _, f := range fieldsOf(rv.Type()) {
 		fv, ok := fieldByIndex(rv, f.index)
 		if !ok || (f.omitEmpty && fv.IsZero()) {
 			continue
 		}
-		ev, err := in.reflectJS(fv, depth+1)
+		if err := c.spend(1, 0); err != nil {
+			return nil, err
+		}
+		ev, err := c.reflect(fv, depth+1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -286,39 +356,32 @@ func fieldByIndex(rv reflect.Value, index []int) (reflect.Value, bool) {
 	return rv, true
 }
 
-func (in *instance) bytesJS(b []byte) (goja.Value, error) {
-	if b == nil {
-		return goja.Null(), nil
-	}
-	c := in.cached()
-	if c.u8 == nil {
-		c.u8 = in.rt.Get("Uint8Array").ToObject(in.rt)
-	}
-	buf := in.rt.NewArrayBuffer(append([]byte(nil), b...))
-	return in.rt.New(c.u8, in.rt.ToValue(buf))
-}
-
 func (in *instance) dateJS(t time.Time) (goja.Value, error) {
-	c := in.cached()
-	if c.date == nil {
-		c.date = in.rt.Get("Date").ToObject(in.rt)
-	}
-	ms := float64(t.UnixNano()) / 1e6
+	// Whole milliseconds, as a Date holds: UnixNano would overflow past
+	// 2262 and lose precision in a float64.
+	ms := float64(t.UnixMilli())
 	if t.IsZero() {
 		ms = math.NaN()
 	}
-	return in.rt.New(c.date, in.rt.ToValue(ms))
+	return in.construct("Date", func(d *goja.Object) bool {
+		if d.ClassName() != "Date" {
+			return false
+		}
+		got, ok := d.Export().(time.Time)
+		return ok && (math.IsNaN(ms) && got.IsZero() || got.UnixMilli() == int64(ms))
+	}, in.rt.ToValue(ms))
 }
 
-// newError makes a JavaScript Error with msg.
+// newError makes a JavaScript Error with msg. The message is set as an
+// own property after construction, so a replaced Error cannot change it;
+// if the global Error no longer makes errors, an intrinsic TypeError
+// stands in.
 func (in *instance) newError(msg string) *goja.Object {
-	c := in.cached()
-	if c.errCtor == nil {
-		c.errCtor = in.rt.Get("Error").ToObject(in.rt)
-	}
-	o, err := in.rt.New(c.errCtor, in.rt.ToValue(msg))
+	isError := func(e *goja.Object) bool { return e.ClassName() == "Error" }
+	o, err := in.construct("Error", isError, in.rt.ToValue(msg))
 	if err != nil {
 		return in.rt.NewTypeError(msg)
 	}
+	_ = o.DefineDataProperty("message", in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return o
 }

@@ -33,6 +33,7 @@ func (in *instance) end(seq uint64, err error) {
 	if seq == 0 {
 		return
 	}
+	in.reportRejections() // inside the turn: converting a reason runs script code
 	killed := !in.leaveTurn(seq)
 	switch {
 	case killed:
@@ -45,7 +46,6 @@ func (in *instance) end(seq uint64, err error) {
 			in.failure = fmt.Errorf("jsactor: turn aborted: %w", err)
 		}
 	}
-	in.reportRejections()
 	if f := in.failure; f != nil {
 		in.failure = nil
 		in.fail(f)
@@ -89,7 +89,7 @@ func (in *instance) jsError(err error) error {
 	}
 	e := in.errorOf(ex.Value())
 	if je, ok := e.(*Error); ok && je.Stack == "" {
-		je.Stack = stackOf(ex)
+		_ = in.guard(func() { je.Stack = stackOf(ex) })
 	}
 	return e
 }
@@ -101,18 +101,11 @@ func (in *instance) errorOf(v goja.Value) error {
 		return e
 	}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		e.Message = o.String()
-		if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
-			e.Stack = trimStack(s.String(), e.Message)
-		}
-		if gv := o.Get("value"); gv != nil { // a Go error thrown through JavaScript
-			if ge, ok := gv.Export().(error); ok {
-				e.Err = ge
-			}
-		}
+		e.Message = in.valueString(o)
+		_ = in.guard(func() { in.errorDetails(e, o) })
 		return e
 	}
-	e.Message = v.String()
+	e.Message = in.valueString(v)
 	if gv, err := in.toGo(v); err == nil {
 		e.Value = gv
 	}

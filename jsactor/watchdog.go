@@ -1,17 +1,21 @@
 package jsactor
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/joeycumines/goroutineid"
+	"go.uber.org/zap"
 )
 
-// The watchdog interrupts turns that run past their budget without
-// costing the turns anything but two atomic operations: a turn publishes
-// itself in a slot (picked by goroutine id, so each scheduler worker
-// normally keeps its own) and bumps its instance's turn counter; one
+// The watchdog interrupts turns that run past their budget at the cost of
+// a few atomic operations per turn (the turn counter's add and closing
+// compare-and-swap, a slot's load, compare-and-swap and store) and a
+// goroutine id lookup: a turn publishes itself in a slot (picked by
+// goroutine id, so each scheduler worker normally keeps its own) and
+// bumps its instance's turn counter; one
 // sampler goroutine per process, running while any JS actor lives, looks
 // at the slots a few times per budget and interrupts a turn it has seen
 // running, unchanged, for longer than the budget. No runtime timer is
@@ -24,10 +28,29 @@ import (
 // a later turn, and a turn the sampler claimed is treated as interrupted
 // even if it returned before goja noticed.
 
-const (
-	numSlots = 64
-	killBit  = 1 << 63
-)
+const killBit = 1 << 63
+
+// numSlots is a power of two, at least 64 and four times GOMAXPROCS at
+// start, so that every worker running a turn at once finds a slot. A turn
+// that still finds none (GOMAXPROCS raised a lot later) runs unwatched:
+// it is counted (UnwatchedTurns) and logged, at exponentially spaced
+// counts so a busy process does not flood its log.
+var numSlots = slotsFor(runtime.GOMAXPROCS(0))
+
+func slotsFor(procs int) int {
+	n := 64
+	for n < 4*procs {
+		n *= 2
+	}
+	return n
+}
+
+// unwatched counts the turns that found no watchdog slot.
+var unwatched atomic.Uint64
+
+// UnwatchedTurns returns how many turns, in this process, ran without the
+// watchdog because all its slots were busy (see WithBudget).
+func UnwatchedTurns() uint64 { return unwatched.Load() }
 
 type wdSlot struct {
 	in atomic.Pointer[instance]
@@ -35,7 +58,7 @@ type wdSlot struct {
 }
 
 var (
-	wdSlots [numSlots]wdSlot
+	wdSlots = make([]wdSlot, numSlots)
 	wd      struct {
 		sync.Mutex
 		live int
@@ -99,10 +122,21 @@ func (in *instance) enterTurn() uint64 {
 		s := &wdSlots[(int(g)+i)&(numSlots-1)]
 		if s.in.Load() == nil && s.in.CompareAndSwap(nil, in) {
 			in.slot = (int(g) + i) & (numSlots - 1)
-			break
+			return seq
 		}
 	}
+	in.unwatchedTurn()
 	return seq
+}
+
+// unwatchedTurn counts a turn that found no slot, and logs the 1st, 2nd,
+// 4th, 8th... such turn.
+func (in *instance) unwatchedTurn() {
+	n := unwatched.Add(1)
+	if n&(n-1) == 0 && in.c != nil {
+		in.logger().Warn("jsactor: a turn runs unwatched: all watchdog slots are busy",
+			zap.Uint64("unwatched turns", n), zap.Int("slots", numSlots))
+	}
 }
 
 // leaveTurn marks the end of a turn; it reports false if the watchdog
@@ -122,7 +156,7 @@ type sighting struct {
 
 func sample(tick time.Duration, stop, done chan struct{}) {
 	defer close(done)
-	var seen [numSlots]sighting
+	seen := make([]sighting, numSlots)
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {

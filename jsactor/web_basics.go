@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/url"
@@ -37,19 +36,16 @@ func (in *instance) buildURL() goja.Value {
 	return nil
 }
 
-var textShim = goja.MustCompile("text.js", `(function (encode, decode, define) {
+var textShim = goja.MustCompile("text.js", `(function (encode, encodeInto, decode, define) {
 "use strict";
 class TextEncoder {
 	get encoding() { return "utf-8"; }
 	encode(input = "") { return encode(String(input)); }
-	encodeInto(input, dest) {
-		const bytes = encode(String(input));
-		const n = Math.min(bytes.length, dest.length);
-		dest.set(bytes.subarray(0, n));
-		return { read: n === bytes.length ? String(input).length : undefined, written: n };
-	}
+	encodeInto(input, dest) { return encodeInto(String(input), dest); }
 }
 class TextDecoder {
+	#pending = null;
+	#started = false;
 	constructor(label = "utf-8", options = {}) {
 		const l = String(label).trim().toLowerCase();
 		if (l !== "utf-8" && l !== "utf8" && l !== "unicode-1-1-utf-8") {
@@ -60,14 +56,27 @@ class TextDecoder {
 	}
 	get encoding() { return "utf-8"; }
 	decode(input, options) {
-		if (input === undefined) return "";
-		return decode(input, this.fatal, this.ignoreBOM);
+		const stream = !!(options && options.stream);
+		const pending = this.#pending, keepBOM = this.ignoreBOM || this.#started;
+		this.#pending = null;
+		this.#started = false;
+		const r = decode(input, pending, this.fatal, keepBOM, stream);
+		if (stream) {
+			this.#pending = r[1];
+			this.#started = r[2];
+		}
+		return r[0];
 	}
 }
 define("TextEncoder", TextEncoder);
 define("TextDecoder", TextDecoder);
 })`, true)
 
+// buildText defines TextEncoder and TextDecoder, per the Encoding
+// standard for UTF-8: encodeInto writes whole sequences only, decode
+// replaces each maximal ill-formed subsequence with one U+FFFD (or throws
+// a TypeError when fatal) and supports {stream: true}, carrying an
+// incomplete sequence over to the next call.
 func (in *instance) buildText() goja.Value {
 	encode := func(call goja.FunctionCall) goja.Value {
 		v, err := in.bytesJS([]byte(call.Argument(0).String()))
@@ -76,25 +85,59 @@ func (in *instance) buildText() goja.Value {
 		}
 		return v
 	}
-	decode := func(call goja.FunctionCall) goja.Value {
-		b, ok := bufferBytes(call.Argument(0))
-		if !ok {
-			panic(in.rt.NewTypeError("TextDecoder.decode: not an ArrayBuffer or view"))
-		}
-		if !call.Argument(2).ToBoolean() {
-			b = trimBOM(b)
-		}
-		if call.Argument(1).ToBoolean() && !utf8.Valid(b) {
-			panic(in.rt.NewTypeError("TextDecoder.decode: invalid UTF-8"))
-		}
-		return in.rt.ToValue(strings.ToValidUTF8(string(b), "\uFFFD"))
-	}
 	define := func(call goja.FunctionCall) goja.Value {
 		in.define(call.Argument(0).String(), call.Argument(1))
 		return goja.Undefined()
 	}
-	in.shim(textShim, encode, decode, define)
+	in.shim(textShim, encode, in.textEncodeInto, in.textDecode, define)
 	return nil
+}
+
+// textEncodeInto(string, dest) implements TextEncoder.encodeInto.
+func (in *instance) textEncodeInto(call goja.FunctionCall) goja.Value {
+	dest, ok := call.Argument(1).(*goja.Object)
+	var buf []byte
+	if ok {
+		buf, ok = dest.Export().([]byte)
+	}
+	if !ok {
+		panic(in.rt.NewTypeError("TextEncoder.encodeInto: destination is not a Uint8Array"))
+	}
+	read, written, b := encodeInto(call.Argument(0).String(), len(buf))
+	copy(buf, b) // buf is the array's own memory
+	o := in.rt.NewObject()
+	_ = o.Set("read", read)
+	_ = o.Set("written", written)
+	return o
+}
+
+// textDecode(input, pending, fatal, keepBOM, stream) implements
+// TextDecoder.decode; it returns [string, pending bytes or null, whether
+// the BOM check is done].
+func (in *instance) textDecode(call goja.FunctionCall) goja.Value {
+	var b []byte
+	if arg := call.Argument(0); !goja.IsUndefined(arg) {
+		var ok bool
+		if b, ok = bufferBytes(arg); !ok {
+			panic(in.rt.NewTypeError("TextDecoder.decode: not an ArrayBuffer or view"))
+		}
+	}
+	if p, ok := bufferBytes(call.Argument(1)); ok && len(p) > 0 {
+		b = append(append([]byte(nil), p...), b...)
+	}
+	if !call.Argument(3).ToBoolean() {
+		b = trimBOM(b)
+	}
+	stream := call.Argument(4).ToBoolean()
+	s, pending, ok := decodeUTF8(b, call.Argument(2).ToBoolean(), stream)
+	if !ok {
+		panic(in.rt.NewTypeError("TextDecoder.decode: invalid UTF-8"))
+	}
+	var p goja.Value = goja.Null()
+	if pending != nil {
+		p = in.rt.ToValue(in.rt.NewArrayBuffer(pending))
+	}
+	return in.rt.NewArray(s, p, len(s) > 0 || len(b) >= 3) // past where a BOM could be
 }
 
 func trimBOM(b []byte) []byte {

@@ -211,7 +211,7 @@ func (h *timerHeap) popDue(now int64, lastSeq uint64) (func(), bool) {
 	s := &h.slots[slot]
 	fn := s.fn
 	if s.period > 0 {
-		top.when, top.key = now+s.period, h.nextSeq()<<slotBits|uint64(slot)
+		top.when, top.key = deadlineAfter(now, s.period), h.nextSeq()<<slotBits|uint64(slot)
 		h.siftDown(0)
 		return fn, true
 	}

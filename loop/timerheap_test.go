@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -166,5 +167,23 @@ func TestTimerHeapExhaustion(t *testing.T) {
 	}
 	if _, err := h.add(1, 0, func() {}, 0); err != ErrTimerIDsExhausted {
 		t.Fatalf("got %v, want ErrTimerIDsExhausted", err)
+	}
+}
+
+// An interval whose next deadline would overflow is re-armed at the end
+// of time, not at a negative time that is always due.
+func TestTimerHeapPeriodSaturates(t *testing.T) {
+	var h timerHeap
+	if _, err := h.add(10, math.MaxInt64-5, func() {}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := h.popDue(20, math.MaxUint64); !ok {
+		t.Fatal("interval not due at its first deadline")
+	}
+	if _, ok := h.popDue(30, math.MaxUint64); ok {
+		t.Fatal("interval with an overflowing period fired again at once")
+	}
+	if w := h.entries[0].when; w != math.MaxInt64 {
+		t.Fatalf("re-armed at %d, want MaxInt64", w)
 	}
 }

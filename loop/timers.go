@@ -23,7 +23,8 @@ var errBadInterval = errors.New("loop: interval period must be positive")
 // on the loop the timer is in the heap when ScheduleTimer returns; from
 // elsewhere the ID is returned at once and the timer reaches the heap
 // through the loop's queue of timer requests (see timerops.go), keeping its
-// deadline (now + d at the call).
+// deadline (now + d at the call, saturated: a d too large to add is
+// "never").
 //
 // On the loop, d counts from the loop's time, which the loop reads from its
 // clock at the start of each round and every 64 tasks rather than on every
@@ -52,10 +53,10 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		if l.nowStale {
 			l.updateTime()
 		}
-		id, err := l.addTimerOnLoop(l.now+max(int64(d), 0), period, fn, 0)
+		id, err := l.addTimerOnLoop(deadlineAfter(l.now, max(int64(d), 0)), period, fn, 0)
 		return TimerID(id), err
 	}
-	when := l.Clock().Now() + max(int64(d), 0)
+	when := deadlineAfter(l.Clock().Now(), max(int64(d), 0))
 	n := externalCounter.Add(1)
 	if n > maxExternalID {
 		return 0, ErrTimerIDsExhausted

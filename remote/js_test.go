@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strings"
 	"testing"
@@ -176,15 +177,16 @@ func TestJSActorAcrossNodesErrors(t *testing.T) {
 		{"JS handler throws", "fail", nil, nil, "shop is closed"},
 		{"Go actor fails under a JS ask", "quote", []any{inv, map[string]any{"sku": "none"}}, nil, "no such sku"},
 		{"argument is not a JS value", "echo", []any{map[string]any{"c": make(chan int)}}, wire.ErrNotJSValue, "chan int"},
-		{"reply is not a JS value", "echo", []any{map[string]any{"big": uint64(math.MaxUint64)}}, nil, ""},
+		{"uint64 beyond int64 comes back a BigInt", "echo", []any{map[string]any{"big": uint64(math.MaxUint64)}}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := jsactor.Ask[any](waitCtx(t), n2.sys, shop, tt.method, tt.args...)
 			if tt.want == "" {
 				// uint64 above MaxInt64 becomes a BigInt in JS and comes
-				// back as the same uint64: no error.
-				if err != nil || !reflect.DeepEqual(v, map[string]any{"big": uint64(math.MaxUint64)}) {
+				// back as a *big.Int of the same value: no error.
+				want := new(big.Int).SetUint64(math.MaxUint64)
+				if err != nil || !reflect.DeepEqual(v, map[string]any{"big": want}) {
 					t.Fatalf("got %#v, %v", v, err)
 				}
 				return

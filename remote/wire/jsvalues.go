@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 //	unsigned integers              integer                    int64, or uint64
 //	                                                          above MaxInt64
 //	float32, float64               float                      float64
+//	*big.Int (a JS BigInt)         tag 2 or 3 (bignum)        *big.Int
 //	[]byte                         byte string                []byte
 //	time.Time (years 0-9999)       tag 0 (RFC 3339, ns)       time.Time
 //	actor.Ref                      tag 27 ["actor.Ref",       actor.Ref
@@ -214,10 +216,11 @@ func unmarshalJSStruct[T any](data []byte) (any, error) {
 }
 
 var (
-	typeTime  = reflect.TypeFor[time.Time]()
-	typeRef   = reflect.TypeFor[actor.Ref]()
-	typeBytes = reflect.TypeFor[[]byte]()
-	typeError = reflect.TypeFor[error]()
+	typeTime   = reflect.TypeFor[time.Time]()
+	typeRef    = reflect.TypeFor[actor.Ref]()
+	typeBytes  = reflect.TypeFor[[]byte]()
+	typeBigInt = reflect.TypeFor[*big.Int]()
+	typeError  = reflect.TypeFor[error]()
 )
 
 // jsValue is jsTree without reflection for the values JS actors send.
@@ -277,6 +280,21 @@ func jsTree(v reflect.Value, depth int) (any, error) {
 		return cbor.Tag{Number: jsRefTag, Content: []any{jsRefName, r.System(), r.Kind(), r.ID()}}, nil
 	case typeBytes:
 		return v.Bytes(), nil
+	case typeBigInt:
+		if v.IsNil() {
+			return nil, nil
+		}
+		return bignumTag(v.Interface().(*big.Int)), nil
+	}
+	if v.Kind() == reflect.Slice && v.Type().Name() != "" {
+		// A named slice of a plain element (jsactor's ArrayBuffer,
+		// Float64Array...) travels as the plain slice it holds.
+		switch plain := reflect.SliceOf(v.Type().Elem()); {
+		case plain == typeBytes:
+			return v.Bytes(), nil
+		case plain.Elem().Name() == plain.Elem().Kind().String():
+			v = v.Convert(plain)
+		}
 	}
 	if tag, ok := typedArrayTag(v); ok {
 		return tag, nil
@@ -439,8 +457,20 @@ func fromTree(v any) (any, error) {
 		return x, nil
 	case cbor.Tag:
 		return fromTag(x)
+	case big.Int:
+		return &x, nil
 	}
 	return nil, fmt.Errorf("unexpected %T", v)
+}
+
+// bignumTag encodes x as a CBOR bignum (tag 2, or tag 3 holding -1-x),
+// whatever its size, so that a JS BigInt comes back a BigInt.
+func bignumTag(x *big.Int) cbor.Tag {
+	if x.Sign() >= 0 {
+		return cbor.Tag{Number: 2, Content: x.Bytes()}
+	}
+	n := new(big.Int).Neg(x)
+	return cbor.Tag{Number: 3, Content: n.Sub(n, big.NewInt(1)).Bytes()}
 }
 
 func fromTag(t cbor.Tag) (any, error) {

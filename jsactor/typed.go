@@ -1,0 +1,131 @@
+package jsactor
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+
+	"github.com/dop251/goja"
+)
+
+// Typed arrays cross as Go slices of their element type. Those whose Go
+// slice type is an ordinary Go list type ([]float64, []int64, []uint64)
+// and ArrayBuffer cross as the named types below, so that a typed array
+// comes back as the same typed array while a Go []float64 or []int64
+// still becomes an Array.
+
+// Float64Array is a JavaScript Float64Array copied to Go.
+type Float64Array []float64
+
+// BigInt64Array is a JavaScript BigInt64Array copied to Go.
+type BigInt64Array []int64
+
+// BigUint64Array is a JavaScript BigUint64Array copied to Go.
+type BigUint64Array []uint64
+
+// ArrayBuffer is a JavaScript ArrayBuffer copied to Go.
+type ArrayBuffer []byte
+
+var typeArrayBuffer = reflect.TypeFor[goja.ArrayBuffer]()
+
+// typedGo copies a typed array or ArrayBuffer; size is its byte length.
+func typedGo(o *goja.Object) (v any, size int, ok bool) {
+	if t := o.ExportType(); t == nil || (t.Kind() != reflect.Slice && t != typeArrayBuffer) {
+		return nil, 0, false
+	}
+	switch x := o.Export().(type) {
+	case goja.ArrayBuffer:
+		return ArrayBuffer(slices.Clone(x.Bytes())), len(x.Bytes()), true
+	case []byte:
+		return slices.Clone(x), len(x), true
+	case []int8:
+		return slices.Clone(x), len(x), true
+	case []uint16:
+		return slices.Clone(x), 2 * len(x), true
+	case []int16:
+		return slices.Clone(x), 2 * len(x), true
+	case []uint32:
+		return slices.Clone(x), 4 * len(x), true
+	case []int32:
+		return slices.Clone(x), 4 * len(x), true
+	case []float32:
+		return slices.Clone(x), 4 * len(x), true
+	case []float64:
+		return Float64Array(slices.Clone(x)), 8 * len(x), true
+	case []int64:
+		return BigInt64Array(slices.Clone(x)), 8 * len(x), true
+	case []uint64:
+		return BigUint64Array(slices.Clone(x)), 8 * len(x), true
+	}
+	return nil, 0, false
+}
+
+// typedJS makes a typed array (or ArrayBuffer) of v if it is one of the
+// slice types typedGo yields; ok is false otherwise.
+func (in *instance) typedJS(v any) (jv goja.Value, size int, ok bool, err error) {
+	switch x := v.(type) {
+	case []byte:
+		jv, err = in.bytesJS(x)
+		return jv, len(x), true, err
+	case ArrayBuffer:
+		if x == nil {
+			return goja.Null(), 0, true, nil
+		}
+		return in.rt.ToValue(in.rt.NewArrayBuffer(slices.Clone(x))), len(x), true, nil
+	case []int8:
+		return typedOf(in, "Int8Array", x, isExport[[]int8])
+	case []int16:
+		return typedOf(in, "Int16Array", x, isExport[[]int16])
+	case []uint16:
+		return typedOf(in, "Uint16Array", x, isExport[[]uint16])
+	case []int32:
+		return typedOf(in, "Int32Array", x, isExport[[]int32])
+	case []uint32:
+		return typedOf(in, "Uint32Array", x, isExport[[]uint32])
+	case []float32:
+		return typedOf(in, "Float32Array", x, isExport[[]float32])
+	case Float64Array:
+		return typedOf(in, "Float64Array", []float64(x), isExport[[]float64])
+	case BigInt64Array:
+		return typedOf(in, "BigInt64Array", []int64(x), isExport[[]int64])
+	case BigUint64Array:
+		return typedOf(in, "BigUint64Array", []uint64(x), isExport[[]uint64])
+	}
+	return nil, 0, false, nil
+}
+
+// typedOf makes a typed array named name holding a copy of s (null for
+// a nil s). Typed arrays use the platform's byte order, as Go's memory
+// does, so the elements' bytes are copied as they are.
+func typedOf[E any](in *instance, name string, s []E, check func(*goja.Object) bool) (goja.Value, int, bool, error) {
+	if s == nil {
+		return goja.Null(), 0, true, nil
+	}
+	b := []byte{}
+	if len(s) > 0 {
+		b = unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+	}
+	v, err := in.newTyped(name, b, check)
+	return v, len(b), true, err
+}
+
+// newTyped makes new name(buffer) over a copy of b (nil b: null).
+func (in *instance) newTyped(name string, b []byte, check func(*goja.Object) bool) (goja.Value, error) {
+	if b == nil {
+		return goja.Null(), nil
+	}
+	buf := in.rt.NewArrayBuffer(append([]byte{}, b...))
+	return in.construct(name, check, in.rt.ToValue(buf))
+}
+
+// isExport reports whether o exports as a T: how a constructed typed
+// array is checked to be genuine.
+func isExport[T any](o *goja.Object) bool {
+	_, ok := o.Export().(T)
+	return ok
+}
+
+// bytesJS makes a Uint8Array holding a copy of b (null for nil b).
+func (in *instance) bytesJS(b []byte) (goja.Value, error) {
+	return in.newTyped("Uint8Array", b, isExport[[]byte])
+}
