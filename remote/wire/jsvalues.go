@@ -37,7 +37,11 @@ import (
 //	map[string]any, other maps     map                        map[string]any
 //	with string keys
 //
-// A pointer stands for its element (nil for null). An array, slice or map
+// A named slice of a plain element (jsactor.Float64Array, ArrayBuffer...)
+// travels as that plain slice, so a JS Float64Array, BigInt64Array,
+// BigUint64Array or ArrayBuffer reaches a JS actor on another node as an
+// Array, an Array, an Array and a Uint8Array: the values cross, their
+// JS type does not. A pointer stands for its element (nil for null). An array, slice or map
 // of more than maxJSLen elements fails to encode with [ErrTooLarge].
 // Anything else (structs, errors, channels, functions, complex numbers,
 // maps with other keys) fails with an error wrapping [ErrNotJSValue], as
