@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -48,7 +46,11 @@ func FuzzInbound(f *testing.F) {
 	}
 	subject, _ := Subject(echo)
 	f.Fuzz(func(t *testing.T, frame []byte) {
-		hub.onMessage(&nats.Msg{Subject: subject, Data: frame})
+		// Through the server, so that the node's own subscription
+		// goroutine handles it, as it would a frame from the network.
+		if err := hub.nc.Publish(subject, frame); err != nil {
+			t.Fatal(err)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if v, err := actor.Ask[string](ctx, prober, echo, "still there?"); err != nil || v != "still there?" {
