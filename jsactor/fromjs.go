@@ -65,7 +65,7 @@ func (in *instance) toGo(v goja.Value) (out any, err error) {
 	if _, isObj := v.(*goja.Object); !isObj {
 		f := fromJS{in: in, budget: in.newBudget()}
 		f.nodes--
-		return f.primitive(v)
+		return f.value(v)
 	}
 	if gerr := in.guard(func() { out, err = in.newFromJS().value(v) }); gerr != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
