@@ -43,7 +43,7 @@ func registerBuiltins(r *Registry) {
 			}
 			return v, d.err
 		}))
-	must(RegisterFuncs(r, "bytes",
+	must(RegisterFuncs(r, bytesName,
 		func(buf []byte, v []byte) []byte { e := Encoder{buf: buf}; e.BytesField(1, v); return e.buf },
 		func(data []byte) (v []byte, err error) {
 			d := Decoder{data: data}
@@ -70,6 +70,9 @@ func registerBuiltins(r *Registry) {
 		}))
 	registerJSValues(r)
 }
+
+// bytesName is the name []byte messages are registered under.
+const bytesName = "bytes"
 
 // decodeUint decodes a one-field message whose field 1 is a varint.
 func decodeUint(data []byte) (v uint64, err error) {

@@ -277,7 +277,9 @@ func TestDecoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	var d wire.Decoding
-	for i, v := range []any{"a", "b", int64(3), "c", sample{N: 1, Name: "x"}, sample{N: 2}, nil, true} {
+	long := bytes.Repeat([]byte{7}, 600) // past the slab's limit
+	for i, v := range []any{"a", "b", int64(3), "c", sample{N: 1, Name: "x"}, sample{N: 2}, nil, true,
+		[]byte{1, 2, 3}, []byte{4}, long, []byte{}, []byte{5, 6}} {
 		for _, r := range []*wire.Registry{r1, r2} {
 			name, body, err := r.Marshal(nil, v)
 			if err != nil {
@@ -289,6 +291,20 @@ func TestDecoding(t *testing.T) {
 				t.Fatalf("%d %#v: Decoding gave %#v, %v; Registry %#v, %v", i, v, got, gerr, want, werr)
 			}
 		}
+	}
+	// Small []byte messages share a slab, but appending to one never
+	// writes over the next.
+	_, b1, _ := r1.Marshal(nil, []byte{1, 1})
+	_, b2, _ := r1.Marshal(nil, []byte{2, 2})
+	v1, _ := d.Unmarshal(r1, "bytes", b1)
+	v2, _ := d.Unmarshal(r1, "bytes", b2)
+	_ = append(v1.([]byte), 9, 9, 9)
+	if !bytes.Equal(v2.([]byte), []byte{2, 2}) {
+		t.Fatalf("appending to one message changed the next: %v", v2)
+	}
+	// A malformed []byte body fails as the codec says.
+	if _, err := d.Unmarshal(r1, "bytes", []byte{0x0a, 0x05, 1}); !errors.Is(err, wire.ErrMalformed) {
+		t.Fatalf("truncated bytes body: %v", err)
 	}
 	if _, err := d.Unmarshal(r1, "no.such.type", nil); !errors.Is(err, wire.ErrUnknownType) {
 		t.Fatalf("unknown type: %v", err)

@@ -186,13 +186,21 @@ func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
 
 // Decoding remembers the last type one goroutine decoded, so that a run
 // of messages of one type (a batch from one sender, say) looks its codec
-// up once. The zero Decoding is ready to use; it is not safe for
-// concurrent use.
+// up once. It also copies small []byte messages into shared slabs of
+// slabSize bytes, one allocation for many messages instead of one each:
+// a []byte message its receiver keeps keeps at most a slab alive. The
+// zero Decoding is ready to use; it is not safe for concurrent use.
 type Decoding struct {
 	reg   *Registry
 	name  string
 	codec *codec
+	bytes bool   // codec is the builtin []byte one
+	slab  []byte // where small []byte messages are copied
 }
+
+// slabSize is the size of the slabs small []byte messages share; one
+// larger than an eighth of it gets its own allocation.
+const slabSize = 4096
 
 // Unmarshal is [Registry.Unmarshal] through d's memory of the last type.
 func (d *Decoding) Unmarshal(r *Registry, name string, data []byte) (any, error) {
@@ -204,9 +212,34 @@ func (d *Decoding) Unmarshal(r *Registry, name string, data []byte) (any, error)
 		if c == nil {
 			return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
 		}
-		d.reg, d.name, d.codec = r, name, c
+		d.reg, d.name, d.codec, d.bytes = r, name, c, c.name == bytesName
+	}
+	if d.bytes {
+		if b, ok := d.slabBytes(data); ok {
+			return b, nil
+		}
 	}
 	return d.codec.decode(data)
+}
+
+// slabBytes decodes a builtin []byte message whose only field is a small
+// field 1, copying it into the slab; ok is false for anything else, which
+// the codec decodes (and reports) as usual.
+func (d *Decoding) slabBytes(data []byte) (b []byte, ok bool) {
+	dec := Decoder{data: data}
+	if !dec.Next() || dec.field != 1 || dec.typ != TypeBytes {
+		return nil, false
+	}
+	in := dec.Bytes()
+	if dec.err != nil || dec.off != len(data) || len(in) > slabSize/8 {
+		return nil, false
+	}
+	if cap(d.slab)-len(d.slab) < len(in) {
+		d.slab = make([]byte, 0, slabSize)
+	}
+	at := len(d.slab)
+	d.slab = append(d.slab, in...)
+	return d.slab[at:len(d.slab):len(d.slab)], true
 }
 
 // decode decodes data with c, wrapping errors with c's name.
