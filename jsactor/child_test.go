@@ -37,7 +37,7 @@ func TestSpawnChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := actor.Ask[any](r.ctx(), r.sys, parent, "nil script"); err == nil {
+	if _, err := actor.Ask[any](r.ctx(), r.sys, parent, "nil script"); !errors.Is(err, jsactor.ErrNilScript) {
 		t.Fatal("SpawnChild with a nil script: no error")
 	}
 	if _, err := actor.Ask[any](r.ctx(), r.sys, parent, "spawn"); err != nil {
