@@ -36,6 +36,8 @@ var (
 	ErrRejectionHandled = errors.New("jsactor: promise rejection handled later")
 	// ErrModule: require named a module the host did not register.
 	ErrModule = errors.New("jsactor: module not registered")
+	// ErrNilScript: Spawn, SpawnChild or Factory got no script.
+	ErrNilScript = errors.New("jsactor: nil script")
 )
 
 // Error is a JavaScript exception or rejection that reached Go: a handler

@@ -1,13 +1,6 @@
 package jsactor
 
-import (
-	"errors"
-
-	"github.com/troupe-go/troupe/actor"
-)
-
-// ErrNilScript is returned when a spawn or factory is given no script.
-var ErrNilScript = errors.New("jsactor: nil script")
+import "github.com/troupe-go/troupe/actor"
 
 // Factory returns an actor.Factory making JS actors that run s, for
 // [actor.System.Spawn] and [actor.Context.Spawn]. Every instance (one per
