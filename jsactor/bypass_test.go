@@ -92,9 +92,10 @@ func TestBuiltinsReplaced(t *testing.T) {
 	}
 }
 
-// A value shared many times over (a DAG) crosses once per object, so
-// what would be 2^40 copies as a tree is quick; one over the conversion
-// budget fails with ErrCannotCross instead of stalling the worker.
+// A value shared many times over (a DAG) is converted once per object
+// but paid for at every path to it: a small one crosses, one that would
+// be 2^40 copies as a tree fails at once with ErrCannotCross instead of
+// stalling the worker (or an encoder downstream).
 func TestConvertDAG(t *testing.T) {
 	r := newRig(t)
 	ref := r.spawn("dag", `module.exports = {
@@ -105,8 +106,11 @@ func TestConvertDAG(t *testing.T) {
 	if v := r.call(ref, "dag", 40); v != true {
 		t.Fatalf("structuredClone of a DAG: %v", v)
 	}
-	if v := r.call(ref, "send", 40); v != "sent" {
-		t.Fatalf("send of a DAG: %v", v)
+	if v := r.call(ref, "send", 5); v != "sent" {
+		t.Fatalf("send of a small DAG: %v", v)
+	}
+	if _, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "send", 40); !errors.Is(err, jsactor.ErrCannotCross) && (err == nil || !strings.Contains(err.Error(), "budget")) {
+		t.Fatalf("send of a DAG of 2^40 paths: %v, want a conversion over budget", err)
 	}
 	if v := r.call(ref, "wide", 1<<23); v != "TypeError" {
 		t.Fatalf("sparse array over budget: %v", v)

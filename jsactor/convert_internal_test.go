@@ -200,6 +200,7 @@ func TestCannotCross(t *testing.T) {
 		"int keys":      map[int]string{1: "a"},
 		"cyclic struct": c,
 		"goja value":    goja.Undefined(),
+		"date past JS":  time.Date(300000, 1, 1, 0, 0, 0, 0, time.UTC),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := bare().toJS(v); !errors.Is(err, ErrCannotCross) {
@@ -209,11 +210,16 @@ func TestCannotCross(t *testing.T) {
 	}
 }
 
-// A shared substructure is converted once, both ways, and stays shared:
-// a DAG that would be 2^64 nodes as a tree crosses in 64 steps.
+// A shared substructure is converted once, both ways, and stays shared;
+// but it is paid for at every path to it, since what walks the Go value
+// later (an encoder, Decode) walks every path: a DAG that would be 2^64
+// nodes as a tree is over the budget.
 func TestConvertShared(t *testing.T) {
 	in := bare()
-	g, err := in.toGo(in.eval(t, `(() => { let a = {leaf: 1}; for (let i = 0; i < 64; i++) a = {x: a, y: a}; return a })()`))
+	if _, err := in.toGo(in.eval(t, `(() => { let a = {leaf: 1}; for (let i = 0; i < 64; i++) a = {x: a, y: a}; return a })()`)); !errors.Is(err, ErrCannotCross) {
+		t.Fatalf("a DAG of 2^64 paths: %v, want ErrCannotCross (over budget)", err)
+	}
+	g, err := in.toGo(in.eval(t, `(() => { let a = {leaf: 1}; for (let i = 0; i < 8; i++) a = {x: a, y: a}; return a })()`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,9 +47,18 @@ const maxArrayLen = 1 << 24
 type fromJS struct {
 	in     *instance
 	active map[*goja.Object]struct{} // objects being converted: a cycle
-	done   map[*goja.Object]any      // objects converted: shared
+	done   map[*goja.Object]shared   // objects converted: shared
 	depth  int
 	budget
+}
+
+// shared is an object converted once and met again: its Go value, and
+// what converting it cost. Meeting it again costs that much again, since
+// whatever walks the Go value later (an encoder, Decode) walks every
+// path to it: a small JS DAG must not become an exponential Go tree.
+type shared struct {
+	v    any
+	cost budget
 }
 
 func (in *instance) newFromJS() *fromJS {
@@ -105,7 +114,7 @@ func (f *fromJS) value(v goja.Value) (any, error) {
 		return f.primitive(v)
 	}
 	if g, ok := f.done[o]; ok {
-		return g, nil
+		return g.v, f.spend(g.cost.nodes, g.cost.bytes)
 	}
 	if _, ok := f.active[o]; ok {
 		return nil, fmt.Errorf("%w: cyclic object", ErrCannotCross)
@@ -114,15 +123,17 @@ func (f *fromJS) value(v goja.Value) (any, error) {
 		return nil, errTooDeep
 	}
 	if f.active == nil {
-		f.active, f.done = map[*goja.Object]struct{}{}, map[*goja.Object]any{}
+		f.active, f.done = map[*goja.Object]struct{}{}, map[*goja.Object]shared{}
 	}
 	f.active[o] = struct{}{}
 	f.depth++
+	before := f.budget
 	g, err := f.object(o)
 	f.depth--
 	delete(f.active, o)
 	if err == nil {
-		f.done[o] = g
+		// One node for o itself, which its referrer paid for.
+		f.done[o] = shared{v: g, cost: budget{nodes: before.nodes - f.nodes + 1, bytes: before.bytes - f.bytes}}
 	}
 	return g, err
 }

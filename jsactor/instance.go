@@ -1,6 +1,7 @@
 package jsactor
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sync/atomic"
@@ -97,7 +98,12 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 	if err != nil {
 		clear(args)
 		in.end(seq, nil)
-		in.logger().Warn("message not handled", zap.Error(err)) // the runtime dead-letters it
+		if !errors.Is(err, actor.ErrUnhandled) {
+			// A message whose arguments cannot cross is not handled
+			// either: the runtime dead-letters it with the reason.
+			err = fmt.Errorf("%w: %w", actor.ErrUnhandled, err)
+		}
+		in.logger().Warn("message not handled", zap.Error(err))
 		return nil, err
 	}
 	v, err := fn(this, args...)
@@ -144,10 +150,11 @@ func (in *instance) dispatch(msg any) (goja.Callable, goja.Value, []goja.Value, 
 	return nil, nil, nil, fmt.Errorf("%w: no receive for %T", ErrNoHandler, msg)
 }
 
-// args returns an empty slice for n arguments: argBuf outside a turn, a
-// fresh one inside (the turn around may still use argBuf).
+// args returns an empty slice for n arguments: argBuf in a message's own
+// turn, a fresh one in a nested turn (the turn around may still use
+// argBuf). Receive has begun its turn already: depth is 1 there.
 func (in *instance) args(n int) []goja.Value {
-	if in.depth > 0 {
+	if in.depth > 1 {
 		return make([]goja.Value, 0, n)
 	}
 	if cap(in.argBuf) < n {

@@ -38,3 +38,25 @@ func TestNoHandlerDeadLetter(t *testing.T) {
 		t.Fatalf("%d log lines for 2 unhandled messages", n)
 	}
 }
+
+// A tell whose arguments cannot cross into JavaScript is not handled
+// either: it is dead-lettered with ErrCannotCross as the reason.
+func TestUncrossableTellDeadLetter(t *testing.T) {
+	r := newRig(t)
+	dead := make(chan actor.DeadLetter, 4)
+	cancel := r.sys.SubscribeDeadLetters(func(d actor.DeadLetter) { dead <- d })
+	defer cancel()
+	ref := r.spawn("uc", `module.exports = { take(x) { return 1 } };`)
+	if err := r.sys.Tell(ref, jsactor.Call{Method: "take", Args: []any{make(chan int)}}); err != nil {
+		t.Fatal(err)
+	}
+	r.call(ref, "take", 1) // the tell was handled before this ask
+	select {
+	case d := <-dead:
+		if d.To != ref || !errors.Is(d.Reason, jsactor.ErrCannotCross) || !errors.Is(d.Reason, actor.ErrUnhandled) {
+			t.Fatalf("dead letter %+v", d)
+		}
+	default:
+		t.Fatal("no dead letter for a tell whose arguments cannot cross")
+	}
+}

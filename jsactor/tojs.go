@@ -356,12 +356,18 @@ func fieldByIndex(rv reflect.Value, index []int) (reflect.Value, bool) {
 	return rv, true
 }
 
+// maxDateMs is the largest time a JavaScript Date holds, in ms from the
+// epoch either way (ECMA-262's time values: 10^8 days).
+const maxDateMs = 8.64e15
+
 func (in *instance) dateJS(t time.Time) (goja.Value, error) {
 	// Whole milliseconds, as a Date holds: UnixNano would overflow past
 	// 2262 and lose precision in a float64.
 	ms := float64(t.UnixMilli())
 	if t.IsZero() {
 		ms = math.NaN()
+	} else if math.Abs(ms) > maxDateMs {
+		return nil, fmt.Errorf("%w: date %v outside JavaScript's range", ErrCannotCross, t)
 	}
 	return in.construct("Date", func(d *goja.Object) bool {
 		if d.ClassName() != "Date" {
