@@ -58,8 +58,10 @@
 //   - Small messages are batched: while a frame is being published, the
 //     next ones for the same node fill the following frame, up to
 //     [WithMaxFrame] bytes; an envelope that shares its origin, target
-//     and type with the one before it in the frame does not repeat them. The bytes queued per node are bounded
-//     ([WithOutboundLimit]).
+//     and type with the one before it in the frame does not repeat them.
+//     The bytes queued per node are bounded ([WithOutboundLimit]). The
+//     frame format is versioned; a node reads older versions, but writes
+//     its own only: upgrade the nodes of a network together.
 //   - Inbound frames that are malformed, oversized or for another node
 //     are rejected, counted ([Node.Stats]) and logged; they never crash
 //     the node. A node that cannot keep up with what it receives buffers

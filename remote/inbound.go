@@ -146,8 +146,8 @@ func (n *Node) sendReply(origin string, corr uint64, v any, err error) {
 		return
 	}
 	n.log.Warn("remote: reply not sent", zap.String("node", origin), zap.Error(err))
-	if r.Err != nil || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrClosed) {
-		return // an error reply already, or nobody to reach
+	if r.Err != nil || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrClosed) || errors.Is(err, ErrOverloaded) {
+		return // an error reply already, nobody to reach, or no room for one either
 	}
 	r.Type, r.Body, r.Err = "", nil, encodeError(fmt.Errorf("remote: reply from node %s not sent: %w", n.name, err))
 	if err := n.control(origin, &r); err != nil {
@@ -329,6 +329,9 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 				n.announce()
 			}
 		case wire.KindBye:
+			if n.peer(e.Node).restarted(e.Corr) {
+				break // a late goodbye of an earlier run: this one is up
+			}
 			n.lose(e.Node, fmt.Errorf("%w: node %s left", ErrUnreachable, e.Node))
 		}
 		return nil

@@ -45,7 +45,7 @@ type Node struct {
 	mu     sync.Mutex
 	closed bool
 	// peers maps node names to *peer; every send looks its peer up, so
-	// lookups take no lock. Peers are never removed.
+	// lookups take no lock. A peer lost for long is forgotten.
 	peers sync.Map
 	asks  map[uint64]*pendingAsk
 	// watches holds, per other node, which local actors watch which of

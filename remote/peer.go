@@ -45,8 +45,9 @@ type peer struct {
 	// seq numbers published frames; recent holds the last ones, by seq,
 	// so that a no-responders status, which names its frame, can send the
 	// frame's messages to dead letters.
-	seq    uint64
-	recent [recentFrames]outFrame
+	seq         uint64
+	recent      [recentFrames]outFrame
+	recentBytes int // bytes of the frames in recent
 }
 
 // outFrame is a frame to publish; seq is set when it is.
@@ -61,6 +62,10 @@ type outFrame struct {
 // one for a frame no longer kept is counted (Stats.Unconfirmed) and
 // logged.
 const recentFrames = 32
+
+// maxRecentBytes bounds the bytes of the frames a peer keeps, however
+// large they are: the oldest go first.
+const maxRecentBytes = 4 << 20
 
 func newPeer(n *Node, name string) *peer {
 	return &peer{
@@ -128,6 +133,12 @@ func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
 		p.frame = wire.AppendEnvelope(wire.AppendFrameHeader(p.takeSpare()), e)
 		if len(p.frame) > p.n.cfg.maxFrame {
 			size := len(p.frame) - 1
+			p.giveBack(p.frame)
+			if p.count == 0 {
+				// Nothing else was in it: no frame of a header alone.
+				p.giveBack(full)
+				full = nil
+			}
 			p.frame = full
 			return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
 		}
@@ -180,6 +191,13 @@ func (p *peer) takeSpare() []byte {
 	return make([]byte, 0, 4096)
 }
 
+// giveBack returns a frame buffer no frame uses any more to the spares.
+func (p *peer) giveBack(b []byte) {
+	if len(p.free) < maxFree {
+		p.free = append(p.free, b[:0])
+	}
+}
+
 // maxFree bounds the published frame buffers a peer keeps.
 const maxFree = 4
 
@@ -207,11 +225,12 @@ func (p *peer) flushOnce() (more bool) {
 	for i := range frames {
 		p.seq++
 		frames[i].seq = p.seq
-		slot := &p.recent[p.seq%recentFrames]
-		if slot.data != nil {
-			evicted = append(evicted, slot.data)
+		evicted = p.forgetSent(p.seq, evicted) // the slot's previous frame
+		p.recent[p.seq%recentFrames] = frames[i]
+		p.recentBytes += len(frames[i].data)
+		for old := max(p.seq, recentFrames) - recentFrames + 1; p.recentBytes > maxRecentBytes && old < p.seq; old++ {
+			evicted = p.forgetSent(old, evicted)
 		}
-		*slot = frames[i]
 	}
 	p.mu.Unlock()
 	for _, f := range frames {
@@ -229,6 +248,18 @@ func (p *peer) flushOnce() (more bool) {
 	return more
 }
 
+// forgetSent drops the kept frame in the slot of seq, if any, appending
+// its buffer to evicted. Under p.mu.
+func (p *peer) forgetSent(seq uint64, evicted [][]byte) [][]byte {
+	slot := &p.recent[seq%recentFrames]
+	if slot.data != nil {
+		evicted = append(evicted, slot.data)
+		p.recentBytes -= len(slot.data)
+	}
+	*slot = outFrame{}
+	return evicted
+}
+
 // takeSent returns the published frame numbered seq, if still kept, and
 // forgets it.
 func (p *peer) takeSent(seq uint64) []byte {
@@ -239,6 +270,7 @@ func (p *peer) takeSent(seq uint64) []byte {
 		return nil
 	}
 	data := slot.data
+	p.recentBytes -= len(data)
 	*slot = outFrame{}
 	return data
 }
@@ -332,10 +364,10 @@ func (p *peer) overdue(now time.Time, limit time.Duration) bool {
 // often, so that a node met for the first time answers at once instead of
 // at its next heartbeat.
 func (n *Node) WaitPeer(ctx context.Context, name string) error {
-	p := n.peer(name)
 	retry := time.NewTicker(min(n.cfg.heartbeat, 50*time.Millisecond))
 	defer retry.Stop()
 	for {
+		p := n.peer(name) // anew each time: a peer lost long enough is forgotten
 		p.mu.Lock()
 		up, ok := p.up, p.heard && p.lost == nil
 		p.mu.Unlock()

@@ -90,3 +90,27 @@ func TestErrorCodesRoundTrip(t *testing.T) {
 		t.Errorf("unknown code: %v", err)
 	}
 }
+
+// TestOversizedMessageLeavesNoFrame: a message refused for being larger
+// than a frame leaves nothing queued, not even a frame of a header alone
+// for the running flush to publish (the receiver would reject it), and
+// the frame already being filled keeps its messages.
+func TestOversizedMessageLeavesNoFrame(t *testing.T) {
+	p := testPeer(1<<20, 1024)
+	if err := p.enqueue(tellTo("a", 2000), ref); !errors.Is(err, wire.ErrTooLarge) {
+		t.Fatalf("oversized first message = %v, want ErrTooLarge", err)
+	}
+	if len(p.frame) != 0 || len(p.ready) != 0 || p.queued != 0 {
+		t.Fatalf("after a refused first message: frame %d bytes, %d ready, %d queued", len(p.frame), len(p.ready), p.queued)
+	}
+	if err := p.enqueue(tellTo("a", 10), ref); err != nil {
+		t.Fatal(err)
+	}
+	kept := len(p.frame)
+	if err := p.enqueue(tellTo("a", 2000), ref); !errors.Is(err, wire.ErrTooLarge) {
+		t.Fatalf("oversized second message = %v, want ErrTooLarge", err)
+	}
+	if len(p.frame) != kept || p.count != 1 || len(p.ready) != 0 {
+		t.Fatalf("the frame being filled changed: %d bytes (was %d), %d envelopes, %d ready", len(p.frame), kept, p.count, len(p.ready))
+	}
+}

@@ -40,8 +40,20 @@ func (n *Node) Stats() Stats {
 		Sent: c.sent.Load(), Received: c.received.Load(),
 		FramesSent: c.framesSent.Load(), FramesReceived: c.framesReceived.Load(),
 		Rejected: c.rejected.Load(), Overloaded: c.overloaded.Load(), LateReplies: c.lateReplies.Load(),
-		Dropped: n.dropped(), Unconfirmed: c.unconfirmed.Load(), Peers: len(n.peerList()),
+		Dropped: n.dropped(), Unconfirmed: c.unconfirmed.Load(), Peers: n.otherPeers(),
 	}
+}
+
+// otherPeers counts the peers other than the node itself (replies to an
+// envelope claiming this node as origin make a peer of it).
+func (n *Node) otherPeers() int {
+	k := 0
+	for _, p := range n.peerList() {
+		if p.name != n.name {
+			k++
+		}
+	}
+	return k
 }
 
 // dropped sums the frames the node's subscriptions dropped.

@@ -7,7 +7,9 @@ import (
 
 // Version is the frame format version, the first byte of every frame. A
 // reader takes this version and the ones before it that it still reads
-// (Version 1 had no inherited routing) and rejects others.
+// (Version 1 had no inherited routing) and rejects others. Writers write
+// this version only, so a node of an older version rejects the frames of
+// a newer one: upgrade the nodes of a network together.
 const Version = 2
 
 // oldestVersion is the oldest frame version ReadFrame reads.
