@@ -7,17 +7,7 @@ package wire
 func registerBuiltins(r *Registry) {
 	must(RegisterFuncs(r, "string",
 		func(buf []byte, v string) []byte { e := Encoder{buf: buf}; e.String(1, v); return e.buf },
-		func(data []byte) (v string, err error) {
-			d := Decoder{data: data}
-			for d.Next() {
-				if d.field == 1 {
-					v = d.String()
-				} else {
-					d.Skip()
-				}
-			}
-			return v, d.err
-		}))
+		decodeString))
 	must(RegisterFuncs(r, "bool",
 		func(buf []byte, v bool) []byte { e := Encoder{buf: buf}; e.Bool(1, v); return e.buf },
 		func(data []byte) (bool, error) { u, err := decodeUint(data); return u != 0, err }))
@@ -32,33 +22,10 @@ func registerBuiltins(r *Registry) {
 		decodeUint))
 	must(RegisterFuncs(r, "float64",
 		func(buf []byte, v float64) []byte { e := Encoder{buf: buf}; e.Float64(1, v); return e.buf },
-		func(data []byte) (v float64, err error) {
-			d := Decoder{data: data}
-			for d.Next() {
-				if d.field == 1 {
-					v = d.Float64()
-				} else {
-					d.Skip()
-				}
-			}
-			return v, d.err
-		}))
+		decodeFloat64))
 	must(RegisterFuncs(r, bytesName,
 		func(buf []byte, v []byte) []byte { e := Encoder{buf: buf}; e.BytesField(1, v); return e.buf },
-		func(data []byte) (v []byte, err error) {
-			d := Decoder{data: data}
-			for d.Next() {
-				if d.field == 1 {
-					// The frame is not the message's to keep: copy.
-					b := d.Bytes()
-					v = make([]byte, len(b))
-					copy(v, b)
-				} else {
-					d.Skip()
-				}
-			}
-			return v, d.err
-		}))
+		decodeBytes))
 	must(RegisterFuncs(r, "unit",
 		func(buf []byte, _ struct{}) []byte { return buf },
 		func(data []byte) (struct{}, error) {
@@ -73,6 +40,48 @@ func registerBuiltins(r *Registry) {
 
 // bytesName is the name []byte messages are registered under.
 const bytesName = "bytes"
+
+// decodeString decodes a one-field message whose field 1 is a string.
+func decodeString(data []byte) (v string, err error) {
+	d := Decoder{data: data}
+	for d.Next() {
+		if d.field == 1 {
+			v = d.String()
+		} else {
+			d.Skip()
+		}
+	}
+	return v, d.err
+}
+
+// decodeFloat64 decodes a one-field message whose field 1 is a float64.
+func decodeFloat64(data []byte) (v float64, err error) {
+	d := Decoder{data: data}
+	for d.Next() {
+		if d.field == 1 {
+			v = d.Float64()
+		} else {
+			d.Skip()
+		}
+	}
+	return v, d.err
+}
+
+// decodeBytes decodes a one-field message whose field 1 is bytes, copied:
+// the frame is not the message's to keep.
+func decodeBytes(data []byte) (v []byte, err error) {
+	d := Decoder{data: data}
+	for d.Next() {
+		if d.field == 1 {
+			b := d.Bytes()
+			v = make([]byte, len(b))
+			copy(v, b)
+		} else {
+			d.Skip()
+		}
+	}
+	return v, d.err
+}
 
 // decodeUint decodes a one-field message whose field 1 is a varint.
 func decodeUint(data []byte) (v uint64, err error) {

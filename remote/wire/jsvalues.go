@@ -268,6 +268,38 @@ func jsValue(v any, depth int) (any, error) {
 	return jsTree(reflect.ValueOf(v), depth)
 }
 
+// jsSpecial encodes the types CBOR needs a tag or a conversion for:
+// dates, refs, bytes, BigInts and typed arrays; ok is false for others.
+func jsSpecial(v reflect.Value) (tree any, ok bool, err error) {
+	switch v.Type() {
+	case typeTime:
+		tree, err = jsDate(v.Interface().(time.Time))
+		return tree, true, err
+	case typeRef:
+		r := v.Interface().(actor.Ref)
+		return cbor.Tag{Number: jsRefTag, Content: []any{jsRefName, r.System(), r.Kind(), r.ID()}}, true, nil
+	case typeBytes:
+		return v.Bytes(), true, nil
+	case typeBigInt:
+		if v.IsNil() {
+			return nil, true, nil
+		}
+		return bignumTag(v.Interface().(*big.Int)), true, nil
+	}
+	if v.Kind() == reflect.Slice && v.Type().Name() != "" {
+		// A named slice of a plain element (jsactor's ArrayBuffer,
+		// Float64Array...) travels as the plain slice it holds.
+		switch plain := reflect.SliceOf(v.Type().Elem()); {
+		case plain == typeBytes:
+			return v.Bytes(), true, nil
+		case plain.Elem().Name() == plain.Elem().Kind().String():
+			v = v.Convert(plain)
+		}
+	}
+	tag, ok := typedArrayTag(v)
+	return tag, ok, nil
+}
+
 var errTooDeep = fmt.Errorf("%w: nested deeper than %d (cyclic?)", ErrNotJSValue, maxJSDepth)
 
 // jsTree copies v into a tree cbor encodes as the table above says:
@@ -276,32 +308,8 @@ func jsTree(v reflect.Value, depth int) (any, error) {
 	if !v.IsValid() {
 		return nil, nil
 	}
-	switch v.Type() {
-	case typeTime:
-		return jsDate(v.Interface().(time.Time))
-	case typeRef:
-		r := v.Interface().(actor.Ref)
-		return cbor.Tag{Number: jsRefTag, Content: []any{jsRefName, r.System(), r.Kind(), r.ID()}}, nil
-	case typeBytes:
-		return v.Bytes(), nil
-	case typeBigInt:
-		if v.IsNil() {
-			return nil, nil
-		}
-		return bignumTag(v.Interface().(*big.Int)), nil
-	}
-	if v.Kind() == reflect.Slice && v.Type().Name() != "" {
-		// A named slice of a plain element (jsactor's ArrayBuffer,
-		// Float64Array...) travels as the plain slice it holds.
-		switch plain := reflect.SliceOf(v.Type().Elem()); {
-		case plain == typeBytes:
-			return v.Bytes(), nil
-		case plain.Elem().Name() == plain.Elem().Kind().String():
-			v = v.Convert(plain)
-		}
-	}
-	if tag, ok := typedArrayTag(v); ok {
-		return tag, nil
+	if tree, ok, err := jsSpecial(v); ok {
+		return tree, err
 	}
 	if v.Type().Implements(typeError) && v.Kind() != reflect.Interface && !(v.Kind() == reflect.Pointer && v.IsNil()) {
 		return nil, fmt.Errorf("%w: error %v (send its message)", ErrNotJSValue, v.Type())
