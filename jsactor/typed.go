@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/jsvalue"
 )
 
 // Typed arrays cross as Go slices of their element type. Those whose Go
@@ -14,17 +16,18 @@ import (
 // comes back as the same typed array while a Go []float64 or []int64
 // still becomes an Array.
 
-// Float64Array is a JavaScript Float64Array copied to Go.
-type Float64Array []float64
+// Float64Array is a JavaScript Float64Array copied to Go (defined in
+// jsvalue, which remote/wire shares, so that it crosses nodes as itself).
+type Float64Array = jsvalue.Float64Array
 
 // BigInt64Array is a JavaScript BigInt64Array copied to Go.
-type BigInt64Array []int64
+type BigInt64Array = jsvalue.BigInt64Array
 
 // BigUint64Array is a JavaScript BigUint64Array copied to Go.
-type BigUint64Array []uint64
+type BigUint64Array = jsvalue.BigUint64Array
 
 // ArrayBuffer is a JavaScript ArrayBuffer copied to Go.
-type ArrayBuffer []byte
+type ArrayBuffer = jsvalue.ArrayBuffer
 
 var typeArrayBuffer = reflect.TypeFor[goja.ArrayBuffer]()
 

@@ -133,6 +133,7 @@ func TestJSActorAcrossNodes(t *testing.T) {
 		"s": "x", "i": int64(-3), "f": 0.25, "b": true, "null": nil,
 		"nested": map[string]any{"list": []any{int64(1), "two", []any{}}, "when": pricedAt},
 		"bytes":  []byte{1, 2, 3}, "floats": []float64{1.5, math.Inf(1)}, "ref": inv,
+		"f64": jsactor.Float64Array{2.5}, "big64": jsactor.BigInt64Array{-7}, "buf": jsactor.ArrayBuffer{9, 8},
 	}
 	echo, err := jsactor.Ask[map[string]any](ctx, n2.sys, shop, "echo", rich)
 	if err != nil {

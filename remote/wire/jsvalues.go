@@ -12,6 +12,7 @@ import (
 	"github.com/fxamacker/cbor/v2"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor/jsvalue"
 )
 
 // JS values are the plain values a JavaScript actor (package jsactor)
@@ -37,11 +38,12 @@ import (
 //	map[string]any, other maps     map                        map[string]any
 //	with string keys
 //
-// A named slice of a plain element (jsactor.Float64Array, ArrayBuffer...)
-// travels as that plain slice, so a JS Float64Array, BigInt64Array,
-// BigUint64Array or ArrayBuffer reaches a JS actor on another node as an
-// Array, an Array, an Array and a Uint8Array: the values cross, their
-// JS type does not. A pointer stands for its element (nil for null). An array, slice or map
+//	jsactor.Float64Array,          tag 27 ["Float64Array",    the same type
+//	BigInt64Array, BigUint64Array, little-endian bytes], and
+//	ArrayBuffer (package jsvalue)  so on
+//
+// Another named slice of a plain element travels as that plain slice. A
+// pointer stands for its element (nil for null). An array, slice or map
 // of more than maxJSLen elements fails to encode with [ErrTooLarge].
 // Anything else (structs, errors, channels, functions, complex numbers,
 // maps with other keys) fails with an error wrapping [ErrNotJSValue], as
@@ -112,6 +114,10 @@ func registerJSValues(r *Registry) {
 	jsBuiltin[[]uint64](r, "js.biguint64array")
 	jsBuiltin[[]float32](r, "js.float32array")
 	jsBuiltin[[]float64](r, "js.float64array")
+	jsBuiltin[jsvalue.Float64Array](r, "js.Float64Array")
+	jsBuiltin[jsvalue.BigInt64Array](r, "js.BigInt64Array")
+	jsBuiltin[jsvalue.BigUint64Array](r, "js.BigUint64Array")
+	jsBuiltin[jsvalue.ArrayBuffer](r, "js.ArrayBuffer")
 }
 
 func jsBuiltin[T any](r *Registry, name string) {
@@ -286,9 +292,12 @@ func jsSpecial(v reflect.Value) (tree any, ok bool, err error) {
 		}
 		return bignumTag(v.Interface().(*big.Int)), true, nil
 	}
+	if tag, ok := jsTypedTag(v.Interface()); ok {
+		return tag, true, nil
+	}
 	if v.Kind() == reflect.Slice && v.Type().Name() != "" {
-		// A named slice of a plain element (jsactor's ArrayBuffer,
-		// Float64Array...) travels as the plain slice it holds.
+		// Another named slice of a plain element travels as the plain
+		// slice it holds.
 		switch plain := reflect.SliceOf(v.Type().Elem()); {
 		case plain == typeBytes:
 			return v.Bytes(), true, nil
@@ -485,8 +494,57 @@ func bignumTag(x *big.Int) cbor.Tag {
 	return cbor.Tag{Number: 3, Content: n.Sub(n, big.NewInt(1)).Bytes()}
 }
 
+// jsTypedTag encodes the JS types no plain Go slice stands for as tag 27
+// [name, little-endian bytes], so that they arrive as themselves.
+func jsTypedTag(v any) (cbor.Tag, bool) {
+	var name string
+	var b []byte
+	switch x := v.(type) {
+	case jsvalue.Float64Array:
+		name, b = "Float64Array", packLE(0, x, 8, func(b []byte, e float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(e)) }).Content.([]byte)
+	case jsvalue.BigInt64Array:
+		name, b = "BigInt64Array", packLE(0, x, 8, func(b []byte, e int64) { binary.LittleEndian.PutUint64(b, uint64(e)) }).Content.([]byte)
+	case jsvalue.BigUint64Array:
+		name, b = "BigUint64Array", packLE(0, x, 8, binary.LittleEndian.PutUint64).Content.([]byte)
+	case jsvalue.ArrayBuffer:
+		name, b = "ArrayBuffer", []byte(x)
+	default:
+		return cbor.Tag{}, false
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return cbor.Tag{Number: jsRefTag, Content: []any{name, b}}, true
+}
+
+// jsTypedFromTag decodes what jsTypedTag encodes.
+func jsTypedFromTag(a []any) (any, error) {
+	name, _ := a[0].(string)
+	b, ok := a[1].([]byte)
+	if !ok {
+		return nil, fmt.Errorf("tag %d: %s holds %T, not bytes", jsRefTag, name, a[1])
+	}
+	switch name {
+	case "Float64Array":
+		f, err := unpackLE(b, 8, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
+		return jsvalue.Float64Array(f), err
+	case "BigInt64Array":
+		n, err := unpackLE(b, 8, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
+		return jsvalue.BigInt64Array(n), err
+	case "BigUint64Array":
+		n, err := unpackLE(b, 8, binary.LittleEndian.Uint64)
+		return jsvalue.BigUint64Array(n), err
+	case "ArrayBuffer":
+		return jsvalue.ArrayBuffer(b), nil
+	}
+	return nil, fmt.Errorf("tag %d: unknown type %q", jsRefTag, name)
+}
+
 func fromTag(t cbor.Tag) (any, error) {
 	if t.Number == jsRefTag {
+		if a, ok := t.Content.([]any); ok && len(a) == 2 && a[0] != jsRefName {
+			return jsTypedFromTag(a)
+		}
 		return refFromTag(t.Content)
 	}
 	b, ok := t.Content.([]byte)

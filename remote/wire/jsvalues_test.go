@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor/jsvalue"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -111,8 +112,14 @@ func TestJSValuesRoundTrip(t *testing.T) {
 		{"pointers", []any{new(int), (*string)(nil)}, []any{int64(0), nil}, "js.array"},
 		{"BigInts", []any{big.NewInt(5), huge, new(big.Int).Neg(huge), (*big.Int)(nil)},
 			[]any{big.NewInt(5), huge, new(big.Int).Neg(huge), nil}, "js.array"},
-		{"named typed arrays travel as their plain slices", map[string]any{"f": floats{1.5}, "b": buffer{1, 2}},
+		{"other named slices travel as their plain slices", map[string]any{"f": floats{1.5}, "b": buffer{1, 2}},
 			map[string]any{"f": []float64{1.5}, "b": []byte{1, 2}}, "js.object"},
+		{"JS typed arrays keep their type", []any{jsvalue.Float64Array{math.Pi}, jsvalue.BigInt64Array{math.MinInt64},
+			jsvalue.BigUint64Array{math.MaxUint64}, jsvalue.ArrayBuffer{0, 255}, jsvalue.ArrayBuffer{}},
+			[]any{jsvalue.Float64Array{math.Pi}, jsvalue.BigInt64Array{math.MinInt64},
+				jsvalue.BigUint64Array{math.MaxUint64}, jsvalue.ArrayBuffer{0, 255}, jsvalue.ArrayBuffer{}}, "js.array"},
+		{"Float64Array alone", jsvalue.Float64Array{1, 2}, jsvalue.Float64Array{1, 2}, "js.Float64Array"},
+		{"ArrayBuffer alone", jsvalue.ArrayBuffer{7}, jsvalue.ArrayBuffer{7}, "js.ArrayBuffer"},
 	}
 	reg := wire.NewRegistry()
 	for _, tt := range tests {
@@ -210,6 +217,9 @@ func TestJSValuesMalformed(t *testing.T) {
 		{"unknown tag", "js.array", []byte{0x81, 0xd8, 0x63, 0x01}},
 		{"ref tag bad content", "js.ref", []byte{0xd8, 0x1b, 0x01}},
 		{"ref tag wrong name", "js.ref", []byte{0xd8, 0x1b, 0x84, 0x61, 'x', 0x60, 0x60, 0x60}},
+		{"typed tag unknown name", "js.array", []byte{0x81, 0xd8, 0x1b, 0x82, 0x61, 'x', 0x40}},
+		{"typed tag not bytes", "js.array", []byte{0x81, 0xd8, 0x1b, 0x82, 0x6b, 'A', 'r', 'r', 'a', 'y', 'B', 'u', 'f', 'f', 'e', 'r', 0x01}},
+		{"Float64Array odd length", "js.array", []byte{0x81, 0xd8, 0x1b, 0x82, 0x6c, 'F', 'l', 'o', 'a', 't', '6', '4', 'A', 'r', 'r', 'a', 'y', 0x43, 1, 2, 3}},
 		{"typed array odd length", "js.uint16array", []byte{0xd8, 0x45, 0x43, 1, 2, 3}},
 		{"typed array not bytes", "js.int8array", []byte{0xd8, 0x48, 0x01}},
 		{"too deep", "js.array", []byte(strings.Repeat("\x81", 40) + "\x01")},
