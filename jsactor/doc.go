@@ -93,7 +93,9 @@
 // booleans, null, Dates, typed arrays and ArrayBuffers, BigInts as
 // *big.Int; Go structs by json tags, maps, slices, refs). An object or Go
 // map, slice or pointer reached twice in one value is copied once and
-// stays shared in the copy. A value that cannot cross — a function, a
+// stays shared in the copy; from JavaScript it is counted against the
+// budget (below) at every path to it, since whatever walks the copy later
+// walks every path. A value that cannot cross — a function, a
 // symbol, a cyclic object, a class instance, a forged ref — fails the
 // send with [ErrCannotCross] (a TypeError in JavaScript); nothing is
 // delivered. Every conversion has a budget of values visited and bytes

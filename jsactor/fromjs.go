@@ -37,7 +37,8 @@ import (
 // instances other than those above, forged refs and cyclic structures
 // cannot cross (ErrCannotCross). An object reached twice (a shared,
 // acyclic substructure) is converted once, and the Go value is shared the
-// same way. Getters run during the copy; an exception in one fails the
+// same way, but it counts against the budget at every path to it.
+// Getters run during the copy; an exception in one fails the
 // conversion. Each conversion has a budget (WithConversionLimits).
 
 // maxArrayLen bounds the arrays that cross, whatever the budget.
