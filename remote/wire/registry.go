@@ -179,11 +179,19 @@ func (r *Registry) Unmarshal(name string, data []byte) (any, error) {
 		}
 		return nil, nil
 	}
-	c := r.load().byName[name]
-	if c == nil {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
+	c, err := r.named(name)
+	if err != nil {
+		return nil, err
 	}
 	return c.decode(data)
+}
+
+// named returns the codec registered under name.
+func (r *Registry) named(name string) (*codec, error) {
+	if c := r.load().byName[name]; c != nil {
+		return c, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
 }
 
 // Decoding remembers the last type one goroutine decoded, so that a run
@@ -210,9 +218,9 @@ func (d *Decoding) Unmarshal(r *Registry, name string, data []byte) (any, error)
 		if name == "" {
 			return r.Unmarshal(name, data)
 		}
-		c := r.load().byName[name]
-		if c == nil {
-			return nil, fmt.Errorf("%w: %q", ErrUnknownType, name)
+		c, err := r.named(name)
+		if err != nil {
+			return nil, err
 		}
 		d.reg, d.name, d.codec, d.bytes = r, name, c, c.name == bytesName
 	}
