@@ -48,11 +48,12 @@ func (n *Node) Stats() Stats {
 // envelope claiming this node as origin make a peer of it).
 func (n *Node) otherPeers() int {
 	k := 0
-	for _, p := range n.peerList() {
-		if p.name != n.name {
+	n.peers.Range(func(name, _ any) bool {
+		if name != n.name {
 			k++
 		}
-	}
+		return true
+	})
 	return k
 }
 
