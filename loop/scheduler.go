@@ -39,6 +39,7 @@ type Scheduler struct {
 
 	nIdle atomic.Int32
 	wg    sync.WaitGroup
+	q     quiescence // see quiesce.go
 }
 
 // SchedulerOption configures a [Scheduler] at [NewScheduler].
@@ -204,6 +205,7 @@ func (s *Scheduler) stopLocked() {
 // worker it takes that worker's next slot; from anywhere else it goes to the
 // global queue and wakes a parked worker.
 func (s *Scheduler) schedule(l *Loop) {
+	s.q.scheduled()
 	if w := s.currentWorker(); w != nil {
 		w.setNext(l)
 		return

@@ -45,6 +45,8 @@ func (w *worker) run() {
 		}
 		if l.activate(gid) {
 			w.pushLocal(l)
+		} else {
+			w.s.q.parked()
 		}
 	}
 }

@@ -1,0 +1,104 @@
+package loop_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// TestWaitIdleAfterAdvance: after Advance, WaitIdle returns only once every
+// loop woken by it has run its due timers and everything they caused (a
+// chain of submits across loops), so counts read right after are exact.
+func TestWaitIdleAfterAdvance(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		vc := loop.NewVirtualClock()
+		s := newScheduler(t, loop.WithWorkers(workers), loop.WithSchedulerClock(vc))
+		a := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+		b := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+		var ticks, relayed atomic.Int64
+		armed := make(chan struct{})
+		a.Submit(func() {
+			a.ScheduleInterval(100*time.Millisecond, func() {
+				ticks.Add(1)
+				// a hop through b and back, so idleness must wait for both
+				b.Submit(func() { a.Submit(func() { relayed.Add(1) }) })
+			})
+			close(armed)
+		})
+		<-armed
+		ctx := context.Background()
+		if err := s.WaitIdle(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for step := 1; step <= 5; step++ {
+			vc.Advance(100 * time.Millisecond)
+			if err := s.WaitIdle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if !s.Idle() {
+				t.Fatalf("workers %d: WaitIdle returned, Idle false", workers)
+			}
+			if got := ticks.Load(); got != int64(step) {
+				t.Fatalf("workers %d step %d: %d ticks", workers, step, got)
+			}
+			if got := relayed.Load(); got != int64(step) {
+				t.Fatalf("workers %d step %d: %d relayed", workers, step, got)
+			}
+		}
+	}
+}
+
+// TestWaitIdleHonoursContext: a loop that never goes idle makes WaitIdle
+// return the context's error instead of hanging.
+func TestWaitIdleHonoursContext(t *testing.T) {
+	s := newScheduler(t, loop.WithWorkers(1), loop.WithSchedulerClock(loop.NewVirtualClock()))
+	l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	var stop atomic.Bool
+	var spin func()
+	spin = func() {
+		if !stop.Load() {
+			l.Submit(spin)
+		}
+	}
+	l.Submit(spin)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.WaitIdle(ctx); err != context.Canceled {
+		t.Fatalf("WaitIdle on a busy loop = %v, want context.Canceled", err)
+	}
+	stop.Store(true)
+	if err := s.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVirtualClockNextDue: Next, Due and AdvanceTo see the armed timers.
+func TestVirtualClockNextDue(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	if _, ok := vc.Next(); ok {
+		t.Fatal("Next on an empty clock reports a timer")
+	}
+	fired := 0
+	vc.AfterFunc(50, func() { fired++ })
+	if at, ok := vc.Next(); !ok || at != 50 {
+		t.Fatalf("Next = %d, %v", at, ok)
+	}
+	if vc.Due() {
+		t.Fatal("Due before its time")
+	}
+	vc.AdvanceTo(49)
+	if fired != 0 || vc.Now() != 49 {
+		t.Fatalf("fired %d at %d", fired, vc.Now())
+	}
+	vc.AdvanceTo(10) // never backwards
+	if vc.Now() != 49 {
+		t.Fatalf("AdvanceTo went back to %d", vc.Now())
+	}
+	vc.AdvanceTo(50)
+	if fired != 1 || vc.Due() {
+		t.Fatalf("fired %d, due %v", fired, vc.Due())
+	}
+}
