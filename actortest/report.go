@@ -1,0 +1,100 @@
+package actortest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+func (s *System) recordDead(d actor.DeadLetter) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing && !s.cfg.allowDead {
+		s.dead = append(s.dead, d)
+	}
+}
+
+func (s *System) recordEvent(e actor.Event) {
+	failed := e.Kind == actor.Restarted || (e.Kind == actor.Stopped && e.Reason != nil)
+	if !failed {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing && !s.cfg.allowFail {
+		s.failures = append(s.failures, e)
+	}
+}
+
+// TakeDeadLetters returns the dead letters recorded since the last call
+// and forgets them, so they do not fail the test: a test that expects dead
+// letters takes them and asserts on them.
+func (s *System) TakeDeadLetters() []actor.DeadLetter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.dead
+	s.dead = nil
+	return d
+}
+
+// TakeFailures returns the actor failures (restarts, and stops with a
+// reason) recorded since the last call and forgets them, so they do not
+// fail the test.
+func (s *System) TakeFailures() []actor.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.failures
+	s.failures = nil
+	return f
+}
+
+// report fails the test (without stopping it) for dead letters and
+// failures not taken by the end of the test.
+func (s *System) report() {
+	d, f := s.TakeDeadLetters(), s.TakeFailures()
+	for _, x := range d {
+		s.t.Errorf("actortest: unexpected dead letter to %v: %T %+v: %v", x.To, x.Message, x.Message, x.Reason)
+	}
+	for _, e := range f {
+		s.t.Errorf("actortest: unexpected actor failure: %v %v: %v", e.Actor, e.Kind, e.Reason)
+	}
+}
+
+func (s *System) cleanup(leakOpts []goleak.Option) {
+	s.t.Helper()
+	if err := s.settleQuietly(); err != nil {
+		s.t.Errorf("actortest: at cleanup: %v", err)
+	}
+	s.report()
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.settleWithin)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		s.t.Errorf("actortest: shutdown: %v", err)
+		return
+	}
+	if leakOpts != nil {
+		if err := goleak.Find(leakOpts...); err != nil {
+			s.t.Errorf("actortest: %s", strings.ReplaceAll(err.Error(), "\n", "\n\t"))
+		}
+	}
+}
+
+// settleQuietly settles with a short bound: at cleanup a busy system is
+// reported, not waited for.
+func (s *System) settleQuietly() error {
+	within := s.cfg.settleWithin
+	s.cfg.settleWithin = min(within, time.Second)
+	defer func() { s.cfg.settleWithin = within }()
+	if err := s.settle(); err != nil {
+		return fmt.Errorf("never settled: %w", err)
+	}
+	return nil
+}
