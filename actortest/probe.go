@@ -177,12 +177,12 @@ func ExpectMessageType[T any](p *Probe) T {
 	m, ok := p.next()
 	var zero T
 	if !ok {
-		p.missing(fmt.Sprintf("a %T", &zero)[1:])
+		p.missing("a " + typeName[T]())
 		return zero
 	}
 	v, ok := m.(T)
 	if !ok {
-		p.s.t.Fatalf("actortest: probe %s: want a %s, got %s", p.ref.ID(), fmt.Sprintf("%T", &zero)[1:], describe(m))
+		p.s.t.Fatalf("actortest: probe %s: want a %s, got %s", p.ref.ID(), typeName[T](), describe(m))
 	}
 	return v
 }
@@ -258,3 +258,6 @@ func describeAll(ms []any) string {
 	}
 	return s + "]"
 }
+
+// typeName names T, interfaces included.
+func typeName[T any]() string { return reflect.TypeFor[T]().String() }
