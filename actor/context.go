@@ -45,10 +45,18 @@ func (x *Context) Logger() *zap.Logger { return x.c().logger() }
 func (x *Context) Loop() *loop.Loop { return &x.c().l }
 
 // Tell sends msg to another actor, as [System.Tell]; it never blocks.
-func (x *Context) Tell(to Ref, msg any) error { return x.c().sys.Tell(to, msg) }
+func (x *Context) Tell(to Ref, msg any) error {
+	if fx := effectsOf(x.c()); fx != nil {
+		return fx.Tell(to, msg)
+	}
+	return x.c().sys.Tell(to, msg)
+}
 
 // Spawn starts a child actor, supervised by this one and stopped before it.
 func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
+	if fx := effectsOf(x.c()); fx != nil {
+		return spawnEffect(fx, kind, id, f, opts)
+	}
 	if x.c().state != cellRunning {
 		return Ref{}, ErrStopped
 	}
@@ -57,11 +65,21 @@ func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, e
 
 // Stop stops the actor named r now: its children first, then it; messages
 // it has not handled yet go to dead letters.
-func (x *Context) Stop(r Ref) { x.c().sys.Stop(r) }
+func (x *Context) Stop(r Ref) {
+	if fx := effectsOf(x.c()); fx != nil {
+		fx.Stop(r)
+		return
+	}
+	x.c().sys.Stop(r)
+}
 
 // Watch asks for a [Terminated] message when the actor named r stops (at
 // once, if it is not alive).
 func (x *Context) Watch(r Ref) {
+	if fx := effectsOf(x.c()); fx != nil {
+		fx.Watch(r)
+		return
+	}
 	if x.c().more().watching == nil {
 		x.c().more().watching = map[Ref]struct{}{}
 	}
@@ -81,6 +99,10 @@ func (x *Context) Watch(r Ref) {
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.
 func (x *Context) Unwatch(r Ref) {
+	if fx := effectsOf(x.c()); fx != nil {
+		fx.Unwatch(r)
+		return
+	}
 	delete(x.c().more().watching, r)
 	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().self()})
 }

@@ -21,6 +21,10 @@ type receiveTimeout struct {
 // has handled no message for d; 0 clears it. Timer deliveries and
 // ReceiveTimeout itself do not count as messages that reset it.
 func (x *Context) SetReceiveTimeout(d time.Duration) {
+	if fx := effectsOf(x.c()); fx != nil {
+		fx.SetReceiveTimeout(d)
+		return
+	}
 	c := x.c()
 	c.clearReceiveTimeout()
 	if d <= 0 {

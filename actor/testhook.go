@@ -1,6 +1,11 @@
 package actor
 
 import (
+	"sync"
+	"sync/atomic"
+
+	"go.uber.org/zap"
+
 	"github.com/troupe-go/troupe/internal/actorhook"
 	"github.com/troupe-go/troupe/loop"
 )
@@ -8,4 +13,49 @@ import (
 // The test kit's window on the runtime; see internal/actorhook.
 func init() {
 	actorhook.Scheduler = func(sys any) *loop.Scheduler { return sys.(*System).sched }
+	actorhook.NewContext = newHarnessContext
+}
+
+// Cells driven by a test harness, with where their effects go. The count
+// keeps the check to one atomic load for every other cell.
+var (
+	harnessed atomic.Int32
+	harnesses sync.Map // *cell -> actorhook.Effects
+)
+
+// effectsOf returns where a harnessed cell's effects go, nil for a cell of
+// a running system.
+func effectsOf(c *cell) actorhook.Effects {
+	if harnessed.Load() == 0 {
+		return nil
+	}
+	fx, ok := harnesses.Load(c)
+	if !ok {
+		return nil
+	}
+	return fx.(actorhook.Effects)
+}
+
+// newHarnessContext makes a cell that belongs to no running system: an
+// empty System (no scheduler, no actors) only names it and logs.
+func newHarnessContext(system, kind, id string, log *zap.Logger, fx actorhook.Effects) (any, func()) {
+	sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
+	sys.closed.Store(true)
+	c := &cell{sys: sys, kind: kind, id: id, cfg: &defaultSpawnConfig, state: cellRunning}
+	harnesses.Store(c, fx)
+	harnessed.Add(1)
+	var once sync.Once
+	return c.context(), func() {
+		once.Do(func() {
+			harnesses.Delete(c)
+			harnessed.Add(-1)
+		})
+	}
+}
+
+// spawnEffect records a harnessed spawn.
+func spawnEffect(fx actorhook.Effects, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
+	r, err := fx.Spawn(kind, id, f, opts)
+	ref, _ := r.(Ref)
+	return ref, err
 }

@@ -50,6 +50,10 @@ func (t Timers) StartFixedRate(key any, d time.Duration, msg any) error {
 // Cancel cancels the timer of key, if any: its message will not be handled
 // after Cancel returns.
 func (t Timers) Cancel(key any) {
+	if fx := effectsOf(t.c); fx != nil {
+		fx.CancelTimer(key)
+		return
+	}
 	c := t.c
 	if kt, ok := c.timers[key]; ok {
 		_ = c.l.CancelTimer(kt.id)
@@ -59,18 +63,28 @@ func (t Timers) Cancel(key any) {
 
 // IsActive reports whether key has a live timer.
 func (t Timers) IsActive(key any) bool {
+	if fx := effectsOf(t.c); fx != nil {
+		return fx.TimerActive(key)
+	}
 	_, ok := t.c.timers[key]
 	return ok
 }
 
 // CancelAll cancels every timer of the actor.
 func (t Timers) CancelAll() {
+	if fx := effectsOf(t.c); fx != nil {
+		fx.CancelAllTimers()
+		return
+	}
 	for key := range t.c.timers {
 		t.Cancel(key)
 	}
 }
 
 func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, fixedRate bool) error {
+	if fx := effectsOf(t.c); fx != nil {
+		return fx.StartTimer(key, d, msg, period, fixedRate)
+	}
 	c := t.c
 	if c.state != cellRunning && c.state != cellStarting {
 		return ErrStopped

@@ -1,9 +1,40 @@
 // Package actorhook is how package actor lends its internals to the test
 // kit (actortest) without putting them in its user API: actor fills these
 // variables at init, actortest calls them. Nothing else may use them.
+//
+// Values typed any are actor's own types (actor.Ref, actor.Factory,
+// []actor.SpawnOption, *actor.Context), which this package cannot name
+// without an import cycle.
 package actorhook
 
-import "github.com/troupe-go/troupe/loop"
+import (
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/loop"
+)
 
 // Scheduler returns the scheduler of an *actor.System.
 var Scheduler func(sys any) *loop.Scheduler
+
+// Effects receives what a handler does through a Context driven by a test
+// harness (see NewContext), instead of a running system doing it.
+type Effects interface {
+	Tell(to, msg any) error
+	Spawn(kind, id string, f, opts any) (ref any, err error)
+	Stop(r any)
+	Watch(r any)
+	Unwatch(r any)
+	StartTimer(key any, d time.Duration, msg any, period time.Duration, fixedRate bool) error
+	CancelTimer(key any)
+	CancelAllTimers()
+	TimerActive(key any) bool
+	SetReceiveTimeout(d time.Duration)
+}
+
+// NewContext returns the *actor.Context of an actor system/kind/id that is
+// not running anywhere: its logger derives from log, and its operations
+// (tell, spawn, stop, watch, timers, receive timeout) go to fx. release
+// ends the diversion.
+var NewContext func(system, kind, id string, log *zap.Logger, fx Effects) (ctx any, release func())
