@@ -17,6 +17,21 @@ type fakeTB struct {
 	failed   bool
 	msgs     []string
 	cleanups []func()
+	logs     []string
+}
+
+// Logf keeps what reaches t.Log, and passes it on.
+func (f *fakeTB) Logf(format string, args ...any) {
+	f.mu.Lock()
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+	f.mu.Unlock()
+	f.TB.Logf(format, args...)
+}
+
+func (f *fakeTB) logged() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strings.Join(f.logs, "\n")
 }
 
 // Cleanup keeps fn for finish, so a test can see what cleanup reports.
