@@ -1,0 +1,126 @@
+// Package remotetest starts several troupe nodes in one test process, each
+// an [actortest.System] connected by package remote over NATS, with one
+// call per node. It is a package of its own so that tests that do not need
+// remote do not link NATS.
+//
+// The first node of a [Cluster] runs the hub: an embedded NATS server,
+// listening on loopback for leaf connections; every further node runs its
+// own embedded server joined to the hub as a leaf, as separate processes
+// would. [Cluster.Node] returns once the new node and every node started
+// before it reach each other.
+//
+// Time: each node's actors run on its own virtual clock ([actortest.System]
+// Advance and Settle), but the transport does not: NATS connections,
+// heartbeats and the delivery of messages between nodes are real-time I/O,
+// outside every node's loops. A message sent to another node is therefore
+// not delivered when Settle returns; the nodes' probes wait for it in real
+// time (up to [WithOutsideWait], default 10 s), and blocking asks across
+// nodes are bounded by real time (the systems' ask timeout, default 30 s).
+// Death watch across nodes works as in production: a node that goes away
+// is noticed by the heartbeat, in real time.
+package remotetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
+	"github.com/troupe-go/troupe/remote"
+)
+
+// Cluster is a set of nodes started by one test.
+type Cluster struct {
+	t     testing.TB
+	nodes []*Node
+}
+
+// Node is one node of a [Cluster]: a test system and its remote node.
+type Node struct {
+	*actortest.System
+	// Remote is the node's transport.
+	Remote *remote.Node
+}
+
+// Option configures a node of a [Cluster].
+type Option func(*nodeConfig)
+
+type nodeConfig struct {
+	kit         []actortest.Option
+	remote      []remote.Option
+	outsideWait time.Duration
+}
+
+// WithSystemOptions passes options to the node's [actortest.NewSystem].
+func WithSystemOptions(opts ...actortest.Option) Option {
+	return func(c *nodeConfig) { c.kit = append(c.kit, opts...) }
+}
+
+// WithRemoteOptions passes options to the node's [remote.Start] (a shared
+// [remote.WithRegistry] for the message types that cross, say).
+func WithRemoteOptions(opts ...remote.Option) Option {
+	return func(c *nodeConfig) { c.remote = append(c.remote, opts...) }
+}
+
+// WithOutsideWait sets how long the node's probes wait, in real time, for
+// a message from another node (default 10 s).
+func WithOutsideWait(d time.Duration) Option { return func(c *nodeConfig) { c.outsideWait = d } }
+
+// NewCluster returns an empty cluster for the test t; nodes join it with
+// [Cluster.Node] and all stop at t's cleanup.
+func NewCluster(t testing.TB) *Cluster { return &Cluster{t: t} }
+
+// Node starts a node named name (its system's name, unique in the
+// cluster), joins it to the cluster, and waits until it and every other
+// node reach each other. It fails the test if the node cannot start.
+func (c *Cluster) Node(name string, opts ...Option) *Node {
+	c.t.Helper()
+	cfg := nodeConfig{outsideWait: 10 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	kit := append([]actortest.Option{
+		actortest.WithName(name),
+		actortest.WithOutsideWait(cfg.outsideWait),
+		actortest.WithActorOptions(actor.WithAskTimeout(30 * time.Second)),
+		// each node's system checks leaks when it stops; the others'
+		// NATS goroutines are still running then
+		actortest.WithoutLeakCheck(),
+	}, cfg.kit...)
+	sys := actortest.NewSystem(c.t, kit...)
+	ropts := []remote.Option{remote.WithLeafListen("127.0.0.1:0")}
+	if len(c.nodes) > 0 {
+		ropts = []remote.Option{remote.WithLeafRemotes(c.nodes[0].Remote.LeafURL())}
+	}
+	rn, err := remote.Start(sys.System, append(ropts, cfg.remote...)...)
+	if err != nil {
+		c.t.Fatalf("remotetest: start node %s: %v", name, err)
+	}
+	c.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := rn.Close(ctx); err != nil {
+			c.t.Errorf("remotetest: close node %s: %v", name, err)
+		}
+	})
+	n := &Node{System: sys, Remote: rn}
+	for _, other := range c.nodes {
+		c.meet(n, other)
+		c.meet(other, n)
+	}
+	c.nodes = append(c.nodes, n)
+	return n
+}
+
+func (c *Cluster) meet(a, b *Node) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := a.Remote.WaitPeer(ctx, b.Name()); err != nil {
+		c.t.Fatalf("remotetest: node %s does not reach %s: %v", a.Name(), b.Name(), err)
+	}
+}
+
+// Nodes returns the cluster's nodes, in the order they started.
+func (c *Cluster) Nodes() []*Node { return append([]*Node(nil), c.nodes...) }
