@@ -13,7 +13,7 @@ import (
 // ends the goroutine as testing does; run code under it with run.
 type fakeTB struct {
 	testing.TB
-	mu     sync.Mutex
+	mu       sync.Mutex
 	failed   bool
 	msgs     []string
 	cleanups []func()
