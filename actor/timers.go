@@ -111,6 +111,7 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 		if kt, ok = c.timers[key]; !ok || kt.gen != gen {
 			return // the handler cancelled or replaced it
 		}
+		c.l.UpdateTime() // the handler may have run long: count from its end
 		next := period
 		if fixedRate {
 			due += int64(period)

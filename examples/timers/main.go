@@ -10,7 +10,8 @@
 //   - a receive timeout, handled by a method taking actor.ReceiveTimeout.
 //
 // It runs on the real clock in under a second; its tests run the same
-// scenes on a virtual clock, where every count is exact.
+// scenes on the test kit's virtual time (actortest), where every count is
+// exact.
 //
 //	go run ./examples/timers
 package main
@@ -22,20 +23,25 @@ import (
 	"log"
 	"os"
 	"time"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 // unit is the time step of the scenes.
 const unit = 50 * time.Millisecond
 
 func main() {
-	d, err := newDemo(os.Stdout, nil)
+	sys, err := actor.NewSystem("timers")
 	if err != nil {
 		log.Fatal(err)
 	}
-	err = d.run()
+	d, err := newDemo(os.Stdout, sys, realTime)
+	if err == nil {
+		err = d.run()
+	}
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := d.shutdown(shut); err != nil {
+	if err := sys.Shutdown(shut); err != nil {
 		log.Fatal(err)
 	}
 	if err != nil {

@@ -17,8 +17,10 @@ type Reminders struct {
 	// Log receives what the actor does; it must not block. It belongs to
 	// the factory, so that tests and main see every line.
 	Log func(string)
-	// Release ends a Busy spell.
-	Release <-chan struct{}
+	// Stall makes a Busy spell last d: a sleep on the real clock; in the
+	// tests, an advance of the virtual clock, which makes the time pass
+	// while the handler runs, as a slow handler's does.
+	Stall func(d time.Duration)
 
 	ticks map[string]int
 	last  int64 // loop time of the last control message
@@ -65,14 +67,16 @@ func (r *Reminders) Active(c *actor.Context, key string) bool {
 // Ticks replies with the ticks delivered under key.
 func (r *Reminders) Ticks(_ *actor.Context, key string) int { return r.ticks[key] }
 
-// Busy stands for a slow handler: it logs "busy", holds the actor until
-// Release while timers fall due, and then cancels the timer of cancel,
-// whose message is due by then but will not be handled. (A real handler
-// must never block like this; the demo does it to make "slow" exact.)
-func (r *Reminders) Busy(c *actor.Context, cancel string) {
+// Busy stands for a slow handler: it logs "busy", holds the actor for d
+// while timers fall due, and then cancels the timer of cancel, whose
+// message is due by then but will not be handled. (A real handler must
+// never block like this; the demo does it to make "slow" exact.)
+func (r *Reminders) Busy(c *actor.Context, cancel string, d time.Duration) error {
 	r.Log("busy")
-	<-r.Release
+	r.Stall(d)
+	c.Loop().UpdateTime() // the loop's cached time predates the spell
 	RemindersTimersOf(c).Cancel(cancel)
+	return nil
 }
 
 // Idle sets the receive timeout to d.

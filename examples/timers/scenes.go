@@ -27,14 +27,12 @@ func (d *demo) cancelDue(ctx context.Context) error {
 	if err := d.r.Schedule(ctx, "call", "call mom", unit); err != nil {
 		return err
 	}
-	if err := d.r.Busy("call"); err != nil {
+	if err := d.r.Busy(ctx, "call", 2*unit); err != nil { // cancels the call timer, due by then
 		return err
 	}
 	if err := d.expect("busy"); err != nil {
 		return err
 	}
-	d.pass(2)
-	d.release <- struct{}{} // Busy cancels the call timer, due by now
 	active, err := d.r.Active(ctx, "call")
 	d.say("cancel: cancelled after it fell due, the call reminder never came; active: %v", active)
 	return err
@@ -50,21 +48,20 @@ func (d *demo) rateVersusDelay(ctx context.Context) error {
 	if err := d.r.Every(ctx, "delay", unit, false); err != nil {
 		return err
 	}
-	if err := d.r.Busy(""); err != nil {
+	if err := d.r.Busy(ctx, "", 7*unit/2); err != nil {
 		return err
 	}
 	if err := d.expect("busy"); err != nil {
 		return err
 	}
-	d.pass(3.5)
-	d.release <- struct{}{}
-	rate, delay, err := d.ticks(3, 1)
+	d.pass(0) // the ticks that fell due while busy are handled now
+	rate, delay, err := d.ticks(ctx)
 	if err != nil {
 		return err
 	}
 	d.say("periodic: right after the busy spell: fixed rate %d ticks (caught up), fixed delay %d", rate, delay)
 	d.pass(1)
-	if rate, delay, err = d.ticks(4, 2); err != nil {
+	if rate, delay, err = d.ticks(ctx); err != nil {
 		return err
 	}
 	d.say("periodic: one unit later: fixed rate %d ticks, fixed delay %d (its schedule slipped by the busy spell)", rate, delay)
