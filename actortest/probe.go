@@ -189,7 +189,8 @@ func ExpectMessageType[T any](p *Probe) T {
 
 // ExpectNoMessage advances virtual time by d (see [System.Advance]) and
 // fails the test if the probe received a message meanwhile (or had one
-// not taken yet).
+// not taken yet). It does not wait for messages from outside the
+// system (another node's): one still in flight is not seen.
 func (p *Probe) ExpectNoMessage(d time.Duration) {
 	p.s.t.Helper()
 	p.s.Advance(d)

@@ -65,6 +65,10 @@ func (s *System) report() {
 	}
 }
 
+// shutdownWithin bounds the shutdown at cleanup, in real time: a hang
+// guard, never a timing assertion.
+const shutdownWithin = 30 * time.Second
+
 func (s *System) cleanup(leakOpts []goleak.Option) {
 	s.t.Helper()
 	if err := s.settleQuietly(); err != nil {
@@ -74,7 +78,7 @@ func (s *System) cleanup(leakOpts []goleak.Option) {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.settleWithin)
+	ctx, cancel := context.WithTimeout(context.Background(), max(s.cfg.settleWithin, shutdownWithin))
 	defer cancel()
 	if err := s.Shutdown(ctx); err != nil {
 		s.t.Errorf("actortest: shutdown: %v", err)
