@@ -102,3 +102,15 @@ func TestVirtualClockNextDue(t *testing.T) {
 		t.Fatalf("fired %d, due %v", fired, vc.Due())
 	}
 }
+
+// TestWaitIdleFromALoop: a callback waiting for its own scheduler to go
+// idle would wait for itself; it gets ErrWouldBlock.
+func TestWaitIdleFromALoop(t *testing.T) {
+	s := newScheduler(t, loop.WithWorkers(1), loop.WithSchedulerClock(loop.NewVirtualClock()))
+	l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	got := make(chan error, 1)
+	l.Submit(func() { got <- s.WaitIdle(context.Background()) })
+	if err := <-got; err != loop.ErrWouldBlock {
+		t.Fatalf("WaitIdle on a loop = %v, want ErrWouldBlock", err)
+	}
+}
