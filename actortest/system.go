@@ -51,8 +51,9 @@ type config struct {
 // WithName names the system (default "test").
 func WithName(name string) Option { return func(c *config) { c.name = name } }
 
-// WithActorOptions passes options to [actor.NewSystem]. The kit sets the
-// clock and the logger itself; a WithClock or WithLogger given here wins.
+// WithActorOptions passes options to [actor.NewSystem]. A WithLogger given
+// here replaces the kit's logger (to t.Log); a WithClock is overridden, as
+// the kit's time is its virtual clock.
 func WithActorOptions(opts ...actor.Option) Option {
 	return func(c *config) { c.actorOpts = append(c.actorOpts, opts...) }
 }
@@ -100,10 +101,9 @@ func NewSystem(t testing.TB, opts ...Option) *System {
 		leakOpts = append(leakOpts, goleak.IgnoreCurrent())
 	}
 	vc := loop.NewVirtualClock()
-	aopts := append([]actor.Option{
-		actor.WithClock(vc),
-		actor.WithLogger(zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel))),
-	}, cfg.actorOpts...)
+	aopts := []actor.Option{actor.WithLogger(zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel)))}
+	aopts = append(aopts, cfg.actorOpts...)
+	aopts = append(aopts, actor.WithClock(vc)) // the kit's time, whatever else was asked
 	sys, err := actor.NewSystem(cfg.name, aopts...)
 	if err != nil {
 		t.Fatalf("actortest: %v", err)
