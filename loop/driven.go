@@ -6,6 +6,15 @@ package loop
 // the loop is idle: it holds no goroutine, and the next Submit, due timer or
 // fd event schedules it again.
 func (l *Loop) activate(gid int64) bool {
+	if l.runActivation(gid) {
+		return true
+	}
+	l.sched.q.parked() // see quiesce.go
+	return false
+}
+
+// runActivation is activate without the idleness accounting.
+func (l *Loop) runActivation(gid int64) bool {
 	if l.State() == StateClosed {
 		return false // a late wake-up of a closed loop
 	}

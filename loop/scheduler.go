@@ -32,6 +32,8 @@ type Scheduler struct {
 	global   loopRing
 	idle     []*worker
 	loops    *Loop // attached open loops, threaded through Loop.schedNext
+	// q is not under mu: it has atomics of its own; see quiesce.go
+	q        quiescence
 	count    int
 	closed   bool // no new loops
 	stopping bool // workers exit when out of work
@@ -39,7 +41,6 @@ type Scheduler struct {
 
 	nIdle atomic.Int32
 	wg    sync.WaitGroup
-	q     quiescence // see quiesce.go
 }
 
 // SchedulerOption configures a [Scheduler] at [NewScheduler].

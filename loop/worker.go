@@ -45,8 +45,6 @@ func (w *worker) run() {
 		}
 		if l.activate(gid) {
 			w.pushLocal(l)
-		} else {
-			w.s.q.parked()
 		}
 	}
 }
