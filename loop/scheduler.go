@@ -32,12 +32,11 @@ type Scheduler struct {
 	global   loopRing
 	idle     []*worker
 	loops    *Loop // attached open loops, threaded through Loop.schedNext
-	// q is not under mu: it has atomics of its own; see quiesce.go
-	q        quiescence
 	count    int
 	closed   bool // no new loops
 	stopping bool // workers exit when out of work
 	empty    chan struct{}
+	q        quiescence // not under mu: atomics of its own; see quiesce.go
 
 	nIdle atomic.Int32
 	wg    sync.WaitGroup
