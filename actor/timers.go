@@ -105,13 +105,13 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 		c.inTimer = true
 		c.handle(msg, nil)
 		c.inTimer = false
+		c.l.UpdateTime() // the handler may have run long: the next deadline counts from its end
 		if period == 0 {
 			return
 		}
 		if kt, ok = c.timers[key]; !ok || kt.gen != gen {
 			return // the handler cancelled or replaced it
 		}
-		c.l.UpdateTime() // the handler may have run long: count from its end
 		next := period
 		if fixedRate {
 			due += int64(period)
