@@ -55,7 +55,7 @@ func (x *Context) Tell(to Ref, msg any) error {
 // Spawn starts a child actor, supervised by this one and stopped before it.
 func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
 	if fx := effectsOf(x.c()); fx != nil {
-		return spawnEffect(fx, kind, id, f, opts)
+		return spawnEffect(x.c(), fx, kind, id, f, opts)
 	}
 	if x.c().state != cellRunning {
 		return Ref{}, ErrStopped

@@ -41,7 +41,8 @@ func effectsOf(c *cell) actorhook.Effects {
 func newHarnessContext(system, kind, id string, log *zap.Logger, fx actorhook.Effects) (any, func()) {
 	sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
 	sys.closed.Store(true)
-	c := &cell{sys: sys, kind: kind, id: id, cfg: &defaultSpawnConfig, state: cellRunning}
+	c := &cell{sys: sys, cfg: &defaultSpawnConfig, state: cellRunning}
+	name(c, NewRef(system, kind, id))
 	harnesses.Store(c, fx)
 	harnessed.Add(1)
 	var once sync.Once
@@ -53,9 +54,17 @@ func newHarnessContext(system, kind, id string, log *zap.Logger, fx actorhook.Ef
 	}
 }
 
+// name gives a harnessed cell its identity, as newCell does.
+func name(c *cell, r Ref) { c.kind, c.id = r.kind, r.id }
+
+// childRef is the ref a spawn from parent gives the child, as spawn does.
+func childRef(parent *cell, kind, id string) Ref { return NewRef(parent.sys.name, kind, id) }
+
 // spawnEffect records a harnessed spawn.
-func spawnEffect(fx actorhook.Effects, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
-	r, err := fx.Spawn(kind, id, f, opts)
-	ref, _ := r.(Ref)
-	return ref, err
+func spawnEffect(c *cell, fx actorhook.Effects, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
+	ref := childRef(c, kind, id)
+	if err := fx.Spawn(ref, f, opts); err != nil {
+		return Ref{}, err
+	}
+	return ref, nil
 }

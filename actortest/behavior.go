@@ -201,14 +201,14 @@ func (r *recorder) Tell(to, msg any) error {
 	return nil
 }
 
-func (r *recorder) Spawn(kind, id string, f, _ any) (any, error) {
-	ref := actor.NewRef(r.self.System(), kind, id)
+func (r *recorder) Spawn(child, f, _ any) error {
+	ref := child.(actor.Ref)
 	if _, taken := r.children[ref]; taken {
-		return actor.Ref{}, fmt.Errorf("actortest: spawn %v: %w", ref, actor.ErrNameTaken)
+		return fmt.Errorf("actortest: spawn %v: %w", ref, actor.ErrNameTaken)
 	}
 	r.children[ref] = f.(actor.Factory)
 	r.add(Spawned{Ref: ref})
-	return ref, nil
+	return nil
 }
 
 func (r *recorder) Stop(ref any)    { r.add(Stopped{Ref: ref.(actor.Ref)}) }

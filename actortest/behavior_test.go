@@ -48,8 +48,10 @@ func (b *boss) Receive(c *actor.Context, msg any) (any, error) {
 
 func TestBehaviorEffects(t *testing.T) {
 	b := actortest.NewBehavior(t, "boss", "b", func() actor.Actor { return &boss{} })
-	w := actor.NewRef("test", "worker", "w1")
-	b.ExpectEffect(actortest.Spawned{Ref: w})
+	w := actortest.ExpectEffectType[actortest.Spawned](b).Ref
+	if w.Kind() != "worker" || w.ID() != "w1" {
+		t.Fatalf("spawned %v", w)
+	}
 	b.ExpectEffect(actortest.Watched{Ref: w})
 	b.ExpectNoEffects()
 
@@ -118,8 +120,9 @@ func TestBehaviorFailures(t *testing.T) {
 			newBoss(tb).Child(actor.NewRef("test", "worker", "w2"))
 		}, []string{"spawned no child troupe://test/worker/w2"}},
 		{"panic", func(tb testing.TB) {
-			newBoss(tb).Run(job{})
-			newBoss(tb).Child(actor.NewRef("test", "worker", "w1")).Run("not a job")
+			b := newBoss(tb)
+			w := actortest.ExpectEffectType[actortest.Spawned](b).Ref
+			b.Child(w).Run("not a job")
 		}, []string{"panicked"}},
 	}
 	for _, c := range cases {

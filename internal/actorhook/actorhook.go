@@ -22,7 +22,9 @@ var Scheduler func(sys any) *loop.Scheduler
 // harness (see NewContext), instead of a running system doing it.
 type Effects interface {
 	Tell(to, msg any) error
-	Spawn(kind, id string, f, opts any) (ref any, err error)
+	// Spawn records a child spawn; ref is the ref the runtime gives the
+	// child.
+	Spawn(ref, f, opts any) error
 	Stop(r any)
 	Watch(r any)
 	Unwatch(r any)
