@@ -114,3 +114,48 @@ func TestWaitIdleFromALoop(t *testing.T) {
 		t.Fatalf("WaitIdle on a loop = %v, want ErrWouldBlock", err)
 	}
 }
+
+// TestWaitIdleFanOut: a burst of work that fans out across many loops, and
+// timers armed on the way, is all done when WaitIdle returns; repeated to
+// catch a count that touches zero too early.
+func TestWaitIdleFanOut(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	s := newScheduler(t, loop.WithWorkers(4), loop.WithSchedulerClock(vc))
+	const n = 32
+	ls := make([]*loop.Loop, n)
+	for i := range ls {
+		ls[i] = must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	}
+	var ran atomic.Int64
+	var hop func(i, depth int)
+	hop = func(i, depth int) {
+		ran.Add(1)
+		if depth == 0 {
+			return
+		}
+		for k := 1; k <= 2; k++ {
+			j := (i*7 + k) % n
+			ls[j].Submit(func() { hop(j, depth-1) })
+		}
+		ls[i].ScheduleTimer(time.Millisecond, func() { ran.Add(1) })
+	}
+	const depth = 6 // 2^7-1 hops and 2^6-1 timers per round
+	for round := 1; round <= 50; round++ {
+		ls[round%n].Submit(func() { hop(round%n, depth) })
+		if err := s.WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		hops := int64(round) * (1<<(depth+1) - 1)
+		timers := int64(round-1) * (1<<depth - 1)
+		if got := ran.Load(); got != hops+timers {
+			t.Fatalf("round %d: %d ran before the timers, want %d", round, got, hops+timers)
+		}
+		vc.Advance(time.Millisecond)
+		if err := s.WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := ran.Load(), hops+timers+(1<<depth-1); got != want {
+			t.Fatalf("round %d: %d ran after the timers, want %d", round, got, want)
+		}
+	}
+}
