@@ -17,8 +17,8 @@ import (
 type cell struct {
 	l       loop.Loop // embedded: the actor and its loop are one allocation
 	sys     *System
-	kind    string // with id, the actor's name; see self
-	id      string
+	path    string // the actor's name: its Ref less the system; see self
+	hash    uint64 // nameHash(path)
 	factory Factory
 	cfg     *spawnConfig // shared by every actor spawned without options
 	parent  *cell
@@ -73,13 +73,13 @@ const (
 )
 
 // self returns the actor's ref.
-func (c *cell) self() Ref { return NewRef(c.sys.name, c.kind, c.id) }
+func (c *cell) self() Ref { return Ref{system: c.sys.name, path: c.path, h: c.hash} }
 
 // context returns the cell as its handlers see it.
 func (c *cell) context() *Context { return (*Context)(c) }
 
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
-	c := &cell{sys: s, kind: ref.kind, id: ref.id, factory: f, cfg: cfg, parent: parent}
+	c := &cell{sys: s, path: ref.path, hash: ref.h, factory: f, cfg: cfg, parent: parent}
 	if cfg.mailboxCap > 0 {
 		c.mbox = &mailbox{cap: cfg.mailboxCap, policy: cfg.mailboxPolicy}
 	}
@@ -94,7 +94,12 @@ func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*ce
 func (c *cell) logger() *zap.Logger {
 	r := c.more()
 	if r.log == nil {
-		r.log = c.sys.log.With(zap.String("kind", c.kind), zap.String("id", c.id))
+		self := c.self()
+		fields := []zap.Field{zap.String("kind", self.Kind()), zap.String("id", self.ID())}
+		if c.parent != nil {
+			fields = append(fields, zap.String("path", c.path))
+		}
+		r.log = c.sys.log.With(fields...)
 	}
 	return r.log
 }

@@ -1,51 +1,214 @@
 package actor
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
+	"strings"
 )
 
-// Ref names an actor: its system, its kind and its id. It is a small
-// comparable value, safe to copy and share between goroutines, and it does
-// not point at the actor: a Ref stays valid, and means the same actor, in
-// another process (remote actors) or after the actor stopped (messages then
-// go to dead letters). The zero Ref names no actor.
+// Ref names an actor: its system and its path. A top-level actor's path
+// is its kind and id ("account/42"); a child's is its parent's path
+// followed by its own kind and id ("account/42/auditor/main"), so a name
+// need only be unique among siblings, as in Akka. A Ref is a small
+// comparable value, safe to copy and share between goroutines, and it
+// does not point at the actor: a Ref stays valid, and means the same
+// actor, in another process (remote actors) or after the actor stopped
+// (messages then go to dead letters). The zero Ref names no actor.
 type Ref struct {
-	system, kind, id string
-	h                uint64 // nameHash(kind, id), so a send hashes nothing
+	system string
+	path   string // kind/id segments from the top-level ancestor down, each escaped (see escapeSegment)
+	h      uint64 // nameHash(path), so a send hashes nothing
 }
 
-// NewRef returns the ref of the actor kind/id in the named system.
+// ErrBadRef is returned by [ParseRef] and [Ref.UnmarshalBinary] for input
+// that names no actor.
+var ErrBadRef = errors.New("actor: malformed ref")
+
+// NewRef returns the ref of the top-level actor kind/id in the named
+// system; [Ref.Child] names the actors below it.
 func NewRef(system, kind, id string) Ref {
-	return Ref{system: system, kind: kind, id: id, h: nameHash(kind, id)}
+	if system == "" && kind == "" && id == "" {
+		return Ref{}
+	}
+	return refOf(system, escapeSegment(kind)+"/"+escapeSegment(id))
 }
 
-// nameSeed seeds the hash of actor names, the same for every system of
+// refOf returns the ref of the escaped path in system.
+func refOf(system, path string) Ref {
+	return Ref{system: system, path: path, h: nameHash(path)}
+}
+
+// nameSeed seeds the hash of actor paths, the same for every system of
 // the process (refs are process-local values; a ref from elsewhere is
-// made anew with NewRef).
+// made anew with NewRef or decoded).
 var nameSeed = maphash.MakeSeed()
 
-// nameHash hashes an actor's kind and id.
-func nameHash(kind, id string) uint64 {
-	return maphash.String(nameSeed, id) ^ maphash.String(nameSeed, kind)*0x9e3779b97f4a7c15
+// nameHash hashes an actor's path.
+func nameHash(path string) uint64 { return maphash.String(nameSeed, path) }
+
+// Child returns the ref of the actor kind/id spawned by the actor r
+// names. The zero Ref has no children: Child returns the zero Ref.
+func (r Ref) Child(kind, id string) Ref {
+	if r.IsZero() {
+		return Ref{}
+	}
+	return refOf(r.system, r.path+"/"+escapeSegment(kind)+"/"+escapeSegment(id))
+}
+
+// Parent returns the ref of the actor that spawned r's, or the zero Ref
+// for a top-level actor.
+func (r Ref) Parent() Ref {
+	parent, _, _ := r.split()
+	if parent == "" {
+		return Ref{}
+	}
+	return refOf(r.system, parent)
+}
+
+// split returns r's parent path and its own escaped kind and id.
+func (r Ref) split() (parent, kind, id string) {
+	i := strings.LastIndexByte(r.path, '/')
+	if i < 0 {
+		return "", "", ""
+	}
+	rest := r.path[:i]
+	j := strings.LastIndexByte(rest, '/')
+	if j < 0 {
+		return "", rest, r.path[i+1:]
+	}
+	return rest[:j], rest[j+1:], r.path[i+1:]
 }
 
 // System returns the name of the actor's system.
 func (r Ref) System() string { return r.system }
 
 // Kind returns the actor's kind.
-func (r Ref) Kind() string { return r.kind }
+func (r Ref) Kind() string {
+	_, k, _ := r.split()
+	return unescapeSegment(k)
+}
 
-// ID returns the actor's id, unique among actors of its kind.
-func (r Ref) ID() string { return r.id }
+// ID returns the actor's id, unique among its siblings of its kind (or
+// among top-level actors of its kind).
+func (r Ref) ID() string {
+	_, _, id := r.split()
+	return unescapeSegment(id)
+}
+
+// Path returns the actor's path: kind and id from the top-level
+// ancestor down, joined by '/', with '/' and '%' in a kind or id
+// written as %2F and %25.
+func (r Ref) Path() string { return r.path }
 
 // IsZero reports whether r names no actor.
 func (r Ref) IsZero() bool { return r == Ref{} }
 
-// String returns "troupe://system/kind/id".
+// String returns "troupe://system/path", which [ParseRef] reads back.
 func (r Ref) String() string {
 	if r.IsZero() {
 		return "troupe://<none>"
 	}
-	return fmt.Sprintf("troupe://%s/%s/%s", r.system, r.kind, r.id)
+	return "troupe://" + r.system + "/" + r.path
+}
+
+const refScheme = "troupe://"
+
+// ParseRef returns the ref that [Ref.String] printed: "troupe://", a
+// non-empty system name, then kind/id pairs separated by '/'. Other
+// input fails with [ErrBadRef].
+func ParseRef(s string) (Ref, error) {
+	rest, ok := strings.CutPrefix(s, refScheme)
+	if !ok {
+		return Ref{}, fmt.Errorf("%w: %q: no %s", ErrBadRef, s, refScheme)
+	}
+	system, path, ok := strings.Cut(rest, "/")
+	if !ok || system == "" {
+		return Ref{}, fmt.Errorf("%w: %q: no system and path", ErrBadRef, s)
+	}
+	canon, err := canonicalPath(path)
+	if err != nil {
+		return Ref{}, fmt.Errorf("%w: %q: %w", ErrBadRef, s, err)
+	}
+	return refOf(system, canon), nil
+}
+
+// canonicalPath checks that path is kind/id pairs and returns it with
+// each segment escaped as escapeSegment does, so that equal names give
+// equal refs however they were escaped.
+func canonicalPath(path string) (string, error) {
+	segs := strings.Split(path, "/")
+	if len(segs)%2 != 0 {
+		return "", errors.New("a path is kind/id pairs")
+	}
+	for i, s := range segs {
+		u, err := unescapeChecked(s)
+		if err != nil {
+			return "", err
+		}
+		segs[i] = escapeSegment(u)
+	}
+	return strings.Join(segs, "/"), nil
+}
+
+// escapeSegment writes '%' and '/' in a kind or id as %25 and %2F, so
+// that a path splits at its slashes only; other bytes stand for
+// themselves.
+func escapeSegment(s string) string {
+	if !strings.ContainsAny(s, "%/") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '%':
+			b.WriteString("%25")
+		case '/':
+			b.WriteString("%2F")
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// unescapeSegment reverses escapeSegment on a segment of a valid path.
+func unescapeSegment(s string) string {
+	u, _ := unescapeChecked(s)
+	return u
+}
+
+// unescapeChecked decodes the %XX escapes of a path segment.
+func unescapeChecked(s string) (string, error) {
+	if !strings.Contains(s, "%") {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			return "", fmt.Errorf("bad escape in %q", s)
+		}
+		b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		i += 2
+	}
+	return b.String(), nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }

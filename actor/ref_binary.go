@@ -10,15 +10,20 @@ import (
 var ErrBadRefEncoding = errors.New("actor: malformed ref encoding")
 
 // MarshalBinary implements encoding.BinaryMarshaler: the system, kind and
-// id, each length-prefixed. Serializers that honour the interface (CBOR,
-// gob) carry refs inside messages to other processes this way; the zero
-// Ref encodes as no bytes.
+// id, then, for a child, its parent's [Ref.Path], each length-prefixed.
+// Serializers that honour the interface (CBOR, gob) carry refs inside
+// messages to other processes this way; the zero Ref encodes as no bytes.
 func (r Ref) MarshalBinary() ([]byte, error) {
 	if r.IsZero() {
 		return nil, nil
 	}
-	b := make([]byte, 0, 3+len(r.system)+len(r.kind)+len(r.id))
-	for _, s := range [...]string{r.system, r.kind, r.id} {
+	parent, kind, id := r.split()
+	parts := []string{r.system, unescapeSegment(kind), unescapeSegment(id)}
+	if parent != "" {
+		parts = append(parts, parent)
+	}
+	b := make([]byte, 0, 4+len(r.system)+len(r.path))
+	for _, s := range parts {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -32,17 +37,25 @@ func (r *Ref) UnmarshalBinary(data []byte) error {
 		*r = Ref{}
 		return nil
 	}
-	var parts [3]string
-	for i := range parts {
+	var parts []string
+	for len(data) > 0 && len(parts) < 4 {
 		n, l := binary.Uvarint(data)
 		if l <= 0 || n > uint64(len(data)-l) {
 			return ErrBadRefEncoding
 		}
-		parts[i], data = string(data[l:l+int(n)]), data[l+int(n):]
+		parts, data = append(parts, string(data[l:l+int(n)])), data[l+int(n):]
 	}
-	if len(data) != 0 {
+	if len(data) != 0 || len(parts) < 3 {
 		return ErrBadRefEncoding
 	}
-	*r = NewRef(parts[0], parts[1], parts[2])
+	ref := NewRef(parts[0], parts[1], parts[2])
+	if len(parts) == 4 {
+		parent, err := canonicalPath(parts[3])
+		if err != nil || parent == "" {
+			return ErrBadRefEncoding
+		}
+		ref = refOf(parts[0], parent).Child(parts[1], parts[2])
+	}
+	*r = ref
 	return nil
 }

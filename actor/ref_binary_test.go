@@ -23,6 +23,8 @@ func TestRefBinaryRoundTrip(t *testing.T) {
 		actor.NewRef("", "k", "i"),
 		actor.NewRef("sys", "kind", string(make([]byte, 300))),
 		actor.NewRef("naïve", "k/ind", "id with spaces"),
+		actor.NewRef("s", "team", "a").Child("worker", "w/1"),
+		actor.NewRef("s", "t%", "a").Child("w", "1").Child("k", ""),
 	} {
 		b, err := r.MarshalBinary()
 		if err != nil {
@@ -42,6 +44,9 @@ func TestRefUnmarshalBinaryRejects(t *testing.T) {
 		{0x01, 'a', 0x01, 'b', 0x01}, // third part truncated
 		{0x00, 0x00, 0x00, 0x00},     // a byte left over
 		{0xff},                       // bad varint
+		{0x01, 's', 0x01, 'k', 0x01, 'i', 0x01, 'p'},                 // parent path of one segment
+		{0x01, 's', 0x01, 'k', 0x01, 'i', 0x04, 'p', '/', '%', 'z'},  // bad escape in the parent path
+		{0x01, 's', 0x01, 'k', 0x01, 'i', 0x03, 'p', '/', 'q', 0x00}, // a fifth part
 	} {
 		var r actor.Ref
 		if err := r.UnmarshalBinary(in); !errors.Is(err, actor.ErrBadRefEncoding) {

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 )
 
-// registry maps an actor's kind and id to its live cell. Every send looks
+// registry maps an actor's path to its live cell. Every send looks
 // a cell up, so a lookup takes no lock and writes no shared memory: it
 // probes an open-addressing table of cell pointers with atomic loads,
 // beside a tag (32 bits of the name's hash) per slot, so a probe reads
@@ -58,9 +58,9 @@ func newRegistry() *registry { return &registry{} }
 
 func (r *registry) shard(h uint64) *regShard { return &r.shards[h>>(64-regShardBits)] }
 
-// get returns the live cell kind/id, whose nameHash is h, or nil. Safe
-// from any goroutine.
-func (r *registry) get(h uint64, kind, id string) *cell {
+// get returns the live cell named path, whose nameHash is h, or nil.
+// Safe from any goroutine.
+func (r *registry) get(h uint64, path string) *cell {
 	t := r.shard(h).tab.Load()
 	if t == nil {
 		return nil
@@ -71,17 +71,17 @@ func (r *registry) get(h uint64, kind, id string) *cell {
 		if c == nil {
 			return nil
 		}
-		if c != tombstone && t.tags[i].Load() == tag && c.id == id && c.kind == kind {
+		if c != tombstone && t.tags[i].Load() == tag && c.path == path {
 			return c
 		}
 	}
 }
 
-// add registers c unless its kind/id is taken or admit, called under the
+// add registers c unless its path is taken or admit, called under the
 // shard's lock once the name is known to be free, says no; it reports
 // whether c was added, and the cell holding the name if that is why not.
 func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
-	h := nameHash(c.kind, c.id)
+	h := c.hash
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -104,7 +104,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 			}
 			continue
 		}
-		if t.tags[i].Load() == tag && p.id == c.id && p.kind == c.kind {
+		if t.tags[i].Load() == tag && p.path == c.path {
 			return false, p
 		}
 	}
@@ -125,7 +125,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 
 // remove unregisters c, if it is registered.
 func (r *registry) remove(c *cell) {
-	h := nameHash(c.kind, c.id)
+	h := c.hash
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -9,7 +9,16 @@ import (
 
 var regSystem = &System{name: "t"}
 
-func regCell(kind, id string) *cell { return &cell{sys: regSystem, kind: kind, id: id} }
+func regCell(kind, id string) *cell {
+	r := NewRef(regSystem.name, kind, id)
+	return &cell{sys: regSystem, path: r.path, hash: r.h}
+}
+
+// regGet looks kind/id up in r.
+func regGet(r *registry, kind, id string) *cell {
+	ref := NewRef(regSystem.name, kind, id)
+	return r.get(ref.h, ref.path)
+}
 
 func yes() bool { return true }
 
@@ -30,11 +39,11 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		t.Fatalf("refused admission: added=%v taken=%v", added, taken)
 	}
 	for i, c := range cells {
-		if got := r.get(nameHash(c.kind, c.id), c.kind, c.id); got != c {
+		if got := r.get(c.hash, c.path); got != c {
 			t.Fatalf("get %d = %p, want %p", i, got, c)
 		}
 	}
-	if got := r.get(nameHash("k9", "1"), "k9", "1"); got != nil {
+	if got := regGet(r, "k9", "1"); got != nil {
 		t.Fatalf("get of an unknown kind = %v", got)
 	}
 	for i := 0; i < n; i += 2 {
@@ -46,7 +55,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		if i%2 == 0 {
 			want = nil
 		}
-		if got := r.get(nameHash(c.kind, c.id), c.kind, c.id); got != want {
+		if got := r.get(c.hash, c.path); got != want {
 			t.Fatalf("after removals get %d = %p, want %p", i, got, want)
 		}
 	}
@@ -99,7 +108,7 @@ func TestRegistryHammer(t *testing.T) {
 		wg.Go(func() {
 			for i := 0; i < rounds*names; i++ {
 				kind, id := fmt.Sprintf("w%d", i%writers), strconv.Itoa(i%names)
-				if c := r.get(nameHash(kind, id), kind, id); c != nil && (c.kind != kind || c.id != id) {
+				if c := regGet(r, kind, id); c != nil && (c.self().Kind() != kind || c.self().ID() != id) {
 					t.Errorf("get %s/%s returned %s", kind, id, c.self())
 					return
 				}

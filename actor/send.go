@@ -32,7 +32,7 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 	if to.system != s.name {
 		return s.sendRemote(ctx, to, msg, reply)
 	}
-	c := s.reg.get(to.h, to.kind, to.id) // lookup, less the system check just made
+	c := s.reg.get(to.h, to.path) // lookup, less the system check just made
 	var err error
 	switch {
 	case c == nil:

@@ -62,7 +62,11 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if err != nil {
 		return Ref{}, err
 	}
-	c, err := newCell(s, parent, NewRef(s.name, kind, id), f, cfg)
+	ref := NewRef(s.name, kind, id)
+	if parent != nil {
+		ref = parent.self().Child(kind, id) // names nest: unique among siblings
+	}
+	c, err := newCell(s, parent, ref, f, cfg)
 	if err != nil {
 		return Ref{}, err
 	}

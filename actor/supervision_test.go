@@ -63,7 +63,7 @@ func TestAllForOneRestartsSiblings(t *testing.T) {
 				return &parentOf{kids: 3, make: func(i int) actor.Factory { return countingKid(&starts, i) }}
 			}, actor.WithChildStrategy(tc.strategy))
 			ask[any](t, s, parent, "sync")
-			kid1 := actor.NewRef("test", "kid", "1")
+			kid1 := parent.Child("kid", "1")
 			if _, err := ask[any](t, s, kid1, "sync"); err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestAllForOneRestartsSiblings(t *testing.T) {
 				}
 			}
 			for i := range 3 {
-				ask[any](t, s, actor.NewRef("test", "kid", fmt.Sprint(i)), "sync")
+				ask[any](t, s, parent.Child("kid", fmt.Sprint(i)), "sync")
 				if got := starts[i].Load(); got != tc.want[i] {
 					t.Fatalf("kid %d started %d times, want %d", i, got, tc.want[i])
 				}
@@ -108,7 +108,7 @@ func TestRestartLimitEscalates(t *testing.T) {
 			opts: []actor.SpawnOption{actor.WithRestartLimit(1, time.Minute)}}
 	})
 	ask[any](t, s, parent, "sync")
-	kid := actor.NewRef("test", "kid", "0")
+	kid := parent.Child("kid", "0")
 	ask[any](t, s, kid, "boom") // restarted
 	ask[any](t, s, kid, "boom") // limit exceeded: stops, escalates
 	deadline := time.Now().Add(waitLimit)
@@ -219,7 +219,7 @@ func TestParentRestartStopsChildren(t *testing.T) {
 		if n := starts[i].Load(); n != 2 {
 			t.Fatalf("kid %d started %d times, want 2 (a fresh kid after the parent's restart)", i, n)
 		}
-		if v, err := ask[string](t, s, actor.NewRef("test", "kid", fmt.Sprint(i)), "hi"); err != nil || v != "hi" {
+		if v, err := ask[string](t, s, parent.Child("kid", fmt.Sprint(i)), "hi"); err != nil || v != "hi" {
 			t.Fatalf("fresh kid %d: %q, %v", i, v, err)
 		}
 	}

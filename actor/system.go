@@ -205,7 +205,7 @@ func (s *System) lookup(r Ref) *cell {
 	if r.system != s.name {
 		return nil
 	}
-	return s.reg.get(r.h, r.kind, r.id)
+	return s.reg.get(r.h, r.path)
 }
 
 func (s *System) register(c *cell) error {
