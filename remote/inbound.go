@@ -55,6 +55,12 @@ func (n *Node) reject(subject string, err error) {
 
 // handle acts on one inbound envelope.
 func (n *Node) handle(e *wire.Envelope) error {
+	for _, r := range [...]wire.Ref{e.To, e.From} {
+		if err := checkRef(r); err != nil {
+			n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: %s: %w", ErrRejected, e.Kind, err))
+			return nil
+		}
+	}
 	switch e.Kind {
 	case wire.KindTell, wire.KindAsk, wire.KindWatch, wire.KindUnwatch, wire.KindSpawn:
 		if e.To.System != n.name || e.Node == "" {

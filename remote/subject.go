@@ -90,12 +90,26 @@ func unhex(c byte) byte {
 }
 
 // Subject returns the subject of the actor named r, or [ErrBadRef] if a
-// part of r is empty.
+// part of r is empty: troupe.<system>.<kind>.<id>, and for a child
+// actor its ancestors' kinds and ids before its own, from the top-level
+// one down.
 func Subject(r actor.Ref) (string, error) {
-	if r.System() == "" || r.Kind() == "" || r.ID() == "" {
+	var names []string // kinds and ids, from r up
+	for p := r; !p.IsZero(); p = p.Parent() {
+		if p.Kind() == "" || p.ID() == "" {
+			return "", fmt.Errorf("%w: %s", ErrBadRef, r)
+		}
+		names = append(names, p.ID(), p.Kind())
+	}
+	if r.System() == "" || len(names) == 0 {
 		return "", fmt.Errorf("%w: %s", ErrBadRef, r)
 	}
-	return subjectRoot + "." + EncodeToken(r.System()) + "." + EncodeToken(r.Kind()) + "." + EncodeToken(r.ID()), nil
+	var b strings.Builder
+	b.WriteString(subjectRoot + "." + EncodeToken(r.System()))
+	for i := len(names) - 1; i >= 0; i-- {
+		b.WriteString("." + EncodeToken(names[i]))
+	}
+	return b.String(), nil
 }
 
 // nodeSubject returns one of a node's own subjects.

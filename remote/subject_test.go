@@ -19,7 +19,9 @@ func TestSubject(t *testing.T) {
 		{actor.NewRef("shop", "cart", "a.b*c>d e"), "troupe.shop.cart.a~2Eb~2Ac~3Ed~20e", nil},
 		{actor.NewRef("eu-1", "user_profile", "ünï~"), "troupe.eu-1.user_profile.~C3~BCn~C3~AF~7E", nil},
 		{actor.NewRef("s", "$c", "x"), "troupe.s.~24c.x", nil},
+		{actor.NewRef("shop", "cart", "42").Child("line", "a/b"), "troupe.shop.cart.42.line.a~2Fb", nil},
 		{actor.NewRef("", "cart", "1"), "", remote.ErrBadRef},
+		{actor.NewRef("s", "cart", "1").Child("", "x"), "", remote.ErrBadRef},
 		{actor.NewRef("s", "cart", ""), "", remote.ErrBadRef},
 	}
 	for _, tt := range tests {

@@ -177,6 +177,37 @@ func (n *Node) takeAsk(corr uint64) *pendingAsk {
 	return a
 }
 
-func wireRef(r actor.Ref) wire.Ref { return wire.Ref{System: r.System(), Kind: r.Kind(), ID: r.ID()} }
+func wireRef(r actor.Ref) wire.Ref {
+	return wire.Ref{System: r.System(), Kind: r.Kind(), ID: r.ID(), Parent: r.Parent().Path()}
+}
 
-func actorRef(r wire.Ref) actor.Ref { return actor.NewRef(r.System, r.Kind, r.ID) }
+// actorRef returns the actor ref of r, whose parent path checkRef
+// accepted.
+func actorRef(r wire.Ref) actor.Ref {
+	if r.Parent == "" {
+		return actor.NewRef(r.System, r.Kind, r.ID)
+	}
+	p, err := parentRef(r)
+	if err != nil {
+		return actor.Ref{}
+	}
+	return p.Child(r.Kind, r.ID)
+}
+
+// parentRef returns the ref of r's parent.
+func parentRef(r wire.Ref) (actor.Ref, error) {
+	p, err := actor.ParseRef("troupe://" + r.System + "/" + r.Parent)
+	if err != nil {
+		return actor.Ref{}, fmt.Errorf("%w: %w", ErrBadRef, err)
+	}
+	return p, nil
+}
+
+// checkRef reports whether r's parent path, if any, is well formed.
+func checkRef(r wire.Ref) error {
+	if r.Parent == "" {
+		return nil
+	}
+	_, err := parentRef(r)
+	return err
+}

@@ -45,9 +45,12 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// Ref is an actor's address on the wire: system (node), kind and id.
+// Ref is an actor's address on the wire: system (node), kind and id,
+// and for a child actor its parent's path (actor.Ref.Path; empty for a
+// top-level actor). Field numbers: 1 system, 2 kind, 3 id, 4 parent.
 type Ref struct {
 	System, Kind, ID string
+	Parent           string
 }
 
 // Error is an error carried by an envelope: a code for the errors both
@@ -241,7 +244,7 @@ func (m *Envelope) inherit(bits uint64, prev *Envelope) error {
 
 // marshal writes r as nested field f, omitted if r is zero.
 func (r *Ref) marshal(e *Encoder, f int) {
-	n := stringSize(1, r.System) + stringSize(2, r.Kind) + stringSize(3, r.ID)
+	n := stringSize(1, r.System) + stringSize(2, r.Kind) + stringSize(3, r.ID) + stringSize(4, r.Parent)
 	if n == 0 {
 		return
 	}
@@ -249,6 +252,7 @@ func (r *Ref) marshal(e *Encoder, f int) {
 	e.String(1, r.System)
 	e.String(2, r.Kind)
 	e.String(3, r.ID)
+	e.String(4, r.Parent)
 }
 
 func (r *Ref) unmarshal(d *Decoder, prev *Ref) {
@@ -260,6 +264,8 @@ func (r *Ref) unmarshal(d *Decoder, prev *Ref) {
 			r.Kind = d.stringLike(prev.Kind)
 		case 3:
 			r.ID = d.stringLike(prev.ID)
+		case 4:
+			r.Parent = d.stringLike(prev.Parent)
 		default:
 			d.Skip()
 		}

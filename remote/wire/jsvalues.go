@@ -60,7 +60,8 @@ const maxJSDepth = 30
 
 // jsRefTag is the IANA-registered CBOR tag 27, "serialised object with
 // type name and constructor arguments": refs travel as
-// 27(["actor.Ref", system, kind, id]).
+// 27(["actor.Ref", system, kind, id]), a child's with its parent's path
+// (actor.Ref.Path) as a fifth element.
 const (
 	jsRefTag  = 27
 	jsRefName = "actor.Ref"
@@ -283,7 +284,11 @@ func jsSpecial(v reflect.Value) (tree any, ok bool, err error) {
 		return tree, true, err
 	case typeRef:
 		r := v.Interface().(actor.Ref)
-		return cbor.Tag{Number: jsRefTag, Content: []any{jsRefName, r.System(), r.Kind(), r.ID()}}, true, nil
+		content := []any{jsRefName, r.System(), r.Kind(), r.ID()}
+		if p := r.Parent(); !p.IsZero() {
+			content = append(content, p.Path())
+		}
+		return cbor.Tag{Number: jsRefTag, Content: content}, true, nil
 	case typeBytes:
 		return v.Bytes(), true, nil
 	case typeBigInt:
@@ -591,17 +596,21 @@ func unpackLE[E any](b []byte, size int, get func([]byte) E) ([]E, error) {
 
 func refFromTag(content any) (any, error) {
 	a, ok := content.([]any)
-	if !ok || len(a) != 4 || a[0] != jsRefName {
-		return nil, fmt.Errorf("tag %d: not [%q, system, kind, id]", jsRefTag, jsRefName)
+	if !ok || len(a) < 4 || len(a) > 5 || a[0] != jsRefName {
+		return nil, fmt.Errorf("tag %d: not [%q, system, kind, id(, parent)]", jsRefTag, jsRefName)
 	}
-	var s [3]string
+	s := make([]string, len(a)-1)
 	for i := range s {
 		if s[i], ok = a[i+1].(string); !ok {
 			return nil, fmt.Errorf("tag %d: ref part %d is %T, not a string", jsRefTag, i, a[i+1])
 		}
 	}
-	if s == [3]string{} {
-		return actor.Ref{}, nil
+	if len(s) == 3 {
+		return actor.NewRef(s[0], s[1], s[2]), nil // the zero Ref if all are empty
 	}
-	return actor.NewRef(s[0], s[1], s[2]), nil
+	parent, err := actor.ParseRef("troupe://" + s[0] + "/" + s[3])
+	if err != nil {
+		return nil, fmt.Errorf("tag %d: %w", jsRefTag, err)
+	}
+	return parent.Child(s[1], s[2]), nil
 }

@@ -1,0 +1,57 @@
+package remote_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+// branch spawns, when asked "open", a child account named account/a1
+// and replies with its ref.
+type branch struct{}
+
+func (branch) Receive(c *actor.Context, msg any) (any, error) {
+	if msg == "open" {
+		return c.Spawn("account", "a1", func() actor.Actor { return &account{} })
+	}
+	return nil, fmt.Errorf("branch: unexpected %v", msg)
+}
+
+// A child's ref, received from another node, addresses that child and no
+// other actor of its kind and id there: tells, asks and watch cross nodes.
+func TestNestedRefAcrossNodes(t *testing.T) {
+	ns := cluster(t, 2)
+	top := spawnAccount(t, ns[1], "a1", nil) // same kind and id, top level
+	b, err := ns[1].sys.Spawn("branch", "b1", func() actor.Actor { return branch{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := actor.Ask[actor.Ref](waitCtx(t), ns[0].sys, b, "open")
+	if err != nil {
+		t.Fatalf("ask n2 for a child: %v", err)
+	}
+	if want := b.Child("account", "a1"); child != want || child.Parent() != b {
+		t.Fatalf("child ref %v (parent %v), want %v", child, child.Parent(), want)
+	}
+	if err := ns[0].sys.Tell(child, deposit{Amount: 7}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref  actor.Ref
+		want int64
+	}{{child, 7}, {top, 0}} {
+		if got, err := actor.Ask[int64](waitCtx(t), ns[0].sys, tc.ref, "balance"); err != nil || got != tc.want {
+			t.Fatalf("balance of %v = %d, %v; want %d", tc.ref, got, err, tc.want)
+		}
+	}
+	got := startWatcher(t, ns[0], "w", child)
+	ns[1].sys.Stop(child)
+	if term := recv(t, got); term.Actor != child {
+		t.Fatalf("Terminated for %v, want %v", term.Actor, child)
+	}
+	if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, child, "balance"); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("ask the stopped child: %v, want ErrNotFound", err)
+	}
+}
