@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func envelopes() []*wire.Envelope {
 	return []*wire.Envelope{
 		{Kind: wire.KindTell, Node: "n1", To: wire.Ref{System: "n2", Kind: "counter", ID: "c1"}, Type: "int", Body: []byte{0x08, 0x04}},
-		{Kind: wire.KindAsk, Node: "n1", To: wire.Ref{System: "n2", Kind: "counter", ID: "c1"}, From: wire.Ref{System: "n1", Kind: "client", ID: "x", Parent: "shop/1"}, Corr: 300, Type: "string", Body: []byte{0x0a, 0x03, 'g', 'e', 't'}, Headers: []wire.Header{{Key: "trace", Value: "abc"}, {Key: "empty"}}},
+		{Kind: wire.KindAsk, Node: "n1", To: wire.Ref{System: "n2", Kind: "counter", ID: "c1"}, From: wire.Ref{System: "n1", Kind: "client", ID: "x"}, Corr: 300, Type: "string", Body: []byte{0x0a, 0x03, 'g', 'e', 't'}, Headers: []wire.Header{{Key: "trace", Value: "abc"}, {Key: "empty"}}},
 		{Kind: wire.KindReply, Node: "n2", Corr: 300, Err: &wire.Error{Code: 1, Message: "actor: not found"}},
 		{Kind: wire.KindReply, Node: "n2", Corr: 1, Err: &wire.Error{}},
 		{Kind: wire.KindHeartbeat, Node: "n3", Body: bytes.Repeat([]byte{'z'}, 20000)},
