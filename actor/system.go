@@ -29,7 +29,7 @@ type System struct {
 
 	bus         bus
 	deadLetters atomic.Uint64
-	transport   atomic.Pointer[transportBox] // see SetTransport
+	transport   atomic.Pointer[transportBox] // see attach
 }
 
 // Option configures a [System] at [NewSystem].

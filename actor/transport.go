@@ -5,55 +5,42 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/troupe-go/troupe/internal/hostlink"
 )
 
-// Transport carries messages, asks and death watch to actors of other
-// systems (other processes or machines). A [System] given one with
-// [System.SetTransport] hands it every [Ref] whose system name is not its
-// own; refs of its own system never reach it, so local sends stay free of
-// serialization and pay one string comparison for the check. The remote
-// package implements it over NATS.
-//
-// Methods are called from any goroutine, often from an actor's loop, and
-// must not block.
-type Transport interface {
-	// Send sends msg to the actor named to in another system. reply is
-	// nil for a tell. For an ask, the transport calls reply exactly once
-	// with the outcome (a value, an error, or a deadline error), from any
-	// goroutine; ctx carries the ask's deadline, and without one
-	// [System.AskTimeout] applies. A returned error means msg was not sent:
-	// the system then sends msg to dead letters with that error and fails
-	// the ask with it, so the transport must not call reply as well.
-	// Failures learnt later (the target is not hosted there, its node is
-	// unreachable) go to [System.DeadLetter] and, for an ask, to reply.
+// remoteTransport is what package actor/transport calls a Transport: it
+// carries messages, asks and death watch to actors of other systems. A
+// system hands it every Ref whose system name is not its own; refs of its
+// own system never reach it, so local sends stay free of serialization
+// and pay one string comparison for the check. See actor/transport for
+// the contract of each method.
+type remoteTransport interface {
 	Send(ctx context.Context, to Ref, msg any, reply func(v any, err error)) error
-	// Watch asks for a [Terminated] for target to reach the local actor
-	// watcher, through [System.DeliverTerminated], when target stops or
-	// cannot be reached any more.
 	Watch(watcher, target Ref)
-	// Unwatch cancels Watch.
 	Unwatch(watcher, target Ref)
-	// Terminated tells the actor watcher, of another system, that a local
-	// actor it watches (see [System.WatchFor]) has stopped.
 	Terminated(watcher Ref, t Terminated)
 }
 
-// transportBox holds a Transport so it can be swapped atomically.
-type transportBox struct{ t Transport }
+// transportBox holds a transport so it can be swapped atomically.
+type transportBox struct{ t remoteTransport }
 
-// SetTransport makes t carry everything addressed to other systems; nil
-// removes it, after which such sends fail with [ErrNotFound] as before.
-// Safe from any goroutine.
-func (s *System) SetTransport(t Transport) {
+func init() { hostlink.Attach = attach }
+
+// attach installs t (nil: none) on sys; package actor/transport calls it
+// through hostlink, and gets the system's host side back.
+func attach(sys, t any) any {
+	s := sys.(*System)
 	if t == nil {
 		s.transport.Store(nil)
-		return
+		return nil
 	}
-	s.transport.Store(&transportBox{t: t})
+	s.transport.Store(&transportBox{t: t.(remoteTransport)})
+	return (*host)(s)
 }
 
 // getTransport returns the system's transport, or nil.
-func (s *System) getTransport() Transport {
+func (s *System) getTransport() remoteTransport {
 	if b := s.transport.Load(); b != nil {
 		return b.t
 	}
@@ -111,14 +98,15 @@ func (s *System) watchRemote(watcher *cell, target Ref) {
 // systems: a node never forwards.
 var errForeignRef = errors.New("not hosted by this system")
 
+// host is a System seen as the host side of its transport (package
+// actor/transport's Host): the two types share one layout. Its exported
+// methods reach transports only, through actor/transport.Attach.
+type host System
+
 // Deliver hands a message that arrived through a transport to the local
-// actor named to. reply is nil for a tell; for an ask it is called exactly
-// once with the outcome, on any goroutine, and must not block. A ref of
-// another system is refused: a node accepts messages only for actors it
-// hosts. On failure the message goes to dead letters, reply (if any) gets
-// the error, and Deliver returns it ([ErrNotFound], [ErrStopped],
-// [ErrMailboxFull]). Safe from any goroutine; it never blocks.
-func (s *System) Deliver(to Ref, msg any, reply func(v any, err error)) error {
+// actor named to; see actor/transport.Host.
+func (h *host) Deliver(to Ref, msg any, reply func(v any, err error)) error {
+	s := (*System)(h)
 	if to.system != s.name {
 		err := fmt.Errorf("%w: %s: %w", ErrNotFound, to, errForeignRef)
 		s.deadLetter(to, msg, err)
@@ -131,9 +119,9 @@ func (s *System) Deliver(to Ref, msg any, reply func(v any, err error)) error {
 }
 
 // WatchFor makes watcher, an actor of another system, watch the local
-// actor target: when target stops, or at once if it does not live, the
-// transport's Terminated is called for watcher. Safe from any goroutine.
-func (s *System) WatchFor(watcher, target Ref) {
+// actor target; see actor/transport.Host.
+func (h *host) WatchFor(watcher, target Ref) {
+	s := (*System)(h)
 	var c *cell
 	if target.system == s.name {
 		c = s.lookup(target)
@@ -145,26 +133,24 @@ func (s *System) WatchFor(watcher, target Ref) {
 	c.sendSystem(watchSignal{watcher: watcher})
 }
 
-// UnwatchFor cancels [System.WatchFor]. Safe from any goroutine.
-func (s *System) UnwatchFor(watcher, target Ref) {
+// UnwatchFor cancels WatchFor.
+func (h *host) UnwatchFor(watcher, target Ref) {
+	s := (*System)(h)
 	if target.system == s.name {
 		s.deliverSystem(target, unwatchSignal{watcher: watcher})
 	}
 }
 
 // DeliverTerminated delivers t, received through a transport, to the
-// local actor watcher, if it still watches t.Actor. Safe from any
-// goroutine.
-func (s *System) DeliverTerminated(watcher Ref, t Terminated) {
+// local actor watcher, if it still watches t.Actor.
+func (h *host) DeliverTerminated(watcher Ref, t Terminated) {
+	s := (*System)(h)
 	if watcher.system == s.name {
 		s.deliverSystem(watcher, terminatedSignal{t})
 	}
 }
 
 // DeadLetter sends msg, addressed to to, to dead letters with the reason.
-// Transports use it for failures they learn after a send returned (the
-// target is not hosted there, its node went away). Safe from any
-// goroutine.
-func (s *System) DeadLetter(to Ref, msg any, reason error) {
-	s.deadLetter(to, msg, reason)
+func (h *host) DeadLetter(to Ref, msg any, reason error) {
+	(*System)(h).deadLetter(to, msg, reason)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/transport"
 )
 
 // memTransport links systems of one process without serialization, the
@@ -15,21 +16,20 @@ import (
 // Deliver, watches through WatchFor and DeliverTerminated.
 type memTransport struct {
 	mu    sync.Mutex
-	peers map[string]*actor.System
+	peers map[string]transport.Host
 	fail  error // when set, Send refuses with it
 	sends int
 }
 
 func link(systems ...*actor.System) *memTransport {
-	t := &memTransport{peers: map[string]*actor.System{}}
+	t := &memTransport{peers: map[string]transport.Host{}}
 	for _, s := range systems {
-		t.peers[s.Name()] = s
-		s.SetTransport(t)
+		t.peers[s.Name()] = transport.Attach(s, t)
 	}
 	return t
 }
 
-func (t *memTransport) peer(r actor.Ref) (*actor.System, error) {
+func (t *memTransport) peer(r actor.Ref) (transport.Host, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.fail != nil {
@@ -149,7 +149,7 @@ func TestTransportFailuresGoToDeadLetters(t *testing.T) {
 func TestDeliverRefusesForeignRefs(t *testing.T) {
 	a := newNamedSystem(t, "a")
 	done := make(chan error, 1)
-	err := a.Deliver(actor.NewRef("b", "counter", "c"), 1, func(_ any, err error) { done <- err })
+	err := transport.Attach(a, &memTransport{}).Deliver(actor.NewRef("b", "counter", "c"), 1, func(_ any, err error) { done <- err })
 	if !errors.Is(err, actor.ErrNotFound) || !errors.Is(<-done, actor.ErrNotFound) {
 		t.Fatalf("Deliver of a foreign ref = %v, want ErrNotFound", err)
 	}
@@ -198,21 +198,4 @@ func TestTransportWatch(t *testing.T) {
 	if term.Actor != missing || !errors.Is(term.Reason, actor.ErrNotFound) {
 		t.Fatalf("Terminated = %+v, want %s with ErrNotFound", term, missing)
 	}
-}
-
-// ExampleSystem_SetTransport links two systems with an in-memory
-// transport (memTransport above); the remote package does the same over
-// NATS between processes.
-func ExampleSystem_SetTransport() {
-	a, _ := actor.NewSystem("a")
-	defer a.Shutdown(context.Background())
-	b, _ := actor.NewSystem("b")
-	defer b.Shutdown(context.Background())
-	link(a, b)
-
-	ref, _ := b.Spawn("greeter", "main", func() actor.Actor { return &greeter{} })
-	reply, err := actor.Ask[string](context.Background(), a, ref, "ada")
-	fmt.Println(ref, reply, err)
-	// Output:
-	// troupe://b/greeter/main hello ada (#1) <nil>
 }

@@ -1,6 +1,6 @@
 // Package remote lets actors of one [actor.System] talk to actors of
 // systems in other processes and on other machines, over NATS. [Start]
-// makes a [Node] the system's [actor.Transport]: from then on a ref naming
+// makes a [Node] the system's transport: from then on a ref naming
 // an actor of another system (actor.NewRef("orders", "cart", "42"), or a
 // typed ref built on it) works with Tell, Ask, AskAsync and Watch as a
 // local one does, and local sends still never serialize.

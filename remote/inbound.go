@@ -80,9 +80,9 @@ func (n *Node) handle(e *wire.Envelope) error {
 	case wire.KindNotice:
 		n.onNotice(e)
 	case wire.KindWatch:
-		n.sys.WatchFor(actorRef(e.From), actorRef(e.To))
+		n.host.WatchFor(actorRef(e.From), actorRef(e.To))
 	case wire.KindUnwatch:
-		n.sys.UnwatchFor(actorRef(e.From), actorRef(e.To))
+		n.host.UnwatchFor(actorRef(e.From), actorRef(e.To))
 	case wire.KindTerminated:
 		n.endWatch(actorRef(e.To), actorRef(e.From), decodeError(e.Node, e.Err))
 	case wire.KindSpawn:
@@ -101,7 +101,7 @@ func (n *Node) onTell(e *wire.Envelope) {
 	if err != nil {
 		n.reject(nodeSubject(n.name, ""), err)
 	} else {
-		err = n.sys.Deliver(n.in.ref(e.To), v, nil)
+		err = n.host.Deliver(n.in.ref(e.To), v, nil)
 	}
 	if err != nil {
 		n.refuse(e, err)
@@ -118,7 +118,7 @@ func (n *Node) onAsk(e *wire.Envelope) {
 		return
 	}
 	origin, corr, to := e.Node, e.Corr, n.in.ref(e.To)
-	_ = n.sys.Deliver(to, v, func(v any, err error) { n.sendReply(origin, corr, v, err) })
+	_ = n.host.Deliver(to, v, func(v any, err error) { n.sendReply(origin, corr, v, err) })
 }
 
 // refuse tells the sending node that e was not handled, and why: an ask
@@ -182,7 +182,7 @@ func (n *Node) onNotice(e *wire.Envelope) {
 	if err != nil {
 		v = e.Body
 	}
-	n.sys.DeadLetter(actorRef(e.To), v, decodeError(e.Node, e.Err))
+	n.host.DeadLetter(actorRef(e.To), v, decodeError(e.Node, e.Err))
 }
 
 // noResponders handles the server's word that nobody listened on subject
@@ -232,7 +232,7 @@ func (n *Node) lose(name string, why error) {
 		a.settle(nil, why)
 	}
 	for w := range watches {
-		n.sys.DeliverTerminated(w.watcher, actor.Terminated{Actor: w.target, Reason: why})
+		n.host.DeliverTerminated(w.watcher, actor.Terminated{Actor: w.target, Reason: why})
 	}
 }
 
@@ -245,7 +245,7 @@ func (n *Node) undeliverable(to string, frame []byte, why error) {
 			if err != nil {
 				v = append([]byte(nil), e.Body...)
 			}
-			n.sys.DeadLetter(actorRef(e.To), v, why)
+			n.host.DeadLetter(actorRef(e.To), v, why)
 		}
 		if e.Kind == wire.KindAsk {
 			if a := n.takeAsk(e.Corr); a != nil {

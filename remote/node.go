@@ -15,16 +15,18 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/transport"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
 // Node connects an [actor.System] to other systems over NATS: it becomes
-// the system's [actor.Transport], so refs naming actors of other systems
+// the system's transport, so refs naming actors of other systems
 // work with Tell, Ask and Watch as local ones do. The system's name is the
 // node's name and must be unique among the nodes that can reach each
 // other. Methods are safe from any goroutine.
 type Node struct {
 	sys  *actor.System
+	host transport.Host // the system's side of the link; set by Start
 	name string
 	cfg  config
 	reg  *wire.Registry
@@ -90,11 +92,13 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	if err := n.connect(); err != nil {
 		return nil, err
 	}
+	// Attached before subscribing: inbound envelopes enter through host.
+	n.host = transport.Attach(sys, (*link)(n))
 	if err := n.subscribe(); err != nil {
+		transport.Detach(sys)
 		n.shutdownConn()
 		return nil, err
 	}
-	sys.SetTransport(n)
 	n.workers.Add(1)
 	go n.heartbeat()
 	return n, nil
@@ -234,7 +238,7 @@ func (n *Node) leave() bool {
 	asks, watches := n.asks, n.watches
 	n.asks, n.watches = map[uint64]*pendingAsk{}, map[string]map[watchKey]struct{}{}
 	n.mu.Unlock()
-	n.sys.SetTransport(nil)
+	transport.Detach(n.sys)
 	n.gate.Lock()
 	n.down = true
 	n.gate.Unlock()
@@ -245,7 +249,7 @@ func (n *Node) leave() bool {
 	}
 	for _, set := range watches {
 		for w := range set {
-			n.sys.DeliverTerminated(w.watcher, actor.Terminated{Actor: w.target, Reason: why})
+			n.host.DeliverTerminated(w.watcher, actor.Terminated{Actor: w.target, Reason: why})
 		}
 	}
 	return true

@@ -7,20 +7,39 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/transport"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
-var _ actor.Transport = (*Node)(nil)
+// link is a Node seen as its system's transport: the methods package
+// actor/transport calls stay off Node's API.
+type link Node
+
+var _ transport.Transport = (*link)(nil)
+
+// Send implements [transport.Transport].
+func (l *link) Send(ctx context.Context, to actor.Ref, msg any, reply func(any, error)) error {
+	return (*Node)(l).send(ctx, to, msg, reply)
+}
+
+// Watch implements [transport.Transport].
+func (l *link) Watch(watcher, target actor.Ref) { (*Node)(l).watch(watcher, target) }
+
+// Unwatch implements [transport.Transport].
+func (l *link) Unwatch(watcher, target actor.Ref) { (*Node)(l).unwatch(watcher, target) }
+
+// Terminated implements [transport.Transport].
+func (l *link) Terminated(watcher actor.Ref, t actor.Terminated) { (*Node)(l).terminated(watcher, t) }
 
 // bodyPool holds scratch buffers for encoding message bodies.
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
-// Send implements [actor.Transport]: it encodes msg and queues it for the
+// send encodes msg and queues it for the
 // target's node. A tell is delivered at most once; an ask settles with the
 // reply, an error, [ErrUnreachable] when the node is lost, or
 // [actor.ErrTimeout] at ctx's deadline (the system's ask timeout without
 // one).
-func (n *Node) Send(ctx context.Context, to actor.Ref, msg any, reply func(any, error)) error {
+func (n *Node) send(ctx context.Context, to actor.Ref, msg any, reply func(any, error)) error {
 	if to.System() == "" || to.Kind() == "" || to.ID() == "" {
 		return fmt.Errorf("%w: %s", ErrBadRef, to)
 	}
@@ -52,9 +71,9 @@ func (n *Node) Send(ctx context.Context, to actor.Ref, msg any, reply func(any, 
 	return nil
 }
 
-// Watch implements [actor.Transport]: the target's node is asked to
+// watch starts a watch of a remote actor: the target's node is asked to
 // report its stop; a lost node reports it too, with [ErrUnreachable].
-func (n *Node) Watch(watcher, target actor.Ref) {
+func (n *Node) watch(watcher, target actor.Ref) {
 	n.mu.Lock()
 	set := n.watches[target.System()]
 	if set == nil {
@@ -69,8 +88,8 @@ func (n *Node) Watch(watcher, target actor.Ref) {
 	}
 }
 
-// Unwatch implements [actor.Transport].
-func (n *Node) Unwatch(watcher, target actor.Ref) {
+// unwatch cancels watch.
+func (n *Node) unwatch(watcher, target actor.Ref) {
 	n.mu.Lock()
 	delete(n.watches[target.System()], watchKey{watcher: watcher, target: target})
 	n.mu.Unlock()
@@ -78,8 +97,9 @@ func (n *Node) Unwatch(watcher, target actor.Ref) {
 	_ = n.control(target.System(), &e) // a lost node keeps no watch
 }
 
-// Terminated implements [actor.Transport]: it tells the watcher's node.
-func (n *Node) Terminated(watcher actor.Ref, t actor.Terminated) {
+// terminated tells the watcher's node that a local actor it watches
+// stopped.
+func (n *Node) terminated(watcher actor.Ref, t actor.Terminated) {
 	e := wire.Envelope{Kind: wire.KindTerminated, Node: n.name, To: wireRef(watcher), From: wireRef(t.Actor), Err: encodeError(t.Reason)}
 	_ = n.control(watcher.System(), &e) // the watcher's node is gone: nobody to tell
 }
@@ -100,7 +120,7 @@ func (n *Node) endWatch(watcher, target actor.Ref, reason error) {
 	delete(n.watches[target.System()], key)
 	n.mu.Unlock()
 	if ok {
-		n.sys.DeliverTerminated(watcher, actor.Terminated{Actor: target, Reason: reason})
+		n.host.DeliverTerminated(watcher, actor.Terminated{Actor: target, Reason: reason})
 	}
 }
 
