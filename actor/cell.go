@@ -52,6 +52,7 @@ type cellRare struct {
 	replaying  bool
 	loopCtx    context.Context // the actor's Context as a loop context
 	log        *zap.Logger     // the actor's logger
+	startDone  func(error)     // a spawn waiting for the first start's outcome (WithStartWait)
 }
 
 // more returns the cell's rare state, making it on first use. On the loop.
@@ -138,11 +139,30 @@ func (c *cell) start() {
 			h.Started(c.context())
 		}
 	}); err != nil {
+		if c.rare != nil && c.rare.startDone != nil {
+			// A spawn waits for this start: it fails, the actor stops.
+			err = fmt.Errorf("%w: %s: %w", ErrStartFailed, c.self(), err)
+			c.stop(err)
+			c.reportStart(err)
+			return
+		}
 		c.fail(err)
 		return
 	}
+	c.reportStart(nil)
 	c.sys.publish(Event{Kind: Started, Actor: c.self()})
 	c.replayPending()
+}
+
+// reportStart tells a spawn waiting for the first start its outcome,
+// once. On the loop.
+func (c *cell) reportStart(err error) {
+	if c.rare == nil || c.rare.startDone == nil {
+		return
+	}
+	done := c.rare.startDone
+	c.rare.startDone = nil
+	done(err)
 }
 
 // handle runs one user message. On the loop.
@@ -195,11 +215,30 @@ func (c *cell) handlerError(msg any, reply replyFunc, err error) {
 	}
 }
 
-// isPanic reports whether err is a recovered panic. Out of line, so that
-// the handle path does not allocate the target errors.As needs.
+// isPanic reports whether err fails the actor: a recovered panic, or
+// Context.Fail. Out of line, so that the handle path does not allocate
+// the targets errors.As needs.
 func isPanic(err error) bool {
 	var pe *loop.PanicError
-	return errors.As(err, &pe)
+	var f *failure
+	return errors.As(err, &f) || errors.As(err, &pe)
+}
+
+// failure is the error of Context.Fail: an ordinary error that fails the
+// actor. It reads as the error it carries.
+type failure struct{ err error }
+
+func (f *failure) Error() string { return f.err.Error() }
+
+func (f *failure) Unwrap() error { return f.err }
+
+// recovered turns what recover returned into the failure it is: the
+// error of Context.Fail, or a panic with its stack.
+func recovered(r any) error {
+	if f, ok := r.(*failure); ok {
+		return f
+	}
+	return &loop.PanicError{Value: r, Stack: debug.Stack()}
 }
 
 // refuse sends a message the actor will not handle to dead letters and
@@ -214,7 +253,7 @@ func (c *cell) refuse(msg any, reply replyFunc) {
 func (c *cell) invoke(msg any) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &loop.PanicError{Value: r, Stack: debug.Stack()}
+			err = recovered(r)
 		}
 	}()
 	return c.actor.Receive(c.context(), msg)
@@ -224,7 +263,7 @@ func (c *cell) invoke(msg any) (v any, err error) {
 func (c *cell) hook(fn func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &loop.PanicError{Value: r, Stack: debug.Stack()}
+			err = recovered(r)
 		}
 	}()
 	fn()
@@ -234,6 +273,11 @@ func (c *cell) hook(fn func()) (err error) {
 // LoopPanic receives panics from the actor's timers, microtasks and other
 // loop callbacks outside Receive, as the loop's host. On the loop.
 func (c *cell) LoopPanic(err error) {
+	if pe, ok := err.(*loop.PanicError); ok {
+		if f, ok := pe.Value.(*failure); ok {
+			err = f // Context.Fail in a timer or microtask
+		}
+	}
 	if c.state == cellRunning {
 		c.fail(err)
 	}
@@ -247,6 +291,7 @@ func (c *cell) stop(reason error) {
 	wasRunning := c.state == cellRunning
 	if c.state == cellStarting {
 		c.actor = nil // never started: no hooks for it
+		c.reportStart(fmt.Errorf("%w: %s: stopped before it started", ErrStartFailed, c.self()))
 	}
 	c.context().Timers().CancelAll()
 	c.clearReceiveTimeout()

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"go.uber.org/zap"
@@ -53,6 +54,10 @@ func (x *Context) Tell(to Ref, msg any) error {
 }
 
 // Spawn starts a child actor, supervised by this one and stopped before it.
+// Its name, kind and id, need only be unique among this actor's children:
+// its ref is this actor's ref's [Ref.Child]. Errors are returned at once,
+// as by [System.Spawn]: [ErrNameTaken] for a sibling of that name, and
+// [ErrWouldBlock] with [WithStartWait], which a handler must not use.
 func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
 	if fx := effectsOf(x.c()); fx != nil {
 		return spawnEffect(x.c(), fx, kind, id, f, opts)
@@ -61,6 +66,20 @@ func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, e
 		return Ref{}, ErrStopped
 	}
 	return x.c().sys.spawn(x.c(), kind, id, f, opts)
+}
+
+// Fail fails the actor with err, as a panic would, without being one:
+// supervision restarts it (or stops it past its restart limit), the ask
+// being handled, if any, fails with err, and logs and errors read as err,
+// with no stack. Use it for an ordinary error that leaves the instance
+// unusable (a script that threw, a lost connection). Fail does not
+// return: it unwinds the handler, hook, timer or reaction that called it,
+// which must run on the actor's loop.
+func (x *Context) Fail(err error) {
+	if err == nil {
+		err = errors.New("actor: Fail(nil)")
+	}
+	panic(&failure{err: err})
 }
 
 // Stop stops the actor named r now: its children first, then it; messages

@@ -17,8 +17,15 @@ var (
 	ErrWouldBlock = errors.New("actor: blocking ask from a handler")
 	// ErrSystemClosed: the actor system is shutting down or closed.
 	ErrSystemClosed = errors.New("actor: system closed")
-	// ErrNameTaken: an actor of that kind and id already lives.
+	// ErrNameTaken: a sibling of that kind and id (or, for a top-level
+	// actor, another top-level actor of that kind and id) already lives.
 	ErrNameTaken = errors.New("actor: name taken")
+	// ErrStartFailed: an actor spawned [WithStartWait] failed to start
+	// (its Started hook panicked or called [Context.Fail]); the spawn
+	// failed and the actor stopped.
+	ErrStartFailed = errors.New("actor: start failed")
+	// ErrBadRef: input to [ParseRef] that names no actor.
+	ErrBadRef = errors.New("actor: malformed ref")
 	// ErrNoReply: the handler for an ask returned no value of the asked
 	// type.
 	ErrNoReply = errors.New("actor: reply of the wrong type")

@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -10,6 +11,13 @@ type DeadLetter struct {
 	To      Ref
 	Message any
 	Reason  error
+}
+
+// String names the message's type, its target and the reason, as in
+// "dead letter: shop.msgAdd to troupe://s/inventory/main: actor: stopped".
+// It leaves the message's contents out: they may be large or private.
+func (d DeadLetter) String() string {
+	return fmt.Sprintf("dead letter: %T to %s: %v", d.Message, d.To, d.Reason)
 }
 
 // EventKind says what happened to an actor.

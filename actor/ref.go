@@ -21,10 +21,6 @@ type Ref struct {
 	h      uint64 // nameHash(path), so a send hashes nothing
 }
 
-// ErrBadRef is returned by [ParseRef] and [Ref.UnmarshalBinary] for input
-// that names no actor.
-var ErrBadRef = errors.New("actor: malformed ref")
-
 // NewRef returns the ref of the top-level actor kind/id in the named
 // system; [Ref.Child] names the actors below it.
 func NewRef(system, kind, id string) Ref {

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -43,10 +44,20 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 		err = fmt.Errorf("%w: %s", ErrStopped, to)
 	}
 	if err != nil {
+		err = s.closedErr(to, err)
 		s.deadLetter(to, msg, err)
 		if reply != nil {
 			reply(nil, err)
 		}
+	}
+	return err
+}
+
+// closedErr returns ErrSystemClosed in place of err, a failed delivery to
+// to, once the system is shut down; err itself before.
+func (s *System) closedErr(to Ref, err error) error {
+	if s.closed.Load() && (errors.Is(err, ErrNotFound) || errors.Is(err, ErrStopped)) {
+		return fmt.Errorf("%w: %s", ErrSystemClosed, to)
 	}
 	return err
 }

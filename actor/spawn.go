@@ -1,9 +1,12 @@
 package actor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/troupe-go/troupe/loop"
 )
 
 // SpawnOption configures an actor at spawn.
@@ -18,6 +21,7 @@ type spawnConfig struct {
 	backoffMin    time.Duration
 	backoffMax    time.Duration
 	stashBound    int
+	startWait     context.Context // WithStartWait; cleared before the cell keeps the config
 }
 
 // WithRestartLimit sets the restart intensity: more than max restarts
@@ -28,6 +32,27 @@ func WithRestartLimit(max int, window time.Duration) SpawnOption {
 			return errors.New("actor: WithRestartLimit needs max >= 0 and a positive window")
 		}
 		c.maxRestarts, c.window = max, window
+		return nil
+	}
+}
+
+// WithStartWait makes spawn wait, under ctx, for the actor's start: its
+// Started hook, if it has one. If the hook panics or calls
+// [Context.Fail], spawn returns an error wrapping [ErrStartFailed] and
+// the failure (a panic as a [*loop.PanicError]), and the actor stops
+// instead of restarting; if ctx ends first, spawn stops the actor and
+// returns an error wrapping ctx.Err(). Either way the name is freed once
+// the actor has stopped. Without this option spawn returns as soon as the
+// actor is registered, and a failing start is supervised like any other
+// failure. A handler must not wait: [Context.Spawn] with this option
+// returns [ErrWouldBlock]. It is not a system default
+// ([WithSpawnDefaults] refuses it).
+func WithStartWait(ctx context.Context) SpawnOption {
+	return func(c *spawnConfig) error {
+		if ctx == nil {
+			return errors.New("actor: WithStartWait(nil)")
+		}
+		c.startWait = ctx
 		return nil
 	}
 }
@@ -58,9 +83,19 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if f == nil {
 		return Ref{}, errors.New("actor: spawn with a nil factory")
 	}
+	if s.closed.Load() {
+		return Ref{}, ErrSystemClosed
+	}
 	cfg, err := withOptions(s.spawnBase, opts)
 	if err != nil {
 		return Ref{}, err
+	}
+	wait := cfg.startWait
+	if wait != nil {
+		if loop.OnLoopGoroutine() {
+			return Ref{}, fmt.Errorf("%w: WithStartWait in a handler", ErrWouldBlock)
+		}
+		cfg.startWait = nil // cfg is this spawn's own copy: options were given
 	}
 	ref := NewRef(s.name, kind, id)
 	if parent != nil {
@@ -68,6 +103,9 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	}
 	c, err := newCell(s, parent, ref, f, cfg)
 	if err != nil {
+		if s.closed.Load() {
+			return Ref{}, ErrSystemClosed
+		}
 		return Ref{}, err
 	}
 	// The first instance is made here: an actor with no Started hook and
@@ -82,6 +120,11 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	deferred := hooked || s.bus.subs.Load() > 0
 	if !deferred {
 		c.state = cellRunning
+	}
+	var started chan error
+	if wait != nil && hooked {
+		started = make(chan error, 1)
+		c.more().startDone = func(err error) { started <- err }
 	}
 	if err := s.register(c); err != nil {
 		_ = c.l.Close()
@@ -99,5 +142,23 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.self(), err)
 		}
 	}
+	if started != nil {
+		return s.awaitStart(wait, c.self(), started)
+	}
 	return c.self(), nil
+}
+
+// awaitStart waits for the outcome of ref's start, reported on started,
+// under ctx; see WithStartWait.
+func (s *System) awaitStart(ctx context.Context, ref Ref, started <-chan error) (Ref, error) {
+	select {
+	case err := <-started:
+		if err != nil {
+			return Ref{}, err
+		}
+		return ref, nil
+	case <-ctx.Done():
+		s.Stop(ref)
+		return Ref{}, fmt.Errorf("actor: spawn %s: start not over: %w", ref, ctx.Err())
+	}
 }

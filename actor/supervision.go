@@ -107,6 +107,8 @@ func (c *cell) restart(err error) {
 	c.more().restarts = keep
 	if len(c.more().restarts) >= c.cfg.maxRestarts {
 		limit := fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.self(), c.cfg.maxRestarts, c.cfg.window, err)
+		c.logger().Error("actor: restart limit reached: stopping", zap.Int("restarts", c.cfg.maxRestarts),
+			zap.Duration("window", c.cfg.window), zap.Error(err))
 		c.stop(limit)
 		if c.parent != nil {
 			c.parent.sendSystem(escalateSignal{child: c.self(), err: limit})

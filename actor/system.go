@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -72,8 +74,10 @@ func WithDeadLetterHandler(fn func(DeadLetter)) Option {
 	}
 }
 
-// WithLogger sets the system's logger (default: zap.NewNop). Actor loggers
-// derive from it, carrying the actor's kind and id.
+// WithLogger sets the system's logger. Actor loggers derive from it,
+// carrying the actor's kind and id. The default writes warnings and
+// errors (failures, restarts given up, handler errors of tells) to
+// stderr, one line each; WithLogger(zap.NewNop()) silences the system.
 func WithLogger(l *zap.Logger) Option {
 	return func(c *config) error {
 		if l == nil {
@@ -118,12 +122,25 @@ func WithAskTimeout(d time.Duration) Option {
 	}
 }
 
+// defaultLogger writes warnings and errors to stderr in zap's console
+// format: one readable line each, where a new user looks (a terminal).
+// A service that wants JSON, another level or another sink passes its
+// own logger. Lines are sampled per message (the first 10 each second,
+// then every 100th), so that a failure storm cannot flood stderr.
+func defaultLogger() *zap.Logger {
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	enc.EncodeLevel = zapcore.CapitalLevelEncoder
+	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(os.Stderr), zapcore.WarnLevel)
+	return zap.New(zapcore.NewSamplerWithOptions(core, time.Second, 10, 100))
+}
+
 // NewSystem starts an actor system named name.
 func NewSystem(name string, opts ...Option) (*System, error) {
 	if name == "" {
 		return nil, errors.New("actor: empty system name")
 	}
-	cfg := config{log: zap.NewNop(), askTimeout: 5 * time.Second}
+	cfg := config{askTimeout: 5 * time.Second}
 	for _, opt := range opts {
 		if err := opt(&cfg); err != nil {
 			return nil, err
@@ -136,9 +153,15 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 	if cfg.clock != nil {
 		sopts = append(sopts, loop.WithSchedulerClock(cfg.clock))
 	}
+	if cfg.log == nil {
+		cfg.log = defaultLogger()
+	}
 	base, err := withOptions(&defaultSpawnConfig, cfg.spawn)
 	if err != nil {
 		return nil, err
+	}
+	if base.startWait != nil {
+		return nil, errors.New("actor: WithStartWait is an option of one spawn, not a default")
 	}
 	sched, err := loop.NewScheduler(sopts...)
 	if err != nil {
@@ -169,8 +192,14 @@ func (s *System) DeadLetters() uint64 { return s.deadLetters.Load() }
 
 // Spawn starts a top-level actor of the given kind and id, made by f. Spawn
 // calls f once, on its caller's goroutine, and the actor's loop calls it
-// again for a fresh instance whenever the actor restarts; a factory that
-// panics or returns nil fails the spawn (or the restart).
+// again for a fresh instance whenever the actor restarts.
+//
+// These errors are synchronous, returned by Spawn itself: bad arguments
+// or options, a factory that panics or returns nil, [ErrNameTaken] (a
+// top-level actor of that kind and id lives), [ErrSystemClosed]. The
+// Started hook runs later, on the actor's loop, and its failure is
+// supervised like any other; spawn [WithStartWait] to wait for it and
+// get its error instead.
 func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
 	return s.spawn(nil, kind, id, f, opts)
 }

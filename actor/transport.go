@@ -61,6 +61,7 @@ func (s *System) sendRemote(ctx context.Context, to Ref, msg any, reply replyFun
 	} else {
 		err = fmt.Errorf("%w: %s (no transport)", ErrNotFound, to)
 	}
+	err = s.closedErr(to, err)
 	s.deadLetter(to, msg, err)
 	if reply != nil {
 		reply(nil, err)
