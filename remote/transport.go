@@ -197,37 +197,22 @@ func (n *Node) takeAsk(corr uint64) *pendingAsk {
 	return a
 }
 
-func wireRef(r actor.Ref) wire.Ref {
-	return wire.Ref{System: r.System(), Kind: r.Kind(), ID: r.ID(), Parent: r.Parent().Path()}
-}
+func wireRef(r actor.Ref) wire.Ref { return wire.RefOf(r) }
 
 // actorRef returns the actor ref of r, whose parent path checkRef
 // accepted.
 func actorRef(r wire.Ref) actor.Ref {
-	if r.Parent == "" {
-		return actor.NewRef(r.System, r.Kind, r.ID)
-	}
-	p, err := parentRef(r)
-	if err != nil {
-		return actor.Ref{}
-	}
-	return p.Child(r.Kind, r.ID)
-}
-
-// parentRef returns the ref of r's parent.
-func parentRef(r wire.Ref) (actor.Ref, error) {
-	p, err := actor.ParseRef("troupe://" + r.System + "/" + r.Parent)
-	if err != nil {
-		return actor.Ref{}, fmt.Errorf("%w: %w", ErrBadRef, err)
-	}
-	return p, nil
+	ref, _ := r.ActorRef()
+	return ref
 }
 
 // checkRef reports whether r's parent path, if any, is well formed.
 func checkRef(r wire.Ref) error {
 	if r.Parent == "" {
-		return nil
+		return nil // a top-level ref: nothing to check, nothing to build
 	}
-	_, err := parentRef(r)
-	return err
+	if _, err := r.ActorRef(); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadRef, err)
+	}
+	return nil
 }
