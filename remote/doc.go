@@ -18,7 +18,9 @@
 // # Addressing
 //
 // An actor's subject is troupe.<system>.<kind>.<id>, each part encoded
-// with [EncodeToken] so that any name is a valid token. A node subscribes
+// with [EncodeToken] so that any name is a valid token; a child actor's
+// has its ancestors' kinds and ids before its own ([Subject]), and its
+// ref crosses nodes with its parent's path ([wire.Ref]). A node subscribes
 // to troupe.<system>.> only: one subscription however many actors it
 // hosts, and it accepts only envelopes addressed to its own system. Its
 // control traffic (replies, notices, watches) goes to reserved subjects

@@ -34,7 +34,8 @@
 // "js.biguint64array", []float32 "js.float32array", []float64
 // "js.float64array"); strings, numbers, booleans and byte slices are
 // built-ins already. They travel as CBOR: nested dates as tag 0, refs as
-// tag 27 ["actor.Ref", system, kind, id], typed arrays with their RFC
+// tag 27 ["actor.Ref", system, kind, id] (a child's ref with its
+// parent's path as a fifth element), typed arrays with their RFC
 // 8746 tags, so each decodes as the Go type it was. Integers decode as
 // int64 (uint64 above MaxInt64), floats as float64, maps as
 // map[string]any: the types jsactor converts to JavaScript. A value
