@@ -143,3 +143,28 @@ func TestRefPaths(t *testing.T) {
 		t.Errorf("ParseRef of an escaped letter = %v, %v", r, err)
 	}
 }
+
+// Whatever ParseRef accepts prints back as a string it parses to the same
+// ref, and the ref's parts rebuild it.
+func FuzzParseRef(f *testing.F) {
+	for _, s := range []string{"troupe://s/k/i", "troupe://s/k/i/c/d", "troupe://s/k%2F/%25", "troupe://s//", "troupe://s/%6B/i"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := actor.ParseRef(s)
+		if err != nil {
+			return
+		}
+		again, err := actor.ParseRef(r.String())
+		if err != nil || again != r {
+			t.Fatalf("%q parsed to %v, which parses back to %v, %v", s, r, again, err)
+		}
+		rebuilt := actor.NewRef(r.System(), r.Kind(), r.ID())
+		if p := r.Parent(); !p.IsZero() {
+			rebuilt = p.Child(r.Kind(), r.ID())
+		}
+		if rebuilt != r {
+			t.Fatalf("%v rebuilt from its parts as %v", r, rebuilt)
+		}
+	})
+}

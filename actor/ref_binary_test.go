@@ -58,6 +58,8 @@ func TestRefUnmarshalBinaryRejects(t *testing.T) {
 func FuzzRefUnmarshalBinary(f *testing.F) {
 	b, _ := actor.NewRef("s", "k", "i").MarshalBinary()
 	f.Add(b)
+	b, _ = actor.NewRef("s", "k", "i").Child("c/", "%d").MarshalBinary()
+	f.Add(b)
 	f.Add([]byte{0xff, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var r actor.Ref
