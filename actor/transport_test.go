@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -197,5 +198,16 @@ func TestTransportWatch(t *testing.T) {
 	term = <-got
 	if term.Actor != missing || !errors.Is(term.Reason, actor.ErrNotFound) {
 		t.Fatalf("Terminated = %+v, want %s with ErrNotFound", term, missing)
+	}
+}
+
+// The transport's plumbing is not part of System's API: transports reach
+// it through package actor/transport.
+func TestSystemHasNoTransportPlumbing(t *testing.T) {
+	typ := reflect.TypeFor[*actor.System]()
+	for _, name := range []string{"Deliver", "DeliverTerminated", "SetTransport", "WatchFor", "UnwatchFor", "DeadLetter"} {
+		if _, ok := typ.MethodByName(name); ok {
+			t.Errorf("System exports %s", name)
+		}
 	}
 }

@@ -3,9 +3,11 @@ package remote_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote"
 )
 
 // branch spawns, when asked "open", a child account named account/a1
@@ -53,5 +55,15 @@ func TestNestedRefAcrossNodes(t *testing.T) {
 	}
 	if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, child, "balance"); !errors.Is(err, actor.ErrNotFound) {
 		t.Fatalf("ask the stopped child: %v, want ErrNotFound", err)
+	}
+}
+
+// A Node's transport methods are not part of its API.
+func TestNodeHasNoTransportMethods(t *testing.T) {
+	typ := reflect.TypeFor[*remote.Node]()
+	for _, name := range []string{"Send", "Watch", "Unwatch", "Terminated"} {
+		if _, ok := typ.MethodByName(name); ok {
+			t.Errorf("Node exports %s", name)
+		}
 	}
 }
