@@ -99,7 +99,7 @@ func TestPartialWritesSmallSendBuffer(t *testing.T) {
 	defer c.Close()
 	const size = 2 << 20
 	roundTrip(t, c, pattern(size))
-	st := askStats(t, sys, actor.NewRef("net", "echo.conn", "1"))
+	st := askStats(t, sys, srv.Ref().Child("echo.conn", "1"))
 	if st.PeakBuffered == 0 || st.BytesWritten != size {
 		t.Fatalf("stats %+v: want output that waited for a small send buffer", st)
 	}
@@ -255,7 +255,7 @@ func TestSlowReaderBackpressure(t *testing.T) {
 	if !bytes.Equal(got, msg) {
 		t.Fatal("echo differs")
 	}
-	conn := askStats(t, sys, actor.NewRef("net", "echo.conn", "1"))
+	conn := askStats(t, sys, srv.Ref().Child("echo.conn", "1"))
 	if conn.PeakBuffered > bound {
 		t.Fatalf("peak buffered %d, bound %d", conn.PeakBuffered, bound)
 	}

@@ -38,12 +38,12 @@ func runDemo(t *testing.T, vc *loop.VirtualClock) (*demo, string) {
 var wantLines = []string{
 	"one-for-one: a crashed and restarted alone; jobs done: a=0 b=2",
 	"all-for-one: c crashed and both restarted; jobs done: c=0 d=0",
-	"  d restarted because: actor: sibling troupe://supervision/worker/c failed",
+	"  d restarted because: actor: sibling troupe://supervision/team/all-for-one/worker/c failed",
 	"escalation: fragile crash 1, restarted after a 50ms backoff",
 	"escalation: fragile crash 2, restarted after a 100ms backoff",
-	"escalation: fragile crash 3 is past its limit of 2 restarts; team restarted: actor: child troupe://supervision/worker/fragile escalated",
-	"  team strict: worker fragile stopped: actor: troupe://supervision/worker/fragile: restart limit (2 in 1m0s) exceeded",
-	"  team strict: restarting: actor: child troupe://supervision/worker/fragile escalated",
+	"escalation: fragile crash 3 is past its limit of 2 restarts; team restarted: actor: child troupe://supervision/team/strict/worker/fragile escalated",
+	"  team strict: worker fragile stopped: actor: troupe://supervision/team/strict/worker/fragile: restart limit (2 in 1m0s) exceeded",
+	"  team strict: restarting: actor: child troupe://supervision/team/strict/worker/fragile escalated",
 }
 
 func checkOutput(t *testing.T, out string) {

@@ -120,7 +120,7 @@ func TestAsyncAskFromActor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if child.String() != "troupe://e2e/counter/child" {
+	if child.String() != "troupe://e2e/doubler/d/counter/child" { // names nest under the parent
 		t.Fatalf("child = %v", child)
 	}
 	if err := child.Add(21); err != nil {
