@@ -17,8 +17,8 @@ type replyFunc func(v any, err error)
 // Tell sends msg to the actor named to, at most once, and returns at once.
 // Messages from one sender to one receiver are handled in the order sent.
 // A message that cannot be delivered goes to dead letters, and Tell
-// returns the reason ([ErrNotFound], [ErrStopped]). Safe from any
-// goroutine.
+// returns the reason ([ErrNotFound], [ErrStopped]; [ErrSystemClosed]
+// once the system is shut down). Safe from any goroutine.
 func (s *System) Tell(to Ref, msg any) error { return s.deliver(to, msg, nil) }
 
 // deliver queues msg on the target's loop without blocking, or
