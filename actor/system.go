@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -77,7 +75,9 @@ func WithDeadLetterHandler(fn func(DeadLetter)) Option {
 // WithLogger sets the system's logger. Actor loggers derive from it,
 // carrying the actor's kind and id. The default writes warnings and
 // errors (failures, restarts given up, handler errors of tells) to
-// stderr, one line each; WithLogger(zap.NewNop()) silences the system.
+// stderr, one line each, and also, from Info, the lines of loggers named
+// "console" (zap's Logger.Named; JavaScript actors' console output);
+// WithLogger(zap.NewNop()) silences the system.
 func WithLogger(l *zap.Logger) Option {
 	return func(c *config) error {
 		if l == nil {
@@ -120,19 +120,6 @@ func WithAskTimeout(d time.Duration) Option {
 		c.askTimeout = d
 		return nil
 	}
-}
-
-// defaultLogger writes warnings and errors to stderr in zap's console
-// format: one readable line each, where a new user looks (a terminal).
-// A service that wants JSON, another level or another sink passes its
-// own logger. Lines are sampled per message (the first 10 each second,
-// then every 100th), so that a failure storm cannot flood stderr.
-func defaultLogger() *zap.Logger {
-	enc := zap.NewProductionEncoderConfig()
-	enc.EncodeTime = zapcore.ISO8601TimeEncoder
-	enc.EncodeLevel = zapcore.CapitalLevelEncoder
-	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(os.Stderr), zapcore.WarnLevel)
-	return zap.New(zapcore.NewSamplerWithOptions(core, time.Second, 10, 100))
 }
 
 // NewSystem starts an actor system named name.
