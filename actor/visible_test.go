@@ -232,3 +232,23 @@ func TestDeadLetterString(t *testing.T) {
 		}
 	}
 }
+
+// A handler must not wait for a child's start: Context.Spawn with
+// WithStartWait fails at once with ErrWouldBlock, and spawns nothing.
+func TestStartWaitInHandlerWouldBlock(t *testing.T) {
+	s := newSystem(t)
+	ref, err := s.Spawn("parent", "p", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			return c.Spawn("counter", "kid", func() actor.Actor { return &counter{} }, actor.WithStartWait(context.Background()))
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask[actor.Ref](t, s, ref, "spawn"); !errors.Is(err, actor.ErrWouldBlock) {
+		t.Fatalf("Context.Spawn WithStartWait: %v, want ErrWouldBlock", err)
+	}
+	if _, err := ask[int](t, s, ref.Child("counter", "kid"), "get"); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("the child lives: %v", err)
+	}
+}
