@@ -59,6 +59,10 @@ func (m *deposit) UnmarshalWire(d *wire.Decoder) error {
 // note travels as CBOR: it has no binary codec.
 type note struct{ Text string }
 
+// refNote carries a ref in a CBOR-encoded message (actor.Ref is a
+// BinaryMarshaler); an account echoes it back.
+type refNote struct{ Ref actor.Ref }
+
 func registry(t testing.TB) *wire.Registry {
 	t.Helper()
 	r := wire.NewRegistry()
@@ -66,6 +70,9 @@ func registry(t testing.TB) *wire.Registry {
 		t.Fatal(err)
 	}
 	if err := wire.Register[note](r, "test.note"); err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.Register[refNote](r, "test.refNote"); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -86,6 +93,8 @@ func (a *account) Receive(c *actor.Context, msg any) (any, error) {
 		return nil, nil
 	case note:
 		return note{Text: "echo " + m.Text}, nil
+	case refNote:
+		return m, nil
 	case string:
 		switch m {
 		case "balance":

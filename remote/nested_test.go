@@ -48,6 +48,10 @@ func TestNestedRefAcrossNodes(t *testing.T) {
 			t.Fatalf("balance of %v = %d, %v; want %d", tc.ref, got, err, tc.want)
 		}
 	}
+	// In a message body (CBOR, through Ref.MarshalBinary) too.
+	if echo, err := actor.Ask[refNote](waitCtx(t), ns[0].sys, child, refNote{Ref: child}); err != nil || echo.Ref != child {
+		t.Fatalf("a ref in a message came back as %v, %v; want %v", echo.Ref, err, child)
+	}
 	got := startWatcher(t, ns[0], "w", child)
 	ns[1].sys.Stop(child)
 	if term := recv(t, got); term.Actor != child {

@@ -72,9 +72,9 @@ type Host interface {
 	DeadLetter(to actor.Ref, msg any, reason error)
 }
 
-// Attach makes t carry everything sys addresses to other systems,
-// replacing the transport it had, and returns sys's side of the link.
-// Safe from any goroutine.
+// Attach makes t, which must not be nil, carry everything sys addresses
+// to other systems, replacing the transport it had, and returns sys's
+// side of the link. Safe from any goroutine.
 func Attach(sys *actor.System, t Transport) Host {
 	if t == nil {
 		panic("transport: Attach with a nil Transport")
