@@ -90,18 +90,11 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if err != nil {
 		return Ref{}, err
 	}
-	wait := cfg.startWait
-	if wait != nil {
-		if loop.OnLoopGoroutine() {
-			return Ref{}, fmt.Errorf("%w: WithStartWait in a handler", ErrWouldBlock)
-		}
-		cfg.startWait = nil // cfg is this spawn's own copy: options were given
+	wait, err := takeStartWait(cfg)
+	if err != nil {
+		return Ref{}, err
 	}
-	ref := NewRef(s.name, kind, id)
-	if parent != nil {
-		ref = parent.self().Child(kind, id) // names nest: unique among siblings
-	}
-	c, err := newCell(s, parent, ref, f, cfg)
+	c, err := newCell(s, parent, s.nameOf(parent, kind, id), f, cfg)
 	if err != nil {
 		if s.closed.Load() {
 			return Ref{}, ErrSystemClosed
@@ -146,6 +139,30 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		return s.awaitStart(wait, c.self(), started)
 	}
 	return c.self(), nil
+}
+
+// takeStartWait returns the ctx of WithStartWait, if cfg has one, and
+// clears it: cfg is then this spawn's own copy (options were given), and
+// the cell keeps no ctx. A handler must not wait.
+func takeStartWait(cfg *spawnConfig) (context.Context, error) {
+	wait := cfg.startWait
+	if wait == nil {
+		return nil, nil
+	}
+	if loop.OnLoopGoroutine() {
+		return nil, fmt.Errorf("%w: WithStartWait in a handler", ErrWouldBlock)
+	}
+	cfg.startWait = nil
+	return wait, nil
+}
+
+// nameOf returns the ref of the actor kind/id spawned by parent (nil: a
+// top-level actor). Names nest: a child's is unique among its siblings.
+func (s *System) nameOf(parent *cell, kind, id string) Ref {
+	if parent == nil {
+		return NewRef(s.name, kind, id)
+	}
+	return parent.self().Child(kind, id)
 }
 
 // awaitStart waits for the outcome of ref's start, reported on started,
