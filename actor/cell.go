@@ -80,7 +80,8 @@ func (c *cell) self() Ref { return Ref{system: c.sys.name, path: c.path, h: c.ha
 func (c *cell) context() *Context { return (*Context)(c) }
 
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
-	c := &cell{sys: s, path: ref.path, hash: ref.h, factory: f, cfg: cfg, parent: parent}
+	c := &cell{sys: s, factory: f, cfg: cfg, parent: parent}
+	name(c, ref)
 	if cfg.mailboxCap > 0 {
 		c.mbox = &mailbox{cap: cfg.mailboxCap, policy: cfg.mailboxPolicy}
 	}

@@ -55,10 +55,10 @@ func newHarnessContext(system, kind, id string, log *zap.Logger, fx actorhook.Ef
 }
 
 // name gives a harnessed cell its identity, as newCell does.
-func name(c *cell, r Ref) { c.kind, c.id = r.kind, r.id }
+func name(c *cell, r Ref) { c.path, c.hash = r.path, r.h }
 
 // childRef is the ref a spawn from parent gives the child, as spawn does.
-func childRef(parent *cell, kind, id string) Ref { return NewRef(parent.sys.name, kind, id) }
+func childRef(parent *cell, kind, id string) Ref { return parent.sys.nameOf(parent, kind, id) }
 
 // spawnEffect records a harnessed spawn.
 func spawnEffect(c *cell, fx actorhook.Effects, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
