@@ -8,6 +8,9 @@
 //     location-transparent refs whose names nest under their parents,
 //     tell and ask, supervision, death watch, timers, bounded mailboxes,
 //     dead letters.
+//   - [github.com/troupe-go/troupe/actortest]: the test kit: actors on
+//     virtual time with probes, or one actor's handlers run directly;
+//     its remotetest subpackage starts clusters of nodes.
 //   - [github.com/troupe-go/troupe/gen] (the troupegen command): generates
 //     actors with typed refs and binary codecs from annotated Go structs,
 //     and typed refs to JavaScript actors from annotated interfaces.
