@@ -93,6 +93,9 @@ func (s *Scheduler) fdDriver() (*fdDriver, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w.fd == nil {
+		if s.stopping { // a callback that returned after an abandoned Shutdown
+			return nil, ErrSchedulerClosed
+		}
 		d, err := newFDDriver()
 		if err != nil {
 			return nil, err

@@ -97,6 +97,10 @@ type Host interface {
 	LoopPanic(err error)
 }
 
+// Host returns the loop's host (see [WithHost]), or nil. It lets the owner
+// of a scheduler tell whose loops a *[ShutdownError] names.
+func (l *Loop) Host() Host { return l.host }
+
 // WithHost sets the loop's host, told of every fault on the loop.
 func WithHost(h Host) Option {
 	return func(l *Loop) error {

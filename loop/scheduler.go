@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Scheduler runs driven loops on a small, fixed pool of worker goroutines,
@@ -21,12 +22,21 @@ import (
 // wakes a parked worker. Workers never spin: with nothing to run they park
 // on a channel.
 //
-// A callback that blocks holds its worker; the other workers keep running
-// (and stealing) the remaining loops, but the pool does not grow. Run
-// blocking work off the loop with [Go].
+// A callback that does not return (blocked in a syscall, on a channel, or
+// in a native call that cannot be interrupted) holds its goroutine, never
+// the worker: a sampler notices a worker whose current activation started
+// more than the stall budget ago ([WithStallBudget]) and hands the worker,
+// with the loops queued on it, to a fresh goroutine. The held loop stays
+// with the held goroutine until its callback returns, so its callbacks
+// never run concurrently; that goroutine then finishes the activation and
+// exits. One stuck callback costs one goroutine, never the pool's
+// progress. Still, run blocking work off the loop with [Go].
 type Scheduler struct {
-	clock   Clock
-	workers []*worker
+	clock       Clock
+	workers     []*worker
+	stall       time.Duration // stall budget; 0: no sampler
+	sampleEvery time.Duration
+	epoch       time.Time // the sampler's time origin
 
 	mu       sync.Mutex // guards everything below
 	global   loopRing
@@ -35,11 +45,15 @@ type Scheduler struct {
 	count    int
 	closed   bool // no new loops
 	stopping bool // workers exit when out of work
+	drained  bool // empty is closed
+	live     int  // worker slots whose runner has not exited
 	empty    chan struct{}
 	q        quiescence // not under mu: atomics of its own; see quiesce.go
 
-	nIdle atomic.Int32
-	wg    sync.WaitGroup
+	nIdle       atomic.Int32
+	stalls      atomic.Uint64 // runners retired so far
+	workersDone chan struct{} // closed by the last worker to exit
+	samplerDone chan struct{} // closed when the sampler exits, after workersDone
 }
 
 // SchedulerOption configures a [Scheduler] at [NewScheduler].
@@ -75,7 +89,13 @@ var errInitTwice = errors.New("loop: Init on a loop already initialised")
 
 // NewScheduler starts a scheduler and its workers.
 func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
-	s := &Scheduler{clock: theRealClock, empty: make(chan struct{})}
+	s := &Scheduler{
+		clock:       theRealClock,
+		stall:       DefaultStallBudget,
+		empty:       make(chan struct{}),
+		workersDone: make(chan struct{}),
+		samplerDone: make(chan struct{}),
+	}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, err
@@ -85,12 +105,15 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		s.workers = make([]*worker, runtime.GOMAXPROCS(0))
 	}
 	for i := range s.workers {
-		s.workers[i] = &worker{s: s, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
+		w := &worker{s: s, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
+		w.cur = &runner{w: w}
+		s.workers[i] = w
 	}
-	s.wg.Add(len(s.workers))
+	s.live = len(s.workers)
 	for _, w := range s.workers {
-		go w.run()
+		go w.cur.run()
 	}
+	s.startSampler()
 	return s, nil
 }
 
@@ -106,16 +129,20 @@ func (s *Scheduler) Loops() int {
 
 // Shutdown shuts down every loop driven by s (each as by [Loop.Shutdown]),
 // waits for them to close, and stops the workers. New loops can no longer
-// attach once it starts. If ctx ends first it returns ctx.Err() and the
-// workers keep running until the loops have closed. Safe from any
-// goroutine except a loop callback, where it returns [ErrWouldBlock].
+// attach once it starts. Safe from any goroutine except a loop callback,
+// where it starts the shutdown and returns [ErrWouldBlock].
+//
+// If ctx ends first, Shutdown returns by then a *[ShutdownError] that
+// wraps ctx.Err() and names the loops still open. Every worker still inside
+// a callback at that moment is deemed stuck and replaced; the workers then
+// finish the loops nobody holds and exit, and so do the sampler and the fd
+// drivers. What remains are the goroutines held by callbacks that have not
+// returned: each finishes its loop's shutdown when its callback returns,
+// and exits. A later Shutdown waits for those.
 func (s *Scheduler) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
-	var open []*Loop
-	for l := s.loops; l != nil; l = l.schedNext {
-		open = append(open, l)
-	}
+	open := s.openLocked()
 	s.mu.Unlock()
 	for _, l := range open {
 		l.beginShutdown()
@@ -125,16 +152,43 @@ func (s *Scheduler) Shutdown(ctx context.Context) error {
 		return ErrWouldBlock
 	}
 	s.mu.Lock()
-	if s.count == 0 {
-		s.stopLocked()
-	}
+	s.drainedLocked()
 	s.mu.Unlock()
 	select {
 	case <-s.empty:
 	case <-ctx.Done():
-		return ctx.Err()
+		if err := s.abandon(ctx.Err()); err != nil {
+			return err
+		}
 	}
-	s.wg.Wait()
+	<-s.workersDone // every worker has exited and the fd drivers are closed
+	<-s.samplerDone
+	return nil
+}
+
+// openLocked lists the open loops.
+func (s *Scheduler) openLocked() []*Loop {
+	open := make([]*Loop, 0, s.count)
+	for l := s.loops; l != nil; l = l.schedNext {
+		open = append(open, l)
+	}
+	return open
+}
+
+// drainedLocked closes empty and stops the workers once a closing
+// scheduler has no open loop left.
+func (s *Scheduler) drainedLocked() {
+	if s.count != 0 || !s.closed || s.drained {
+		return
+	}
+	s.drained = true
+	close(s.empty)
+	s.stopLocked()
+}
+
+// workersExited runs on the last worker to exit: it closes the fd drivers,
+// then lets the sampler go.
+func (s *Scheduler) workersExited() {
 	s.mu.Lock()
 	var drivers []*fdDriver
 	for _, w := range s.workers {
@@ -146,7 +200,7 @@ func (s *Scheduler) Shutdown(ctx context.Context) error {
 	for _, d := range drivers {
 		d.close()
 	}
-	return nil
+	close(s.workersDone)
 }
 
 // attach registers a new driven loop.
@@ -179,9 +233,7 @@ func (s *Scheduler) detach(l *Loop) {
 	}
 	l.schedPrev, l.schedNext = nil, nil
 	s.count--
-	if s.count == 0 && s.closed {
-		s.stopLocked()
-	}
+	s.drainedLocked()
 }
 
 // stopLocked tells the workers to exit once out of work.
@@ -190,7 +242,6 @@ func (s *Scheduler) stopLocked() {
 		return
 	}
 	s.stopping = true
-	close(s.empty)
 	for _, w := range s.workers {
 		w.wq.stop()
 	}

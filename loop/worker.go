@@ -3,12 +3,20 @@ package loop
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
-// worker is one goroutine of a Scheduler's pool.
+// worker is one slot of a Scheduler's pool: the places where runnable
+// loops wait (next slot, local run queue) and the per-worker wake queue and
+// fd driver, served by one goroutine at a time (a runner). The serving
+// goroutine can change: one held by a callback far beyond the stall budget
+// is retired and a fresh runner takes over the slot with everything queued
+// in it (see stall.go). Nothing moves: every field a runner touches is safe
+// for two goroutines, because a retired runner that returns at the moment
+// it is replaced may still touch the slot once before it sees that it was.
 type worker struct {
 	s    *Scheduler
-	gid  atomic.Int64
+	gid  atomic.Int64 // the serving goroutine, 0 while it is replaced; see currentWorker
 	wake chan struct{}
 	wq   *wakeQueue // wake-ups of idle loops with pending timers
 	fd   *fdDriver  // fd readiness for loops run here; made on first use, under s.mu
@@ -16,10 +24,27 @@ type worker struct {
 	mu    sync.Mutex // guards local, which stealers take from
 	local loopRing
 
-	next   *Loop // worker goroutine only
-	streak int   // consecutive runs taken from next
-	ticks  uint32
+	// next is atomic so that a retired runner setting it as it returns and
+	// its successor taking it never race.
+	next atomic.Pointer[Loop]
+
+	// Under s.mu.
+	cur    *runner       // the runner serving the slot
+	exited bool          // the slot's last runner exited: the scheduler stopped
+	seen   uint64        // the sampler's last reading of cur.stamp
+	since  time.Duration // when the sampler first read seen
 }
+
+// runner is one goroutine serving a worker slot.
+type runner struct {
+	w *worker
+	// stamp counts the activations the runner started, 0 while parked: the
+	// sampler reads it, so the hot path pays one store per activation.
+	stamp atomic.Uint64
+	_     [cacheLine - 16]byte // the stamp's store stays off others' lines
+}
+
+const cacheLine = 64
 
 // nextStreakLimit bounds how often the next slot may win in a row, so two
 // loops ping-ponging cannot starve the rest of the local queue.
@@ -29,34 +54,56 @@ const nextStreakLimit = 64
 // then, so outside work is not starved by local work.
 const globalCheckEvery = 61
 
-func (w *worker) run() {
-	defer w.s.wg.Done()
+// run serves r's slot until the scheduler stops or r is retired.
+func (r *runner) run() {
+	w := r.w
 	gid := currentGoroutine()
-	w.gid.Store(gid)
 	registerLoopGoroutine(gid)
 	defer unregisterLoopGoroutine(gid)
+	w.gid.Store(gid)
+	var pick picker
 	for {
-		l := w.find()
+		l := w.find(&pick)
 		if l == nil {
-			if !w.park() {
+			if !w.park(r) {
 				return
 			}
 			continue
 		}
-		if l.activate(gid) {
+		r.stamp.Store(pick.ticks)
+		more := l.activate(gid)
+		if w.gid.Load() != gid {
+			r.retire(l, more, gid)
+			return
+		}
+		if more {
 			w.pushLocal(l)
 		}
 	}
 }
 
+// retire ends a runner that was replaced while it held a loop: the loop it
+// just ran goes back to the pool if it still has work, unless the pool is
+// stopping, in which case the runner finishes it itself.
+func (r *runner) retire(l *Loop, more bool, gid int64) {
+	for more && !r.w.s.handBack(l) {
+		more = l.activate(gid)
+	}
+}
+
+// picker is a runner's own state for choosing loops.
+type picker struct {
+	ticks  uint64 // find calls; also the activation stamp
+	streak int    // consecutive runs taken from next
+}
+
 // setNext puts l in the next slot; a displaced loop goes to the local queue
 // where idle workers can steal it.
 func (w *worker) setNext(l *Loop) {
-	if old := w.next; old != nil {
+	if old := w.next.Swap(l); old != nil {
 		w.pushLocal(old)
 		w.s.wakeIdle()
 	}
-	w.next = l
 }
 
 func (w *worker) pushLocal(l *Loop) {
@@ -67,22 +114,23 @@ func (w *worker) pushLocal(l *Loop) {
 
 // find picks the next loop to run: the next slot, the local queue, the
 // global queue, then another worker's queue.
-func (w *worker) find() *Loop {
-	w.ticks++
-	if w.ticks%globalCheckEvery == 0 {
+func (w *worker) find(p *picker) *Loop {
+	p.ticks++
+	if p.ticks%globalCheckEvery == 0 {
 		if l := w.takeGlobal(); l != nil {
 			return l
 		}
 	}
-	if l := w.next; l != nil {
-		w.next = nil
-		if w.streak < nextStreakLimit {
-			w.streak++
-			return l
+	if w.next.Load() != nil {
+		if l := w.next.Swap(nil); l != nil {
+			if p.streak < nextStreakLimit {
+				p.streak++
+				return l
+			}
+			w.pushLocal(l)
 		}
-		w.pushLocal(l)
 	}
-	w.streak = 0
+	p.streak = 0
 	w.mu.Lock()
 	l := w.local.pop()
 	w.mu.Unlock()
@@ -145,17 +193,28 @@ func (w *worker) steal() *Loop {
 	return nil
 }
 
-// park blocks until there may be work; it returns false when the scheduler
-// has stopped and the worker should exit.
-func (w *worker) park() bool {
+// park blocks until there may be work; it returns false when the runner
+// must exit: the scheduler stopped, or r was retired.
+func (w *worker) park(r *runner) bool {
 	s := w.s
 	s.mu.Lock()
+	r.stamp.Store(0) // under s.mu: the sampler never retires a parked runner
+	if w.cur != r {
+		s.mu.Unlock()
+		return false
+	}
 	if s.global.len() > 0 {
 		s.mu.Unlock()
 		return true
 	}
 	if s.stopping {
+		w.exited = true
+		s.live--
+		last := s.live == 0
 		s.mu.Unlock()
+		if last {
+			s.workersExited()
+		}
 		return false
 	}
 	s.idle = append(s.idle, w)
