@@ -3,6 +3,7 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -156,5 +157,11 @@ func (s *Scheduler) abandon(cause error) error {
 			s.retireLocked(w)
 		}
 	}
-	return &ShutdownError{Loops: s.openLocked(), Err: cause}
+	open := s.openLocked()
+	// A loop closes just before it detaches: it is not left open.
+	open = slices.DeleteFunc(open, func(l *Loop) bool { return l.State() == StateClosed })
+	if len(open) == 0 {
+		return nil
+	}
+	return &ShutdownError{Loops: open, Err: cause}
 }
