@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,9 +22,10 @@ type System struct {
 	askTimeout time.Duration
 	spawnBase  *spawnConfig // what actors start from before their own options
 
-	reg    *registry
-	closed atomic.Bool    // set by Shutdown; spawns check it under a registry lock
-	live   sync.WaitGroup // one per cell not yet terminated
+	reg       *registry
+	closed    atomic.Bool // set by Shutdown; spawns check it under a registry lock
+	live      liveCount   // one per cell not yet terminated
+	abandoned atomic.Bool // a Shutdown's context ended before every actor stopped
 
 	bus         bus
 	deadLetters atomic.Uint64
@@ -42,6 +42,7 @@ type config struct {
 	askTimeout time.Duration
 	spawn      []SpawnOption
 	dead       func(DeadLetter)
+	stall      *time.Duration // see WithStallBudget
 }
 
 // WithSpawnDefaults sets options every actor of the system starts from;
@@ -140,6 +141,9 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 	if cfg.clock != nil {
 		sopts = append(sopts, loop.WithSchedulerClock(cfg.clock))
 	}
+	if cfg.stall != nil {
+		sopts = append(sopts, loop.WithStallBudget(*cfg.stall))
+	}
 	if cfg.log == nil {
 		cfg.log = defaultLogger()
 	}
@@ -193,8 +197,18 @@ func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, er
 
 // Shutdown stops every actor, children before their parents; messages not
 // yet handled go to dead letters and every pending ask settles. It returns
-// when all actors have stopped and the scheduler is down, or ctx is done.
+// when all actors have stopped and the scheduler is down.
+//
+// If ctx ends first, Shutdown returns by then a *[ShutdownError] naming the
+// actors that had not stopped (stuck in a handler that does not return, or
+// waiting for one), and lets every goroutine of the system go except those
+// held by such handlers: a stuck actor finishes its stop when its handler
+// returns; the actors waiting for it are abandoned. A later Shutdown waits
+// for the stuck handlers to return.
 func (s *System) Shutdown(ctx context.Context) error {
+	if s.abandoned.Load() {
+		return s.stuckActors(nil, s.sched.Shutdown(ctx))
+	}
 	// A spawn racing with this either registered its cell before each
 	// walks that cell's shard, or sees closed under the shard's lock.
 	s.closed.Store(true)
@@ -207,14 +221,10 @@ func (s *System) Shutdown(ctx context.Context) error {
 	for _, c := range top {
 		c.sendSystem(stopSignal{reason: ErrSystemClosed})
 	}
-	done := make(chan struct{})
-	go func() { s.live.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return fmt.Errorf("actor: shutdown: %w", ctx.Err())
+	if err := s.live.wait(ctx); err != nil {
+		return s.abandon(ctx)
 	}
-	return s.sched.Shutdown(ctx)
+	return s.stuckActors(nil, s.sched.Shutdown(ctx))
 }
 
 func (s *System) lookup(r Ref) *cell {

@@ -1,0 +1,127 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// WithStallBudget sets how long one handler (more exactly, one activation
+// of an actor's loop) may hold a scheduler worker before the worker is
+// handed to a fresh goroutine (default [loop.DefaultStallBudget]); see
+// [loop.WithStallBudget]. A handler that never returns then costs its
+// actor and one goroutine, never the other actors' progress.
+func WithStallBudget(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return errors.New("actor: WithStallBudget needs a budget >= 0")
+		}
+		c.stall = &d
+		return nil
+	}
+}
+
+// ShutdownError is returned by [System.Shutdown] when its context ends
+// before every actor has stopped.
+type ShutdownError struct {
+	// Actors are the actors that had not stopped: stuck in a handler that
+	// does not return, or waiting for one that is (a parent for its child).
+	Actors []Ref
+	// Err is the context's error.
+	Err error
+}
+
+// Error names the actors that did not stop.
+func (e *ShutdownError) Error() string {
+	names := make([]string, len(e.Actors))
+	for i, r := range e.Actors {
+		names[i] = r.String()
+	}
+	return fmt.Sprintf("actor: shutdown: %d actor(s) did not stop (%s): %v",
+		len(e.Actors), strings.Join(names, ", "), e.Err)
+}
+
+// Unwrap returns the context's error.
+func (e *ShutdownError) Unwrap() error { return e.Err }
+
+// abandon ends a Shutdown whose context ended before every actor stopped:
+// it shuts the scheduler down with that context, which returns at once
+// with the loops still open and lets every goroutine go but the ones held
+// by handlers, and names those loops' actors. The actors stuck in a handler
+// finish their stop when it returns; those waiting on them (a parent for
+// its child) are abandoned.
+func (s *System) abandon(ctx context.Context) error {
+	s.abandoned.Store(true)
+	return s.stuckActors(ctx.Err(), s.sched.Shutdown(ctx))
+}
+
+// stuckActors turns the scheduler's shutdown error into the system's.
+func (s *System) stuckActors(cause, err error) error {
+	var se *loop.ShutdownError
+	if !errors.As(err, &se) {
+		if err != nil {
+			return err
+		}
+		if cause != nil {
+			return fmt.Errorf("actor: shutdown: %w", cause)
+		}
+		return nil
+	}
+	out := &ShutdownError{Err: se.Err}
+	for _, l := range se.Loops {
+		if c, ok := l.Host().(*cell); ok {
+			out.Actors = append(out.Actors, c.self())
+		}
+	}
+	return out
+}
+
+// liveCount counts the cells not yet terminated; Shutdown waits for it to
+// reach zero under a context, so an abandoned wait leaves no goroutine.
+type liveCount struct {
+	n    atomic.Int64
+	mu   sync.Mutex
+	zero chan struct{} // made by a waiter, closed when n reaches zero
+}
+
+// Add adds d to the count.
+func (c *liveCount) Add(d int) {
+	if c.n.Add(int64(d)) != 0 {
+		return
+	}
+	c.mu.Lock()
+	if c.zero != nil && c.n.Load() == 0 {
+		close(c.zero)
+		c.zero = nil
+	}
+	c.mu.Unlock()
+}
+
+// Done subtracts one.
+func (c *liveCount) Done() { c.Add(-1) }
+
+// wait returns when the count is zero, or ctx's error when ctx ends first.
+func (c *liveCount) wait(ctx context.Context) error {
+	c.mu.Lock()
+	if c.n.Load() == 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	if c.zero == nil {
+		c.zero = make(chan struct{})
+	}
+	zero := c.zero
+	c.mu.Unlock()
+	select {
+	case <-zero:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
