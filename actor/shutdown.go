@@ -50,28 +50,33 @@ func (e *ShutdownError) Error() string {
 // Unwrap returns the context's error.
 func (e *ShutdownError) Unwrap() error { return e.Err }
 
-// abandon ends a Shutdown whose context ended before every actor stopped:
-// it shuts the scheduler down with that context, which returns at once
-// with the loops still open and lets every goroutine go but the ones held
-// by handlers, and names those loops' actors. The actors stuck in a handler
-// finish their stop when it returns; those waiting on them (a parent for
-// its child) are abandoned.
+// abandon ends a Shutdown whose context ended before every actor stopped.
+// It names the actors still registered then (stuck in a handler, or
+// waiting for one that is), and shuts the scheduler down with that context,
+// which returns at once and lets every goroutine go but the ones held by
+// handlers. The actors stuck in a handler finish their stop when it
+// returns; those waiting on them (a parent for its child) are abandoned.
 func (s *System) abandon(ctx context.Context) error {
+	var left []Ref
+	s.reg.each(func(c *cell) { left = append(left, c.self()) })
 	s.abandoned.Store(true)
-	return s.stuckActors(ctx.Err(), s.sched.Shutdown(ctx))
+	err := s.sched.Shutdown(ctx)
+	var se *loop.ShutdownError
+	if err != nil && !errors.As(err, &se) {
+		return err
+	}
+	if len(left) == 0 && err == nil {
+		return nil // the last actors stopped just now
+	}
+	return &ShutdownError{Actors: left, Err: ctx.Err()}
 }
 
-// stuckActors turns the scheduler's shutdown error into the system's.
-func (s *System) stuckActors(cause, err error) error {
+// stuckActors turns the scheduler's shutdown error, after an abandoned
+// Shutdown, into the system's: the actors whose loops are still open.
+func (s *System) stuckActors(err error) error {
 	var se *loop.ShutdownError
 	if !errors.As(err, &se) {
-		if err != nil {
-			return err
-		}
-		if cause != nil {
-			return fmt.Errorf("actor: shutdown: %w", cause)
-		}
-		return nil
+		return err
 	}
 	out := &ShutdownError{Err: se.Err}
 	for _, l := range se.Loops {

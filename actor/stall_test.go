@@ -38,13 +38,26 @@ func (a *stuckActor) Receive(_ *actor.Context, msg any) (any, error) {
 	return msg, nil
 }
 
+// spawnChild asks a parent to spawn a child.
+type spawnChild struct {
+	id string
+	f  actor.Factory
+}
+
 // As many stuck actors as workers: every other actor keeps being served,
 // Shutdown returns by its deadline naming exactly the stuck ones, with no
 // goroutine left but theirs, and once they are released everything stops.
 // The stall budget is real time but tiny; the test only waits on it.
+// With parent, the stuck actors are children of one parent, which cannot
+// stop before them and is named too; it is abandoned, and a later Shutdown
+// still returns once the children are released.
 func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
-	for _, workers := range []int{1, 2} {
-		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+	for _, tt := range []struct {
+		workers int
+		parent  bool
+	}{{1, false}, {2, false}, {2, true}} {
+		t.Run(fmt.Sprintf("workers=%d/parent=%v", tt.workers, tt.parent), func(t *testing.T) {
+			workers := tt.workers
 			before := goleak.IgnoreCurrent()
 			s, err := actor.NewSystem("stall", actor.WithWorkers(workers), actor.WithStallBudget(5*time.Millisecond))
 			if err != nil {
@@ -52,9 +65,25 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 			}
 			release := make(chan struct{})
 			var stuck []actor.Ref
+			spawn := s.Spawn
+			if tt.parent {
+				ref, err := s.Spawn("parent", "p", func() actor.Actor {
+					return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+						m := msg.(spawnChild)
+						return c.Spawn("stuck", m.id, m.f)
+					})
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				spawn = func(_, id string, f actor.Factory, _ ...actor.SpawnOption) (actor.Ref, error) {
+					return ask[actor.Ref](t, s, ref, spawnChild{id, f})
+				}
+				stuck = append(stuck, ref)
+			}
 			for i := range workers {
 				entered := make(chan struct{})
-				ref, err := s.Spawn("stuck", fmt.Sprint(i), func() actor.Actor {
+				ref, err := spawn("stuck", fmt.Sprint(i), func() actor.Actor {
 					return &stuckActor{entered: entered, release: release}
 				})
 				if err != nil {
@@ -102,12 +131,23 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 			if !errors.As(err, &se) || !errors.Is(err, context.Canceled) {
 				t.Fatalf("Shutdown = %v, want an *actor.ShutdownError", err)
 			}
-			if len(se.Actors) != len(stuck) || slices.ContainsFunc(stuck, func(r actor.Ref) bool {
-				return !slices.Contains(se.Actors, r)
-			}) {
+			if !sameRefs(se.Actors, stuck) {
 				t.Fatalf("Shutdown named %v, want %v", se.Actors, stuck)
 			}
 			goleak.VerifyNone(t, before, goleak.IgnoreAnyFunction(blockHandlerFn))
+
+			// Asked again, it names the actors whose handlers still hold them.
+			over, stop := context.WithCancel(context.Background())
+			stop()
+			held := stuck
+			if tt.parent {
+				// The parent was abandoned: its loop closed before the
+				// workers exited, which the leak check above waited for.
+				held = stuck[1:]
+			}
+			if err := s.Shutdown(over); !errors.As(err, &se) || !sameRefs(se.Actors, held) {
+				t.Fatalf("second Shutdown = %v, want %v named", err, held)
+			}
 
 			close(release)
 			ctx2, cancel2 := context.WithTimeout(context.Background(), waitLimit)
@@ -118,4 +158,10 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 			goleak.VerifyNone(t, before)
 		})
 	}
+}
+
+func sameRefs(got, want []actor.Ref) bool {
+	return len(got) == len(want) && !slices.ContainsFunc(want, func(r actor.Ref) bool {
+		return !slices.Contains(got, r)
+	})
 }

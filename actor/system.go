@@ -207,7 +207,7 @@ func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, er
 // for the stuck handlers to return.
 func (s *System) Shutdown(ctx context.Context) error {
 	if s.abandoned.Load() {
-		return s.stuckActors(nil, s.sched.Shutdown(ctx))
+		return s.stuckActors(s.sched.Shutdown(ctx))
 	}
 	// A spawn racing with this either registered its cell before each
 	// walks that cell's shard, or sees closed under the shard's lock.
@@ -224,7 +224,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 	if err := s.live.wait(ctx); err != nil {
 		return s.abandon(ctx)
 	}
-	return s.stuckActors(nil, s.sched.Shutdown(ctx))
+	return s.stuckActors(s.sched.Shutdown(ctx))
 }
 
 func (s *System) lookup(r Ref) *cell {

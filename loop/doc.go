@@ -68,9 +68,38 @@
 // unsynchronized fast path; elsewhere they hop through the ingress queue.
 // Blocking calls ([Promise.Wait], [Loop.Shutdown]) made from any loop's
 // callback return [ErrWouldBlock] instead of stalling a loop. Nothing locks
-// an OS thread. A callback that blocks holds its worker: the other workers
-// keep running and stealing the remaining loops, but the pool does not
-// grow; do blocking work with [Go].
+// an OS thread.
+//
+// # Callbacks that block
+//
+// A callback that blocks (a syscall, a channel, a lock, a native call that
+// cannot be interrupted, a bug) holds the goroutine running it, never the
+// scheduler's worker. A worker is a slot (next slot, local run queue, wake
+// queue, fd driver) served by one goroutine at a time. One sampler per
+// scheduler ticks at a quarter of the stall budget ([WithStallBudget],
+// default [DefaultStallBudget], one second) and reads each serving
+// goroutine's count of activations started; a count that has not moved for
+// a budget means one activation has held that goroutine that long, and the
+// slot, with everything queued in it, goes to a fresh goroutine. Nothing
+// is copied: the slot's fields are safe for two goroutines, for the moment
+// when the held one returns just as it is replaced. The held loop stays
+// with the held goroutine, so its callbacks never run concurrently, and
+// work sent to it waits in its queue; when the callback returns, that
+// goroutine finishes the activation, hands the loop back if it still has
+// work, and exits. So one stuck callback costs one goroutine (and its
+// loop), never the pool's progress, and the pool never grows beyond its
+// workers plus the goroutines stuck callbacks hold. The hot path pays one
+// atomic store per activation for this, and the next slot is an atomic
+// pointer (a handed-over slot's next loop must not be lost), measured
+// within noise (see the Scheduler benchmarks).
+//
+// [Scheduler.Shutdown] returns by its context's deadline even then, with a
+// *[ShutdownError] naming the loops still open ([Loop.Host] says whose):
+// at the deadline every worker still inside a callback is replaced, the
+// fresh goroutines finish the loops nobody holds and exit, and so do the
+// sampler and the fd drivers; only the held goroutines remain, each closing
+// its loop and exiting once its callback returns. Blocking work still
+// belongs off the loop, in [Go].
 //
 // # Faults and shutdown
 //
