@@ -90,8 +90,11 @@
 // loop), never the pool's progress, and the pool never grows beyond its
 // workers plus the goroutines stuck callbacks hold. The hot path pays one
 // atomic store per activation for this, and the next slot is an atomic
-// pointer (a handed-over slot's next loop must not be lost), measured
-// within noise (see the Scheduler benchmarks).
+// pointer (a handed-over slot's next loop must not be lost): on a shared,
+// loaded 2-core machine, BenchmarkDrivenPingPong (one worker, every hop an
+// activation from the next slot) measured 208 CPU-ns per hop before and
+// 213 after, a difference within its noise (p=0.87, 15 interleaved runs
+// each). An idle scheduler pays the sampler's four wake-ups a second.
 //
 // [Scheduler.Shutdown] returns by its context's deadline even then, with a
 // *[ShutdownError] naming the loops still open ([Loop.Host] says whose):

@@ -34,8 +34,10 @@ const minSampleEvery = time.Millisecond
 // callbacks) may hold a worker before the scheduler hands that worker, and
 // the loops queued on it, to a fresh goroutine (default
 // [DefaultStallBudget]). The held goroutine keeps its loop until the
-// callback returns; see [Scheduler]. A budget of 0 turns the sampler off:
-// then a callback that never returns holds its worker for good.
+// callback returns; see [Scheduler]. The sampler wakes four times per
+// budget (at most once a millisecond). A budget of 0 turns it off: then a
+// callback that never returns holds its worker for good, though Shutdown
+// still returns by its deadline.
 func WithStallBudget(d time.Duration) SchedulerOption {
 	return func(s *Scheduler) error {
 		if d < 0 {
