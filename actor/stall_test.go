@@ -165,3 +165,38 @@ func sameRefs(got, want []actor.Ref) bool {
 		return !slices.Contains(got, r)
 	})
 }
+
+// A handler that never returns costs its actor and one goroutine: with a
+// single worker, other actors still answer, and Shutdown names the stuck
+// actor by its deadline.
+func ExampleShutdownError() {
+	s, _ := actor.NewSystem("shop", actor.WithWorkers(1), actor.WithStallBudget(10*time.Millisecond))
+	release, entered := make(chan struct{}), make(chan struct{})
+	stuck, _ := s.Spawn("worker", "w1", func() actor.Actor {
+		return &stuckActor{entered: entered, release: release}
+	})
+	s.Tell(stuck, "block") // holds the only worker until released
+	<-entered
+	echo, _ := s.Spawn("echo", "e", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) { return msg, nil })
+	})
+	got, _ := actor.Ask[string](context.Background(), s, echo, "still served")
+	fmt.Println(got)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	s.SubscribeEvents(func(e actor.Event) { // a deadline that waits for echo
+		if e.Kind == actor.Stopped && e.Actor == echo {
+			cancel()
+		}
+	})
+	var se *actor.ShutdownError
+	if errors.As(s.Shutdown(ctx), &se) {
+		fmt.Println("did not stop:", se.Actors)
+	}
+	close(release) // the handler returns; the actor then stops
+	fmt.Println("after release:", s.Shutdown(context.Background()))
+	// Output:
+	// still served
+	// did not stop: [troupe://shop/worker/w1]
+	// after release: <nil>
+}

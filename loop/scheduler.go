@@ -32,11 +32,10 @@ import (
 // exits. One stuck callback costs one goroutine, never the pool's
 // progress. Still, run blocking work off the loop with [Go].
 type Scheduler struct {
-	clock       Clock
-	workers     []*worker
-	stall       time.Duration // stall budget; 0: no sampler
-	sampleEvery time.Duration
-	epoch       time.Time // the sampler's time origin
+	clock   Clock
+	workers []*worker
+	stall   time.Duration // stall budget; 0: no sampler
+	epoch   time.Time     // the sampler's time origin
 
 	mu       sync.Mutex // guards everything below
 	global   loopRing

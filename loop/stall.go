@@ -34,7 +34,8 @@ const minSampleEvery = time.Millisecond
 // callbacks) may hold a worker before the scheduler hands that worker, and
 // the loops queued on it, to a fresh goroutine (default
 // [DefaultStallBudget]). The held goroutine keeps its loop until the
-// callback returns; see [Scheduler]. The sampler wakes four times per
+// callback returns; see [Scheduler]. The budget is real time, whatever the
+// scheduler's clock. The sampler wakes four times per
 // budget (at most once a millisecond). A budget of 0 turns it off: then a
 // callback that never returns holds its worker for good, though Shutdown
 // still returns by its deadline.
@@ -75,8 +76,7 @@ func (s *Scheduler) startSampler() {
 		close(s.samplerDone)
 		return
 	}
-	s.sampleEvery = max(s.stall/4, minSampleEvery)
-	t := time.NewTicker(s.sampleEvery)
+	t := time.NewTicker(max(s.stall/4, minSampleEvery))
 	go func() {
 		defer close(s.samplerDone)
 		defer t.Stop()
