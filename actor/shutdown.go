@@ -7,25 +7,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
-
-// WithStallBudget sets how long one handler (more exactly, one activation
-// of an actor's loop) may hold a scheduler worker before the worker is
-// handed to a fresh goroutine (default [loop.DefaultStallBudget]); see
-// [loop.WithStallBudget]. A handler that never returns then costs its
-// actor and one goroutine, never the other actors' progress.
-func WithStallBudget(d time.Duration) Option {
-	return func(c *config) error {
-		if d < 0 {
-			return errors.New("actor: WithStallBudget needs a budget >= 0")
-		}
-		c.stall = &d
-		return nil
-	}
-}
 
 // ShutdownError is returned by [System.Shutdown] when its context ends
 // before every actor has stopped.

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/troupe-go/troupe/actor"
 )
@@ -59,7 +62,9 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 		t.Run(fmt.Sprintf("workers=%d/parent=%v", tt.workers, tt.parent), func(t *testing.T) {
 			workers := tt.workers
 			before := goleak.IgnoreCurrent()
-			s, err := actor.NewSystem("stall", actor.WithWorkers(workers), actor.WithStallBudget(5*time.Millisecond))
+			core, logs := observer.New(zapcore.WarnLevel)
+			s, err := actor.NewSystem("stall", actor.WithWorkers(workers),
+				actor.WithStallBudget(5*time.Millisecond), actor.WithLogger(zap.New(core)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,6 +114,18 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 				}
 				if got, err := ask[int](t, s, r, "get"); err != nil || got != i+1 {
 					t.Fatalf("ask %v = %v, %v; want %d", r, got, err, i+1)
+				}
+			}
+
+			// Each stuck actor is logged once its worker is handed over.
+			for _, r := range stuck[len(stuck)-workers:] {
+				warned := func() bool {
+					return logs.FilterMessageSnippet("does not return").FilterField(zap.String("id", r.ID())).Len() > 0
+				}
+				for deadline := time.Now().Add(waitLimit); !warned(); time.Sleep(time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("hang guard: no warning for %v", r)
+					}
 				}
 			}
 

@@ -86,7 +86,8 @@
 // with the held goroutine, so its callbacks never run concurrently, and
 // work sent to it waits in its queue; when the callback returns, that
 // goroutine finishes the activation, hands the loop back if it still has
-// work, and exits. So one stuck callback costs one goroutine (and its
+// work, and exits. A host that implements [StallObserver] is told of the
+// stall (an actor logs it). So one stuck callback costs one goroutine (and its
 // loop), never the pool's progress, and the pool never grows beyond its
 // workers plus the goroutines stuck callbacks hold. The hot path pays one
 // atomic store per activation for this, and the next slot is an atomic

@@ -49,6 +49,17 @@ func WithStallBudget(d time.Duration) SchedulerOption {
 	}
 }
 
+// StallObserver is implemented by a [Host] that wants to hear when its
+// loop holds a worker beyond the stall budget (see [WithStallBudget]).
+type StallObserver interface {
+	// LoopStalled is called once per stall, when the worker held by one
+	// of the loop's callbacks for held (at least the budget) has been
+	// handed to a fresh goroutine. It runs off the loop, on the sampler,
+	// while the callback still holds the loop: it must not block nor touch
+	// the loop's own state.
+	LoopStalled(held time.Duration)
+}
+
 // ShutdownError is returned by [Scheduler.Shutdown] when its context ends
 // before every loop has closed.
 type ShutdownError struct {
@@ -95,8 +106,12 @@ func (s *Scheduler) startSampler() {
 // at least a budget before now (the time since s.epoch). Tests call it
 // with a made-up now.
 func (s *Scheduler) checkStalls(now time.Duration) {
+	type stall struct {
+		o    StallObserver
+		held time.Duration
+	}
+	var told []stall
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, w := range s.workers {
 		if w.exited {
 			continue
@@ -106,10 +121,34 @@ func (s *Scheduler) checkStalls(now time.Duration) {
 			w.seen, w.since = stamp, now
 			continue
 		}
-		if now-w.since >= s.stall {
-			s.retireLocked(w)
+		if now-w.since < s.stall {
+			continue
+		}
+		if o := s.heldByLocked(w.gid.Load()); o != nil {
+			told = append(told, stall{o, now - w.since})
+		}
+		s.retireLocked(w)
+	}
+	s.mu.Unlock()
+	for _, t := range told {
+		t.o.LoopStalled(t.held)
+	}
+}
+
+// heldByLocked returns the observer of the loop that goroutine gid runs,
+// if it has one. It walks the open loops, which is fine for a rare event
+// and keeps a per-activation store of the running loop off the hot path.
+func (s *Scheduler) heldByLocked(gid int64) StallObserver {
+	if gid == 0 {
+		return nil
+	}
+	for l := s.loops; l != nil; l = l.schedNext {
+		if l.owner.Load() == gid {
+			o, _ := l.host.(StallObserver)
+			return o
 		}
 	}
+	return nil
 }
 
 // retireLocked hands w to a fresh runner. The retired one is either inside

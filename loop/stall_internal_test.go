@@ -94,16 +94,34 @@ func pingPong(t *testing.T, a, b *Loop, n int) {
 	waitOn(t, done)
 }
 
+// stallHost counts the stalls it is told of.
+type stallHost struct {
+	stalls atomic.Int32
+	held   atomic.Int64 // the last held duration told
+}
+
+func (h *stallHost) LoopPanic(error) {}
+func (h *stallHost) LoopStalled(held time.Duration) {
+	h.stalls.Add(1)
+	h.held.Store(int64(held))
+}
+
 // holdAll holds one loop per worker of s, so that every worker is held.
-func holdAll(t *testing.T, s *Scheduler, release <-chan struct{}) ([]*Loop, []*guard) {
+func holdAll(t *testing.T, s *Scheduler, release <-chan struct{}) ([]*Loop, []*guard, []*stallHost) {
 	t.Helper()
 	held := make([]*Loop, len(s.workers))
 	guards := make([]*guard, len(held))
+	hosts := make([]*stallHost, len(held))
 	for i := range held {
-		held[i], guards[i] = newDriven(t, s), &guard{t: t}
+		hosts[i] = &stallHost{}
+		l, err := New(WithScheduler(s), WithHost(hosts[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		held[i], guards[i] = l, &guard{t: t}
 		holdLoop(t, held[i], guards[i], release)
 	}
-	return held, guards
+	return held, guards, hosts
 }
 
 func sameLoops(got, want []*Loop) bool {
@@ -128,7 +146,7 @@ func TestStalledWorkersAreReplaced(t *testing.T) {
 				t.Fatal(err)
 			}
 			release := make(chan struct{})
-			held, guards := holdAll(t, s, release)
+			held, guards, hosts := holdAll(t, s, release)
 
 			s.checkStalls(0)
 			s.checkStalls(time.Hour - 1)
@@ -138,6 +156,11 @@ func TestStalledWorkersAreReplaced(t *testing.T) {
 			s.checkStalls(time.Hour)
 			if n := s.stalls.Load(); n != uint64(tt.workers) {
 				t.Fatalf("%d runners retired, want %d", n, tt.workers)
+			}
+			for _, h := range hosts {
+				if n, held := h.stalls.Load(), time.Duration(h.held.Load()); n != 1 || held != time.Hour {
+					t.Errorf("host told of %d stalls (held %v), want 1 (held 1h)", n, held)
+				}
 			}
 
 			a, b := newDriven(t, s), newDriven(t, s)
@@ -214,7 +237,7 @@ func TestShutdownDeadlineWithHeldWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
-	held, _ := holdAll(t, s, release)
+	held, _, _ := holdAll(t, s, release)
 	free := make([]*Loop, 5)
 	var ran atomic.Int32
 	for i := range free {
