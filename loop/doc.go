@@ -77,25 +77,28 @@
 // scheduler's worker. A worker is a slot (next slot, local run queue, wake
 // queue, fd driver) served by one goroutine at a time. One sampler per
 // scheduler ticks at a quarter of the stall budget ([WithStallBudget],
-// default [DefaultStallBudget], one second) and reads each serving
-// goroutine's count of activations started; a count that has not moved for
-// a budget means one activation has held that goroutine that long, and the
-// slot, with everything queued in it, goes to a fresh goroutine. Nothing
-// is copied: the slot's fields are safe for two goroutines, for the moment
-// when the held one returns just as it is replaced. The held loop stays
-// with the held goroutine, so its callbacks never run concurrently, and
-// work sent to it waits in its queue; when the callback returns, that
-// goroutine finishes the activation, hands the loop back if it still has
-// work, and exits. A host that implements [StallObserver] is told of the
-// stall (an actor logs it). So one stuck callback costs one goroutine (and its
-// loop), never the pool's progress, and the pool never grows beyond its
-// workers plus the goroutines stuck callbacks hold. The hot path pays one
-// atomic store per activation for this, and the next slot is an atomic
-// pointer (a handed-over slot's next loop must not be lost): on a shared,
-// loaded 2-core machine, BenchmarkDrivenPingPong (one worker, every hop an
-// activation from the next slot) measured 208 CPU-ns per hop before and
-// 213 after, a difference within its noise (p=0.87, 15 interleaved runs
-// each). An idle scheduler pays the sampler's four wake-ups a second.
+// default [DefaultStallBudget], one second, real time) and reads each
+// serving goroutine's count of activations started; a count that has not
+// moved for a budget means one activation has held that goroutine that
+// long, and the slot, with everything queued in it, goes to a fresh
+// goroutine. Nothing is copied: the slot's fields are safe for two
+// goroutines, for the moment when the held one returns just as it is
+// replaced. A host that implements [StallObserver] is told (an actor logs
+// a warning).
+//
+// The held loop stays with the held goroutine, so its callbacks never run
+// concurrently, and work sent to it waits in its queue; when the callback
+// returns, that goroutine finishes the activation, hands the loop back to
+// the pool if it still has work, and exits. So one stuck callback costs
+// one goroutine (and its loop), never the pool's progress; the goroutines
+// are the workers plus one per callback that has not returned.
+//
+// The hot path pays one atomic store per activation for this, and the next
+// slot is an atomic pointer (a handed-over slot's next loop must not be
+// lost): on a shared, loaded 2-core machine, BenchmarkDrivenPingPong (one
+// worker, every hop an activation from the next slot) measured 208 CPU-ns
+// per hop before and 213 after, within its noise (p=0.87, 15 interleaved
+// runs each). An idle scheduler pays the sampler's four wake-ups a second.
 //
 // [Scheduler.Shutdown] returns by its context's deadline even then, with a
 // *[ShutdownError] naming the loops still open ([Loop.Host] says whose):
