@@ -83,8 +83,8 @@ func (r *runner) run() {
 }
 
 // retire ends a runner that was replaced while it held a loop: the loop it
-// just ran goes back to the pool if it still has work, unless the pool is
-// stopping, in which case the runner finishes it itself.
+// just ran goes back to the pool if it still has work, unless no worker is
+// left to take it, in which case the runner finishes it itself.
 func (r *runner) retire(l *Loop, more bool, gid int64) {
 	for more && !r.w.s.handBack(l) {
 		more = l.activate(gid)
