@@ -49,6 +49,9 @@ type Scheduler struct {
 	empty    chan struct{}
 	q        quiescence // not under mu: atomics of its own; see quiesce.go
 
+	samplerAsleep bool          // every worker parked; popIdleLocked wakes the sampler
+	samplerWake   chan struct{} // cap 1
+
 	nIdle       atomic.Int32
 	stalls      atomic.Uint64 // runners retired so far
 	workersDone chan struct{} // closed by the last worker to exit
@@ -93,6 +96,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		stall:       DefaultStallBudget,
 		empty:       make(chan struct{}),
 		workersDone: make(chan struct{}),
+		samplerWake: make(chan struct{}, 1),
 		samplerDone: make(chan struct{}),
 	}
 	for _, opt := range opts {
@@ -287,6 +291,13 @@ func (s *Scheduler) popIdleLocked() *worker {
 	w := s.idle[n-1]
 	s.idle = s.idle[:n-1]
 	s.nIdle.Add(-1)
+	if s.samplerAsleep { // work again: the sampler watches again
+		s.samplerAsleep = false
+		select {
+		case s.samplerWake <- struct{}{}:
+		default:
+		}
+	}
 	return w
 }
 

@@ -16,7 +16,8 @@ import (
 // takes over the slot, with everything queued in it, while the held one
 // keeps the loop it runs until its callback returns, then exits.
 //
-// The sampler is one ticker per scheduler at a quarter of the budget. It
+// The sampler is one ticker per scheduler at a quarter of the budget,
+// stopped while every worker is parked. It
 // reads one word per worker, the runner's count of activations started,
 // which the hot path pays for with one store per activation; a count
 // unchanged since a sample at least a budget ago, and not zero (parked),
@@ -36,7 +37,8 @@ const minSampleEvery = time.Millisecond
 // [DefaultStallBudget]). The held goroutine keeps its loop until the
 // callback returns; see [Scheduler]. The budget is real time, whatever the
 // scheduler's clock. The sampler wakes four times per
-// budget (at most once a millisecond). A budget of 0 turns it off: then a
+// budget (at most once a millisecond) while any worker is busy, and sleeps
+// while all are parked. A budget of 0 turns it off: then a
 // callback that never returns holds its worker for good, though Shutdown
 // still returns by its deadline.
 func WithStallBudget(d time.Duration) SchedulerOption {
@@ -80,21 +82,33 @@ func (e *ShutdownError) Error() string {
 func (e *ShutdownError) Unwrap() error { return e.Err }
 
 // startSampler starts the goroutine that watches the workers for stalls;
-// it exits once every worker has.
+// it exits once every worker has. While every worker is parked it stops
+// its ticker, and the first worker woken wakes it (popIdleLocked), so an
+// idle scheduler costs no wake-ups.
 func (s *Scheduler) startSampler() {
 	s.epoch = time.Now()
 	if s.stall == 0 {
 		close(s.samplerDone)
 		return
 	}
-	t := time.NewTicker(max(s.stall/4, minSampleEvery))
+	every := max(s.stall/4, minSampleEvery)
+	t := time.NewTicker(every)
 	go func() {
 		defer close(s.samplerDone)
 		defer t.Stop()
 		for {
 			select {
 			case <-t.C:
-				s.checkStalls(time.Since(s.epoch))
+				if !s.checkStalls(time.Since(s.epoch)) {
+					continue
+				}
+				t.Stop()
+				select {
+				case <-s.samplerWake:
+					t.Reset(every)
+				case <-s.workersDone:
+					return
+				}
 			case <-s.workersDone:
 				return
 			}
@@ -103,9 +117,10 @@ func (s *Scheduler) startSampler() {
 }
 
 // checkStalls retires every runner held by one activation since a sample
-// at least a budget before now (the time since s.epoch). Tests call it
-// with a made-up now.
-func (s *Scheduler) checkStalls(now time.Duration) {
+// at least a budget before now (the time since s.epoch), and reports
+// whether every worker is parked, in which case the sampler may sleep
+// until one is woken. Tests call it with a made-up now.
+func (s *Scheduler) checkStalls(now time.Duration) (asleep bool) {
 	type stall struct {
 		o    StallObserver
 		held time.Duration
@@ -129,10 +144,15 @@ func (s *Scheduler) checkStalls(now time.Duration) {
 		}
 		s.retireLocked(w)
 	}
+	// Parked workers leave the idle list only through popIdleLocked, which
+	// wakes the sampler.
+	s.samplerAsleep = len(told) == 0 && s.live > 0 && len(s.idle) == s.live
+	asleep = s.samplerAsleep
 	s.mu.Unlock()
 	for _, t := range told {
 		t.o.LoopStalled(t.held)
 	}
+	return asleep
 }
 
 // heldByLocked returns the observer of the loop that goroutine gid runs,

@@ -279,7 +279,8 @@ func TestShutdownDeadlineWithHeldWorkers(t *testing.T) {
 	goleak.VerifyNone(t, before)
 }
 
-// The sampler leaves parked workers, and workers that moved on, alone.
+// The sampler leaves parked workers, and workers that moved on, alone, and
+// sleeps while every worker is parked until one is woken.
 func TestSamplerSparesIdleAndProgressingWorkers(t *testing.T) {
 	s, err := NewScheduler(WithWorkers(2), WithStallBudget(time.Hour))
 	if err != nil {
@@ -302,10 +303,19 @@ func TestSamplerSparesIdleAndProgressingWorkers(t *testing.T) {
 		runtime.Gosched()
 	}
 	for i := range 3 {
-		s.checkStalls(time.Duration(i+1) * time.Hour)
+		if !s.checkStalls(time.Duration(i+1) * time.Hour) {
+			t.Error("the sampler stays awake while every worker is parked")
+		}
 	}
 	if n := s.stalls.Load(); n != 0 {
 		t.Fatalf("%d idle runners retired", n)
+	}
+	// Work from outside wakes a worker, which wakes the sampler.
+	pingPong(t, a, b, 1)
+	select {
+	case <-s.samplerWake:
+	default:
+		t.Error("waking a worker left the sampler asleep")
 	}
 }
 
