@@ -36,11 +36,11 @@ const minSampleEvery = time.Millisecond
 // the loops queued on it, to a fresh goroutine (default
 // [DefaultStallBudget]). The held goroutine keeps its loop until the
 // callback returns; see [Scheduler]. The budget is real time, whatever the
-// scheduler's clock. The sampler wakes four times per
-// budget (at most once a millisecond) while any worker is busy, and sleeps
-// while all are parked. A budget of 0 turns it off: then a
-// callback that never returns holds its worker for good, though Shutdown
-// still returns by its deadline.
+// scheduler's clock. The sampler wakes four times per budget (at most once
+// a millisecond) while any worker is busy, and sleeps while all are
+// parked. A budget of 0 turns it off: then a callback that never returns
+// holds its worker for good, though Shutdown still returns by its
+// deadline.
 func WithStallBudget(d time.Duration) SchedulerOption {
 	return func(s *Scheduler) error {
 		if d < 0 {
