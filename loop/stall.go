@@ -66,7 +66,7 @@ type StallObserver interface {
 // before every loop has closed.
 type ShutdownError struct {
 	// Loops are the loops still open when the context ended: held by a
-	// callback that has not returned, or waiting on one that has not. Their
+	// callback that has not returned, or not yet run to their close. Their
 	// hosts ([Loop.Host]) say whose they are.
 	Loops []*Loop
 	// Err is the context's error.
