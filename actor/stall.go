@@ -28,6 +28,8 @@ func WithStallBudget(d time.Duration) Option {
 // returns. It logs a warning; it reads only the cell's immutable fields,
 // as the handler still owns the rest.
 func (c *cell) LoopStalled(held time.Duration) {
+	self := c.self()
 	c.sys.log.Warn("handler does not return: its worker was handed to a fresh goroutine",
-		zap.String("kind", c.kind), zap.String("id", c.id), zap.Duration("held", held))
+		zap.String("kind", self.Kind()), zap.String("id", self.ID()),
+		zap.String("path", c.path), zap.Duration("held", held))
 }

@@ -41,8 +41,8 @@ func (a *stuckActor) Receive(_ *actor.Context, msg any) (any, error) {
 	return msg, nil
 }
 
-// spawnChild asks a parent to spawn a child.
-type spawnChild struct {
+// spawnStuckChild asks a parent to spawn a child.
+type spawnStuckChild struct {
 	id string
 	f  actor.Factory
 }
@@ -74,7 +74,7 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 			if tt.parent {
 				ref, err := s.Spawn("parent", "p", func() actor.Actor {
 					return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
-						m := msg.(spawnChild)
+						m := msg.(spawnStuckChild)
 						return c.Spawn("stuck", m.id, m.f)
 					})
 				})
@@ -82,7 +82,7 @@ func TestStuckActorsDoNotStopTheSystem(t *testing.T) {
 					t.Fatal(err)
 				}
 				spawn = func(_, id string, f actor.Factory, _ ...actor.SpawnOption) (actor.Ref, error) {
-					return ask[actor.Ref](t, s, ref, spawnChild{id, f})
+					return ask[actor.Ref](t, s, ref, spawnStuckChild{id, f})
 				}
 				stuck = append(stuck, ref)
 			}
