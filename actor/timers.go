@@ -23,13 +23,17 @@ type keyedTimer struct {
 // Timers returns the actor's keyed timers.
 func (x *Context) Timers() Timers { return Timers{x.c()} }
 
-// StartSingle delivers msg to the actor once, after d, under key.
+// StartSingle delivers msg to the actor once, d after the call (not after
+// the start of the handling that calls it), under key.
 func (t Timers) StartSingle(key any, d time.Duration, msg any) error {
 	return t.start(key, d, msg, 0, false)
 }
 
-// StartFixedDelay delivers msg every d, measured from the end of the
-// previous delivery's handling, under key.
+// StartFixedDelay delivers msg every d under key, as Akka's
+// startTimerWithFixedDelay: the first delivery d after the call, each next
+// one d after the previous delivery's handling ended, so a slow handler
+// spaces the deliveries out (with a 100 ms delay and a 30 ms handler:
+// 100, 230, 360 ms...).
 func (t Timers) StartFixedDelay(key any, d time.Duration, msg any) error {
 	if d <= 0 {
 		return ErrBadTimerPeriod
@@ -37,9 +41,12 @@ func (t Timers) StartFixedDelay(key any, d time.Duration, msg any) error {
 	return t.start(key, d, msg, d, false)
 }
 
-// StartFixedRate delivers msg every d, measured from the previous
-// delivery's deadline (so a slow handler does not shift the schedule),
-// under key.
+// StartFixedRate delivers msg every d under key, as Akka's
+// startTimerAtFixedRate: the n-th delivery is due at start+n*d, whatever
+// the handling takes (with a 100 ms period and a 30 ms handler: 100, 200,
+// 300 ms...). A delivery that falls behind its time (a handler slower than
+// d) is followed at once by the next due one, so missed deliveries are
+// made up in a burst, as in Akka.
 func (t Timers) StartFixedRate(key any, d time.Duration, msg any) error {
 	if d <= 0 {
 		return ErrBadTimerPeriod
@@ -112,7 +119,7 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 		if kt, ok = c.timers[key]; !ok || kt.gen != gen {
 			return // the handler cancelled or replaced it
 		}
-		next := period
+		next := period // fixed delay: from now, the end of the handling
 		if fixedRate {
 			due += int64(period)
 			next = time.Duration(max(due-c.l.Now(), 0))

@@ -35,8 +35,7 @@ func (a *timed) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case startCmd:
 		switch m.kind {
-		case "marker": // due now on the clock, not on the loop's cached time
-			c.Loop().UpdateTime()
+		case "marker": // due now
 			return nil, t.StartSingle(m.key, 0, m.msg)
 		case "single":
 			return nil, t.StartSingle(m.key, m.d, m.msg)

@@ -56,9 +56,12 @@
 //
 // Time comes from a [Clock] owned by the scheduler (or the standalone
 // loop): [RealClock] by default, or a [VirtualClock] that moves only when a
-// test calls Advance, so timer tests are deterministic and never sleep. On
-// the loop, timers count from the loop's cached time, read once per round
-// and every 64 tasks, as libuv's uv_now.
+// test calls Advance, so timer tests are deterministic and never sleep. A
+// timer counts from the moment it is scheduled, read from the clock then
+// (not from a time cached at the start of the round, as libuv's uv_now), so
+// a callback that runs long does not make the timers it schedules late in
+// its run due early; an interval's next run counts from when its run
+// starts.
 //
 // # Goroutines
 //

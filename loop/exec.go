@@ -110,16 +110,27 @@ func (l *Loop) runTimers() {
 	}
 }
 
+// runStart returns the time a timer's run starts: the phase's time for
+// the first timer of the phase, the clock's after a callback ran. On the
+// loop.
+func (l *Loop) runStart() int64 {
+	if l.nowStale {
+		return l.updateTime()
+	}
+	return l.now
+}
+
 func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
 	for {
-		fn, ok := l.timers.popDue(now, lastSeq)
+		fn, ok := l.timers.popDue(now, lastSeq, l.runStart)
 		if !ok {
 			return false
 		}
 		l.stats.delta[cTimersFired]++
 		fn()
+		l.nowStale = true // the callback took time: an interval behind it reads the clock
 		l.checkpoint()
 		if l.yielding {
 			return false
@@ -154,6 +165,7 @@ func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 // asks the phase to resume.
 func (l *Loop) recoverInto(again *bool) {
 	if r := recover(); r != nil {
+		l.nowStale = true // as after any callback that returned
 		l.report(&PanicError{Value: r, Stack: debug.Stack()})
 		*again = true
 	}

@@ -36,7 +36,7 @@ type Loop struct {
 	batch     []func()
 	pos       int32
 	yielding  bool        // the microtask budget ran out: end this round
-	nowStale  bool        // now predates this round; ScheduleTimer refreshes it
+	nowStale  bool        // now may predate the running callback; see runStart
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
 	micro     *ring       // made on first use, dropped when idle
 	imm       *ring       // immediates; made on first use, dropped when idle
@@ -201,8 +201,10 @@ func (l *Loop) Clock() Clock {
 // Now returns the current time in nanoseconds on the loop's clock.
 func (l *Loop) Now() int64 { return l.Clock().Now() }
 
-// UpdateTime refreshes the loop's cached time from its clock, for a
-// callback that ran long before it schedules timers. On the loop.
+// UpdateTime refreshes the loop's cached time from its clock. On the loop.
+//
+// Deprecated: timers read the clock when they are scheduled
+// ([Loop.ScheduleTimer]), so no caller needs to refresh the loop's time.
 func (l *Loop) UpdateTime() { l.updateTime() }
 
 func (l *Loop) updateTime() int64 {

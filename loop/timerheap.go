@@ -197,9 +197,11 @@ func (h *timerHeap) setRef(id uint64, ref bool) bool {
 // later than maxSeq (so timers scheduled by timer callbacks wait for the next
 // phase). A one-shot timer's slot is released before its callback runs, so
 // cancelling it from the callback reports not found. An interval is put back
-// at now+period under a fresh sequence number before its callback runs, so
-// cancelling it from the callback removes it like any pending timer.
-func (h *timerHeap) popDue(now int64, lastSeq uint64) (func(), bool) {
+// at start()+period under a fresh sequence number before its callback runs,
+// so cancelling it from the callback removes it like any pending timer;
+// start, the time its run starts, is asked for only then, as it may cost a
+// clock read.
+func (h *timerHeap) popDue(now int64, lastSeq uint64, start func() int64) (func(), bool) {
 	if len(h.entries) == 0 {
 		return nil, false
 	}
@@ -211,7 +213,7 @@ func (h *timerHeap) popDue(now int64, lastSeq uint64) (func(), bool) {
 	s := &h.slots[slot]
 	fn := s.fn
 	if s.period > 0 {
-		top.when, top.key = deadlineAfter(now, s.period), h.nextSeq()<<slotBits|uint64(slot)
+		top.when, top.key = deadlineAfter(start(), s.period), h.nextSeq()<<slotBits|uint64(slot)
 		h.siftDown(0)
 		return fn, true
 	}

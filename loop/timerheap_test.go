@@ -45,7 +45,7 @@ func TestTimerHeapAgainstModel(t *testing.T) {
 			model = slices.Delete(model, i, i+1)
 		default:
 			now := int64(rng.IntN(1000))
-			fn, ok := h.popDue(now, h.seq)
+			fn, ok := h.popDue(now, h.seq, func() int64 { return now })
 			best := -1
 			for i, m := range model {
 				if m.when <= now && (best < 0 || m.when < model[best].when ||
@@ -121,7 +121,7 @@ func TestTimerHeapSequenceWrapKeepsFIFO(t *testing.T) {
 		t.Fatalf("no renumbering: seq %d", h.seq)
 	}
 	for {
-		fn, ok := h.popDue(100, h.seq)
+		fn, ok := h.popDue(100, h.seq, func() int64 { return 100 })
 		if !ok {
 			break
 		}
@@ -177,10 +177,10 @@ func TestTimerHeapPeriodSaturates(t *testing.T) {
 	if _, err := h.add(10, math.MaxInt64-5, func() {}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := h.popDue(20, math.MaxUint64); !ok {
+	if _, ok := h.popDue(20, math.MaxUint64, func() int64 { return 20 }); !ok {
 		t.Fatal("interval not due at its first deadline")
 	}
-	if _, ok := h.popDue(30, math.MaxUint64); ok {
+	if _, ok := h.popDue(30, math.MaxUint64, func() int64 { return 30 }); ok {
 		t.Fatal("interval with an overflowing period fired again at once")
 	}
 	if w := h.entries[0].when; w != math.MaxInt64 {

@@ -26,16 +26,17 @@ var errBadInterval = errors.New("loop: interval period must be positive")
 // deadline (now + d at the call, saturated: a d too large to add is
 // "never").
 //
-// On the loop, d counts from the loop's time, which the loop reads from its
-// clock at the start of each round and every 64 tasks rather than on every
-// call (a clock read costs more than the whole schedule), as libuv's
-// uv_now does; see [Loop.UpdateTime] for a callback that ran long.
+// d counts from the call, on the loop too: the clock is read then, so a
+// timer scheduled at the end of a callback that ran long is not due early
+// (libuv and Node count from the time cached at the start of the round;
+// troupe pays one clock read per schedule to keep "d from now" true).
 func (l *Loop) ScheduleTimer(d time.Duration, fn func()) (TimerID, error) {
 	return l.addTimer(d, 0, fn)
 }
 
 // ScheduleInterval arranges for fn to run every d (d must be positive): the
-// first time after d, then d after each run starts. The interval keeps its
+// first time after d, then d after each run starts (read from the clock as
+// the run starts, however long the timers before it in the round took). The interval keeps its
 // ID; cancelling it, from its own callback too, stops it. Safe from any
 // goroutine, as [Loop.ScheduleTimer].
 func (l *Loop) ScheduleInterval(d time.Duration, fn func()) (TimerID, error) {
@@ -50,10 +51,7 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, erro
 		return 0, ErrNilFunc
 	}
 	if l.OnLoop() {
-		if l.nowStale {
-			l.updateTime()
-		}
-		id, err := l.addTimerOnLoop(deadlineAfter(l.now, max(int64(d), 0)), period, fn, 0)
+		id, err := l.addTimerOnLoop(deadlineAfter(l.updateTime(), max(int64(d), 0)), period, fn, 0)
 		return TimerID(id), err
 	}
 	when := deadlineAfter(l.Clock().Now(), max(int64(d), 0))
