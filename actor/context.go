@@ -93,27 +93,34 @@ func (x *Context) Stop(r Ref) {
 }
 
 // Watch asks for a [Terminated] message when the actor named r stops (at
-// once, if it is not alive).
+// once, with a Reason wrapping [ErrNotFound], if it is not alive, or stops
+// before the watch reaches it). Each Watch yields exactly one Terminated,
+// unless Unwatch comes first; watching an actor already watched changes
+// nothing. The Terminated is handled as a message: one that arrives while
+// the actor waits for a restart is kept, in order, for the fresh
+// instance; one that arrives once it is stopping goes to dead letters.
 func (x *Context) Watch(r Ref) {
 	if fx := effectsOf(x.c()); fx != nil {
 		fx.Watch(r)
 		return
 	}
-	if x.c().more().watching == nil {
-		x.c().more().watching = map[Ref]struct{}{}
+	c := x.c()
+	if c.more().watching == nil {
+		c.more().watching = map[Ref]struct{}{}
 	}
-	x.c().more().watching[r] = struct{}{}
-	if r.system != x.c().sys.name {
-		x.c().sys.watchRemote(x.c(), r)
+	if _, ok := c.rare.watching[r]; ok {
 		return
 	}
-	target := x.c().sys.lookup(r)
-	if target == nil {
-		self := x.c()
-		self.sendSystem(terminatedSignal{Terminated{Actor: r, Reason: ErrNotFound}})
+	c.rare.watching[r] = struct{}{}
+	if r.system != c.sys.name {
+		c.sys.watchRemote(c, r)
 		return
 	}
-	target.sendSystem(watchSignal{watcher: x.c().self()})
+	if target := c.sys.lookup(r); target != nil {
+		c.sys.watchCell(target, c.self())
+		return
+	}
+	_ = c.sendSystem(terminatedSignal{gone(r)}) // to itself: its loop runs this
 }
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.

@@ -131,7 +131,7 @@ func (h *host) WatchFor(watcher, target Ref) {
 		s.deliverSystem(watcher, terminatedSignal{Terminated{Actor: target, Reason: fmt.Errorf("%w: %s", ErrNotFound, target)}})
 		return
 	}
-	c.sendSystem(watchSignal{watcher: watcher})
+	s.watchCell(c, watcher)
 }
 
 // UnwatchFor cancels WatchFor.
