@@ -1,13 +1,17 @@
 package actor_test
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
 )
 
 type watchCmd struct{ target actor.Ref }
@@ -103,5 +107,111 @@ func TestWatchRacingStopDeliversTerminated(t *testing.T) {
 	}
 	if missing > 0 || dup > 0 {
 		t.Fatalf("of %d watches: %d Terminated missing (%d dead-lettered), %d duplicated", watchers*targets, missing, dead.Load(), dup)
+	}
+}
+
+// A Terminated that arrives while the watcher waits in its restart backoff
+// reaches the fresh instance, in order with the messages kept meanwhile;
+// if the watcher is stopped instead, it goes to dead letters with a
+// reason.
+func TestTerminatedDuringRestartBackoff(t *testing.T) {
+	for _, stopWatcher := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watcher stopped %v", stopWatcher), func(t *testing.T) {
+			vc := loop.NewVirtualClock()
+			s := newSystem(t, actor.WithClock(vc))
+			var mu sync.Mutex
+			var got []string
+			seen := func(msg string) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return slices.Contains(got, msg)
+			}
+			stopped := make(chan actor.Ref, 4)
+			cancelEvents := s.SubscribeEvents(func(e actor.Event) {
+				if e.Kind == actor.Stopped {
+					stopped <- e.Actor
+				}
+			})
+			defer cancelEvents()
+			dead := make(chan actor.DeadLetter, 8)
+			cancelDead := s.SubscribeDeadLetters(func(d actor.DeadLetter) { dead <- d })
+			defer cancelDead()
+
+			target, _ := s.Spawn("target", "1", func() actor.Actor {
+				return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+			})
+			w, _ := s.Spawn("watcher", "1", func() actor.Actor {
+				return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+					switch m := msg.(type) {
+					case watchCmd:
+						c.Watch(m.target)
+						return nil, nil
+					case actor.Terminated:
+						msg = "terminated " + m.Actor.ID()
+					case string:
+						if m == "boom" {
+							panic("boom")
+						}
+					}
+					mu.Lock()
+					got = append(got, fmt.Sprint(msg))
+					mu.Unlock()
+					return nil, nil
+				})
+			}, actor.WithBackoff(time.Second, time.Second))
+			ask[any](t, s, w, watchCmd{target})
+			s.Tell(w, "boom") // restarts after a second of backoff
+			s.Tell(w, "before")
+			s.Stop(target)
+			waitStopped(t, stopped, target) // its Terminated is on its way to w
+			s.Tell(w, "after")
+			if stopWatcher {
+				s.Stop(w)
+				waitStopped(t, stopped, w)
+				for _, want := range []any{"before", actor.Terminated{Actor: target}, "after"} {
+					d := <-dead
+					if d.To != w || !errors.Is(d.Reason, actor.ErrStopped) {
+						t.Fatalf("dead letter %+v, want one to %s for ErrStopped", d, w)
+					}
+					if term, ok := d.Message.(actor.Terminated); ok {
+						d.Message = actor.Terminated{Actor: term.Actor}
+					}
+					if d.Message != want {
+						t.Fatalf("dead letter of %v, want %v", d.Message, want)
+					}
+				}
+				return
+			}
+			vc.Advance(time.Second)
+			s.Tell(w, "sync")
+			deadline := time.Now().Add(waitLimit)
+			for !seen("sync") {
+				if time.Now().After(deadline) {
+					t.Fatal("fresh instance never handled sync (hang guard)")
+				}
+				vc.Advance(0) // a wake-up armed for a passed time fires on the next Advance
+				runtime.Gosched()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if want := []string{"before", "terminated 1", "after", "sync"}; !slices.Equal(got, want) {
+				t.Fatalf("fresh instance handled %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func waitStopped(t *testing.T, stopped <-chan actor.Ref, r actor.Ref) {
+	t.Helper()
+	deadline := time.After(waitLimit)
+	for {
+		select {
+		case got := <-stopped:
+			if got == r {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("%s never stopped (hang guard)", r)
+		}
 	}
 }
