@@ -114,9 +114,13 @@
 //
 // # Faults and shutdown
 //
-// A panic in any callback is recovered and reported to the handler set by
-// [WithPanicHandler] as a *[PanicError]; the loop keeps running, and a
-// panicking promise reaction rejects the derived promise. Rejections with
+// A panic in any callback is recovered and reported to the loop's [Host]
+// and the handler set by [WithPanicHandler] as a *[PanicError]; the loop
+// keeps running. Promise reactions (Then, Catch, Finally, Chain) are
+// callbacks too: a panicking reaction rejects the derived promise with the
+// *PanicError and is reported as well, so it never passes unseen. Only a
+// panic in [Go]'s function, which runs off the loop, is not reported: it
+// rejects Go's promise, and whoever consumes that promise sees it. Rejections with
 // no reaction are reported after the checkpoint ([WithUnhandledRejectionHandler]).
 // [Loop.Shutdown] refuses new work, runs what was accepted, fires no more
 // timers, rejects pending promises with [ErrLoopClosed], and returns when

@@ -13,7 +13,9 @@ import (
 //
 // Then, Catch and Finally are safe from any goroutine (off the loop they
 // attach through the ingress queue). A reaction that panics rejects the
-// derived promise with a *[PanicError].
+// derived promise with a *[PanicError], and the panic is also reported as
+// a panic in any callback is (to the loop's [Host] and [WithPanicHandler]),
+// so an actor whose reaction panics is supervised as if its handler had.
 type Promise[T any] struct {
 	link     promiseLink
 	l        *Loop
@@ -289,6 +291,21 @@ func run[R any](fn func() (R, error)) (v R, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return fn()
+}
+
+// runReaction calls a user's promise reaction on l. A panic becomes a
+// *PanicError that rejects the derived promise (the error returned) and
+// is reported first, as a panic in any other callback of l is: to l's
+// host (an actor's supervision) and panic handler. On the loop.
+func runReaction[R any](l *Loop, fn func() (R, error)) (v R, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pe := &PanicError{Value: r, Stack: debug.Stack()}
+			l.report(pe)
+			err = pe
 		}
 	}()
 	return fn()

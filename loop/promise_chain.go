@@ -1,11 +1,14 @@
 package loop
 
 // Then returns a promise settled by fn(v) when p fulfils with v; a rejection
-// of p passes through to it untouched. Safe from any goroutine.
+// of p passes through to it untouched. A panic in fn rejects the returned
+// promise with a *[PanicError] and is reported as a callback's panic is
+// (see [Promise]). Safe from any goroutine.
 func (p *Promise[T]) Then(fn func(T) (T, error)) *Promise[T] { return Then(p, fn) }
 
 // Catch returns a promise settled by fn(err) when p rejects with err; a
-// fulfilment of p passes through. Safe from any goroutine.
+// fulfilment of p passes through. A panic in fn rejects the returned
+// promise and is reported, as in [Promise.Then]. Safe from any goroutine.
 func (p *Promise[T]) Catch(fn func(error) (T, error)) *Promise[T] {
 	q, r := NewPromise[T](p.l)
 	p.chain(r, func() {
@@ -13,17 +16,18 @@ func (p *Promise[T]) Catch(fn func(error) (T, error)) *Promise[T] {
 			r.settleOnLoop(p.val, nil)
 			return
 		}
-		r.settleOnLoop(run(func() (T, error) { return fn(p.err) }))
+		r.settleOnLoop(runReaction(p.l, func() (T, error) { return fn(p.err) }))
 	})
 	return q
 }
 
 // Finally returns a promise that runs fn when p settles and then settles as
-// p did, unless fn panics, which rejects it. Safe from any goroutine.
+// p did, unless fn panics, which rejects it and is reported, as in
+// [Promise.Then]. Safe from any goroutine.
 func (p *Promise[T]) Finally(fn func()) *Promise[T] {
 	q, r := NewPromise[T](p.l)
 	p.chain(r, func() {
-		_, err := run(func() (struct{}, error) { fn(); return struct{}{}, nil })
+		_, err := runReaction(p.l, func() (struct{}, error) { fn(); return struct{}{}, nil })
 		if err != nil {
 			var zero T
 			r.settleOnLoop(zero, err)
@@ -35,7 +39,8 @@ func (p *Promise[T]) Finally(fn func()) *Promise[T] {
 }
 
 // Then returns a promise of another type settled by fn(v) when p fulfils
-// with v; a rejection passes through. Safe from any goroutine.
+// with v; a rejection passes through. A panic in fn rejects the returned
+// promise and is reported, as in [Promise.Then]. Safe from any goroutine.
 func Then[T, R any](p *Promise[T], fn func(T) (R, error)) *Promise[R] {
 	op := &thenOp[T, R]{p: p, fn: fn}
 	onLoop := p.l.OnLoop()
@@ -62,12 +67,13 @@ func (op *thenOp[T, R]) run() {
 		op.resolver().settleOnLoop(zero, p.err)
 		return
 	}
-	op.resolver().settleOnLoop(run(func() (R, error) { return op.fn(p.val) }))
+	op.resolver().settleOnLoop(runReaction(p.l, func() (R, error) { return op.fn(p.val) }))
 }
 
 // Chain returns a promise that follows the promise fn(v) returns when p
 // fulfils with v (flat-map); a rejection passes through. If fn returns the
-// chained promise itself, it rejects with [ErrSelfResolution].
+// chained promise itself, it rejects with [ErrSelfResolution]; if fn
+// panics, it rejects and the panic is reported, as in [Promise.Then].
 func Chain[T, R any](p *Promise[T], fn func(T) *Promise[R]) *Promise[R] {
 	q, r := NewPromise[R](p.l)
 	p.chain(r, func() {
@@ -76,7 +82,7 @@ func Chain[T, R any](p *Promise[T], fn func(T) *Promise[R]) *Promise[R] {
 			r.settleOnLoop(zero, p.err)
 			return
 		}
-		next, err := run(func() (*Promise[R], error) { return fn(p.val), nil })
+		next, err := runReaction(p.l, func() (*Promise[R], error) { return fn(p.val), nil })
 		if err != nil {
 			r.settleOnLoop(zero, err)
 			return
