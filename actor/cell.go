@@ -45,6 +45,7 @@ type cellRare struct {
 	watchers   map[Ref]struct{}
 	watching   map[Ref]struct{}
 	restarts   []int64      // clock times of restarts within the window
+	attempt    uint32       // restart attempts scheduled, to tell a stale one
 	pending    []pendingMsg // messages that arrived while suspended
 	rt         *receiveTimeout
 	stash      []handled

@@ -98,17 +98,11 @@ func (c *cell) restart(err error) {
 		return
 	}
 	now := c.l.Now()
-	keep := c.more().restarts[:0]
-	for _, t := range c.more().restarts {
-		if now-t < int64(c.cfg.window) {
-			keep = append(keep, t)
-		}
-	}
-	c.more().restarts = keep
-	if len(c.more().restarts) >= c.cfg.maxRestarts {
+	c.more().restarts = trimWindow(c.rare.restarts, now, c.cfg.window)
+	if len(c.rare.restarts) >= c.cfg.maxRestarts {
 		limit := fmt.Errorf("actor: %s: restart limit (%d in %s) exceeded: %w", c.self(), c.cfg.maxRestarts, c.cfg.window, err)
-		c.logger().Error("actor: restart limit reached: stopping", zap.Int("restarts", c.cfg.maxRestarts),
-			zap.Duration("window", c.cfg.window), zap.Error(err))
+		c.logger().Error("actor: restart limit reached: stopping", zap.String("actor", c.self().String()),
+			zap.Int("max_restarts", c.cfg.maxRestarts), zap.Duration("window", c.cfg.window), zap.Error(err))
 		c.stop(limit)
 		if c.parent != nil {
 			c.parent.sendSystem(escalateSignal{child: c.self(), err: limit})
@@ -138,16 +132,43 @@ func (c *cell) restart(err error) {
 
 var errParentRestarting = errors.New("actor: parent restarting")
 
-// resumeAfterBackoff restarts the actor once the backoff, if any, is over.
-// On the loop.
+// trimWindow drops the restart times older than window before now. The
+// times are in order, so the old ones are a prefix, sliced off (append
+// moves the rest to a fresh array when it runs out of room): each restart
+// costs O(1) amortized however large the limit.
+func trimWindow(times []int64, now int64, window time.Duration) []int64 {
+	i := 0
+	for i < len(times) && now-times[i] >= int64(window) {
+		i++
+	}
+	return times[i:]
+}
+
+// resumeAfterBackoff restarts the actor in a later turn of its loop: once
+// the backoff, if any, is over, or else as a task queued behind what is
+// already queued. A restart attempt never runs inside the failure that
+// caused it, so a factory that keeps failing does not grow the stack, and
+// a stop that arrives meanwhile overtakes the next attempt. Messages that
+// arrive meanwhile wait for the fresh instance. On the loop.
 func (c *cell) resumeAfterBackoff(err error) {
-	if d := c.backoff(); d > 0 {
-		c.state = cellSuspended
-		if _, terr := c.l.ScheduleTimer(d, func() { c.resume(err) }); terr == nil {
-			return
+	c.state = cellSuspended
+	r := c.more()
+	r.attempt++ // a later restart decision replaces this attempt
+	attempt := r.attempt
+	resume := func() {
+		if c.rare.attempt == attempt {
+			c.resume(err)
 		}
 	}
-	c.resume(err)
+	var serr error
+	if d := c.backoff(); d > 0 {
+		_, serr = c.l.ScheduleTimer(d, resume)
+	} else {
+		serr = c.l.Submit(resume)
+	}
+	if serr != nil { // the loop is closing: there is no later turn
+		c.stop(fmt.Errorf("actor: %s: restart after %w: %w", c.self(), err, serr))
+	}
 }
 
 // backoff returns the delay before the current restart.
