@@ -130,8 +130,8 @@ func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 		}
 		l.stats.delta[cTimersFired]++
 		fn()
-		l.nowStale = true // the callback took time: an interval behind it reads the clock
 		l.checkpoint()
+		l.nowStale = true // the callback took time: an interval behind it reads the clock
 		if l.yielding {
 			return false
 		}
