@@ -3,12 +3,15 @@ package actor_test
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -118,7 +121,8 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 	for _, stopWatcher := range []bool{false, true} {
 		t.Run(fmt.Sprintf("watcher stopped %v", stopWatcher), func(t *testing.T) {
 			vc := loop.NewVirtualClock()
-			s := newSystem(t, actor.WithClock(vc))
+			core, logs := observer.New(zapcore.ErrorLevel)
+			s := newSystem(t, actor.WithClock(vc), actor.WithLogger(zap.New(core)))
 			var mu sync.Mutex
 			var got []string
 			seen := func(msg string) bool {
@@ -162,7 +166,13 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 			ask[any](t, s, w, watchCmd{target})
 			s.Tell(w, "boom") // restarts after a second of backoff
 			s.Tell(w, "before")
-			s.Stop(target)
+			for deadline := time.Now().Add(waitLimit); logs.FilterMessage("actor failed").Len() == 0; {
+				if time.Now().After(deadline) {
+					t.Fatal("watcher never failed (hang guard)")
+				}
+				time.Sleep(time.Millisecond) // polling a condition, not timing
+			}
+			s.Stop(target) // the watcher waits in its backoff
 			waitStopped(t, stopped, target) // its Terminated is on its way to w
 			s.Tell(w, "after")
 			if stopWatcher {
@@ -190,7 +200,7 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 					t.Fatal("fresh instance never handled sync (hang guard)")
 				}
 				vc.Advance(0) // a wake-up armed for a passed time fires on the next Advance
-				runtime.Gosched()
+				time.Sleep(time.Millisecond) // polling a condition, not timing
 			}
 			mu.Lock()
 			defer mu.Unlock()
