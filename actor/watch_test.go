@@ -172,7 +172,7 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 				}
 				time.Sleep(time.Millisecond) // polling a condition, not timing
 			}
-			s.Stop(target) // the watcher waits in its backoff
+			s.Stop(target)                  // the watcher waits in its backoff
 			waitStopped(t, stopped, target) // its Terminated is on its way to w
 			s.Tell(w, "after")
 			if stopWatcher {
@@ -199,7 +199,7 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatal("fresh instance never handled sync (hang guard)")
 				}
-				vc.Advance(0) // a wake-up armed for a passed time fires on the next Advance
+				vc.Advance(0)                // a wake-up armed for a passed time fires on the next Advance
 				time.Sleep(time.Millisecond) // polling a condition, not timing
 			}
 			mu.Lock()
