@@ -97,8 +97,9 @@ func (x *Context) Stop(r Ref) {
 // before the watch reaches it). Each Watch yields exactly one Terminated,
 // unless Unwatch comes first; watching an actor already watched changes
 // nothing. The Terminated is handled as a message: one that arrives while
-// the actor waits for a restart is kept, in order, for the fresh
-// instance; one that arrives once it is stopping goes to dead letters.
+// the watcher waits for a restart is kept, in order, for the fresh
+// instance; one that arrives once the watcher is stopping, or is gone,
+// goes to dead letters.
 func (x *Context) Watch(r Ref) {
 	if fx := effectsOf(x.c()); fx != nil {
 		fx.Watch(r)
