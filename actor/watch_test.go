@@ -133,12 +133,20 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 			stopped := make(chan actor.Ref, 4)
 			cancelEvents := s.SubscribeEvents(func(e actor.Event) {
 				if e.Kind == actor.Stopped {
-					stopped <- e.Actor
+					select {
+					case stopped <- e.Actor:
+					default: // subscribers must not block
+					}
 				}
 			})
 			defer cancelEvents()
 			dead := make(chan actor.DeadLetter, 8)
-			cancelDead := s.SubscribeDeadLetters(func(d actor.DeadLetter) { dead <- d })
+			cancelDead := s.SubscribeDeadLetters(func(d actor.DeadLetter) {
+				select {
+				case dead <- d:
+				default: // subscribers must not block
+				}
+			})
 			defer cancelDead()
 
 			target, _ := s.Spawn("target", "1", func() actor.Actor {
@@ -179,7 +187,12 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 				s.Stop(w)
 				waitStopped(t, stopped, w)
 				for _, want := range []any{"before", actor.Terminated{Actor: target}, "after"} {
-					d := <-dead
+					var d actor.DeadLetter
+					select {
+					case d = <-dead:
+					default:
+						t.Fatalf("no dead letter of %v", want)
+					}
 					if d.To != w || !errors.Is(d.Reason, actor.ErrStopped) {
 						t.Fatalf("dead letter %+v, want one to %s for ErrStopped", d, w)
 					}
