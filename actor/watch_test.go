@@ -212,7 +212,9 @@ func TestTerminatedDuringRestartBackoff(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatal("fresh instance never handled sync (hang guard)")
 				}
-				vc.Advance(0)                // a wake-up armed for a passed time fires on the next Advance
+				// Further seconds are harmless (nothing else here waits on
+				// the clock) and cover a backoff timer set after the first.
+				vc.Advance(time.Second)
 				time.Sleep(time.Millisecond) // polling a condition, not timing
 			}
 			mu.Lock()
