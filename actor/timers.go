@@ -112,7 +112,6 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 		c.inTimer = true
 		c.handle(msg, nil)
 		c.inTimer = false
-		c.l.UpdateTime() // the handler may have run long: the next deadline counts from its end
 		if period == 0 {
 			return
 		}

@@ -74,7 +74,6 @@ func (r *Reminders) Ticks(_ *actor.Context, key string) int { return r.ticks[key
 func (r *Reminders) Busy(c *actor.Context, cancel string, d time.Duration) error {
 	r.Log("busy")
 	r.Stall(d)
-	c.Loop().UpdateTime() // the loop's cached time predates the spell
 	RemindersTimersOf(c).Cancel(cancel)
 	return nil
 }
