@@ -22,7 +22,8 @@
 // cannot grow the stack, and a stop overtakes a pending attempt. Its parent's
 // strategy decides whether its siblings restart too ([WithChildStrategy]:
 // one-for-one or all-for-one). Past its restart limit ([WithRestartLimit])
-// it stops, and its parent fails with an [EscalatedError]. Stopping stops
+// it stops, saying so in one Error log line (the actor, the limit, the
+// last failure), and its parent fails with an [EscalatedError]. Stopping stops
 // the children first, and so does a restart (as in Akka: the fresh
 // instance starts the children it wants again). [Context.Watch] delivers
 // [Terminated] when a watched actor stops.
