@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // directivePrefix starts every troupe directive.
@@ -33,7 +34,7 @@ var (
 // parseDirective parses c if it is a troupe directive on a type; ok is
 // false for other comments. Problems with its options are reported.
 func parseDirective(r *reporter, c *ast.Comment) (d directive, ok bool) {
-	if !strings.HasPrefix(c.Text, directivePrefix) {
+	if !isDirectiveText(c.Text) {
 		return directive{}, false
 	}
 	verb := verbOf(c.Text)
@@ -58,6 +59,45 @@ func parseDirective(r *reporter, c *ast.Comment) (d directive, ok bool) {
 		}
 	}
 	return d, true
+}
+
+// isDirectiveText reports whether comment text is written as a troupe
+// directive: "//troupe:" and no space after it. Near misses are reported
+// (see nearMiss), never read.
+func isDirectiveText(text string) bool {
+	rest, ok := strings.CutPrefix(text, directivePrefix)
+	return ok && (rest == "" || !unicode.IsSpace(rune(rest[0])))
+}
+
+// nearMiss reports whether comment text, not written as a directive,
+// looks like one: "// troupe:actor", "//troupe: actor", "//Troupe:actor",
+// "/* troupe:js */". want is the directive it likely means.
+func nearMiss(text string) (want string, ok bool) {
+	body, ok := strings.CutPrefix(text, "//")
+	if !ok {
+		if body, ok = strings.CutPrefix(text, "/*"); !ok {
+			return "", false
+		}
+		body = strings.TrimSuffix(body, "*/")
+	}
+	body = strings.TrimSpace(body)
+	if len(body) < len("troupe") || !strings.EqualFold(body[:len("troupe")], "troupe") {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimLeft(body[len("troupe"):], " \t"), ":")
+	fields := strings.Fields(rest)
+	if !ok || len(fields) == 0 {
+		return "", false
+	}
+	switch strings.ToLower(fields[0]) {
+	case "actor", "actors":
+		fields[0] = directivePrefix + verbActor
+	case "js", "jsactor", "jsactors":
+		fields[0] = directivePrefix + verbJS
+	default:
+		return "", false // prose: "Troupe: an actor framework"
+	}
+	return strings.Join(fields, " "), true
 }
 
 // verbOf returns the verb of a troupe directive, or "" if it is unknown.
@@ -124,8 +164,16 @@ func findAnnotated(r *reporter, files []*ast.File) []annotated {
 func reportStray(r *reporter, f *ast.File, used map[*ast.Comment]bool) {
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
+			if used[c] {
+				continue
+			}
+			if !isDirectiveText(c.Text) {
+				if want, ok := nearMiss(c.Text); ok {
+					r.errorf(c.Pos(), "%q is not read as a directive: write %s (lower case, no space after // or the colon)", c.Text, want)
+				}
+				continue
+			}
 			switch {
-			case used[c] || !strings.HasPrefix(c.Text, directivePrefix):
 			case verbOf(c.Text) == verbActor:
 				r.errorf(c.Pos(), "//troupe:actor must be in the doc comment of a struct type declaration")
 			case verbOf(c.Text) == verbJS:
@@ -151,7 +199,7 @@ func directiveIn(r *reporter, docs []*ast.CommentGroup, used map[*ast.Comment]bo
 				continue
 			}
 			d, isDir := parseDirective(r, c)
-			if strings.HasPrefix(c.Text, directivePrefix) {
+			if isDirectiveText(c.Text) {
 				used[c] = true
 			}
 			if !isDir {
@@ -181,7 +229,7 @@ func methodNames(r *reporter, it *ast.InterfaceType, used map[*ast.Comment]bool)
 			method = field.Names[0].Name
 		}
 		for _, c := range field.Doc.List {
-			if !strings.HasPrefix(c.Text, directivePrefix) {
+			if !isDirectiveText(c.Text) {
 				continue
 			}
 			used[c] = true

@@ -3,6 +3,7 @@ package gen_test
 import (
 	"errors"
 	"fmt"
+	"go/token"
 	"log"
 	"maps"
 	"os"
@@ -95,11 +96,15 @@ func ExampleGenerate_javaScript() {
 	// func (r ShopRef) Peer(peer ShopRef, backups ...ShopRef) error {
 }
 
-// printFuncs prints the lines of src declaring methods of the receiver
-// type recv.
+// printFuncs prints the lines of src declaring exported methods of the
+// receiver type recv.
 func printFuncs(src []byte, recv string) {
 	for _, line := range strings.Split(string(src), "\n") {
-		if strings.HasPrefix(line, "func ") && strings.Contains(line, recv) {
+		if !strings.HasPrefix(line, "func (") || !strings.Contains(line, recv) {
+			continue
+		}
+		_, rest, _ := strings.Cut(line, ") ")
+		if name, _, _ := strings.Cut(rest, "("); token.IsExported(name) {
 			fmt.Println(line)
 		}
 	}
@@ -113,8 +118,8 @@ func ExampleProblems() {
 		fmt.Println(probs[0].Pos.Line, probs[0].Pos.Column)
 	}
 	// Output:
-	// bad.go:12:40: Bad.ByPointer: a handler of actor.Terminated takes it by value: (*actor.Context, actor.Terminated)
-	// 12 40
+	// bad.go:12:41: Bad.ByPointer: a handler of actor.Terminated takes it by value: (*actor.Context, actor.Terminated)
+	// 12 41
 }
 
 // Write puts the generated files beside the package's sources and removes

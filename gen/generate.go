@@ -1,16 +1,12 @@
 package gen
 
 import (
-	"errors"
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // Generate loads the Go package in dir and returns the files troupegen
@@ -24,10 +20,15 @@ func Generate(dir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := load(abs, nil)
+	in, err := load(abs)
 	if err != nil {
 		return nil, err
 	}
+	return generateFrom(in)
+}
+
+// generateFrom generates the files of the package in.
+func generateFrom(in input) (map[string][]byte, error) {
 	files, invalid, err := generate(in, false)
 	if err == nil || !invalid {
 		return files, err
@@ -39,100 +40,12 @@ func Generate(dir string) (map[string][]byte, error) {
 	if skelErr != nil || len(skeleton) == 0 {
 		return nil, err
 	}
-	overlay := map[string][]byte{}
-	for name, data := range skeleton {
-		overlay[filepath.Join(abs, name)] = data
-	}
-	if in, err = load(abs, overlay); err != nil {
+	in, err = recheck(in, skeleton)
+	if err != nil {
 		return nil, err
 	}
 	files, _, err = generate(in, false)
 	return files, err
-}
-
-// input is a type-checked package, without the files troupegen generated.
-type input struct {
-	fset     *token.FileSet
-	dir      string // absolute
-	files    []*ast.File
-	pkg      *types.Package
-	info     *types.Info
-	typeErrs Problems // outside generated files; tolerated unless a message needs the type
-	fatal    Problems // errors that stop generation: syntax, the go command
-}
-
-// load loads the package in dir with go/packages, with overlay (file
-// path to content) over the files on disk.
-func load(dir string, overlay map[string][]byte) (input, error) {
-	in := input{fset: token.NewFileSet(), dir: dir}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedImports |
-			packages.NeedTypes | packages.NeedTypesInfo,
-		Dir:     dir,
-		Fset:    in.fset,
-		Overlay: overlay,
-	}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil {
-		return input{}, fmt.Errorf("troupegen: loading %s: %w", dir, err)
-	}
-	if len(pkgs) != 1 {
-		return input{}, fmt.Errorf("troupegen: %s holds %d packages, want 1", dir, len(pkgs))
-	}
-	p := pkgs[0]
-	if p.Types == nil || p.TypesInfo == nil {
-		return input{}, fmt.Errorf("troupegen: %s: %v", dir, errors.Join(packagesErrors(p.Errors)...))
-	}
-	in.pkg, in.info = p.Types, p.TypesInfo
-	generated := map[string]bool{}
-	for _, f := range p.Syntax {
-		name := in.fset.File(f.Pos()).Name()
-		if isOurs(f) {
-			generated[name] = true
-			continue
-		}
-		in.files = append(in.files, f)
-	}
-	rep := &reporter{fset: in.fset, dir: dir}
-	for _, e := range p.Errors {
-		pos := parsePos(e.Pos)
-		switch {
-		case strings.HasPrefix(e.Msg, "# "+p.PkgPath+"\n"):
-			// The compiler's report on the package itself (go list -export):
-			// the type checker reports the same as type errors.
-		case e.Kind == packages.TypeError && generated[pos.Filename]:
-		case e.Kind == packages.TypeError:
-			rep.add(pos, e.Msg)
-			in.typeErrs = append(in.typeErrs, rep.probs[len(rep.probs)-1])
-		default:
-			rep.add(pos, e.Msg)
-			in.fatal = append(in.fatal, rep.probs[len(rep.probs)-1])
-		}
-	}
-	return in, nil
-}
-
-func packagesErrors(errs []packages.Error) []error {
-	out := make([]error, len(errs))
-	for i, e := range errs {
-		out[i] = e
-	}
-	return out
-}
-
-// isOurs reports whether f is a file troupegen generated.
-func isOurs(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if c.Text == "// "+header {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // generate generates the files of in's actors. invalid says whether a
@@ -156,6 +69,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 		}
 	}
 	checkClashes(rep, in, units(specs, jsSpecs))
+	checkKinds(rep, specs, jsSpecs)
 	for _, spec := range specs {
 		checkMethodClashes(rep, spec)
 	}
@@ -166,17 +80,18 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	if len(rep.probs) > 0 {
 		return nil, a.sawInvalid, sortProblems(rep.probs)
 	}
-	reserved := reservedNames(in.pkg, specs, jsSpecs)
+	imps := chooseImports(in.pkg, allMessages(specs, jsSpecs), packageNames(in.pkg, specs, jsSpecs))
+	reserved := reservedNames(in.pkg, specs, jsSpecs, imps)
 	files = map[string][]byte{}
 	for _, spec := range specs {
-		data, err := render(in.pkg, spec, reserved)
+		data, err := render(in.pkg, spec, imps, reserved)
 		if err != nil {
 			return nil, a.sawInvalid, err
 		}
 		files[namesOf(spec.name).file] = data
 	}
 	for _, spec := range jsSpecs {
-		data, err := renderJS(in.pkg, spec, reserved)
+		data, err := renderJS(in.pkg, spec, imps, reserved)
 		if err != nil {
 			return nil, a.sawInvalid, err
 		}
@@ -213,28 +128,23 @@ func methodDecls(in input) map[*types.Func]*ast.FuncType {
 	return decls
 }
 
-// reservedNames returns the names generated parameters may not take:
-// anything the generated bodies may refer to.
-func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[string]bool {
-	reserved := map[string]bool{}
-	for _, name := range types.Universe.Names() {
-		reserved[name] = true
-	}
+// packageNames returns the package-level names of pkg and of the files
+// generated for specs and jsSpecs.
+func packageNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[string]bool {
+	names := map[string]bool{}
 	for _, name := range pkg.Scope().Names() {
-		reserved[name] = true
-	}
-	for _, name := range locals {
-		reserved[name] = true
+		names[name] = true
 	}
 	for _, u := range units(specs, jsSpecs) {
 		for _, name := range u.top {
-			reserved[name] = true
+			names[name] = true
 		}
 	}
-	if slices.ContainsFunc(specs, func(s actorSpec) bool { return s.remote }) {
-		// Methods of the message structs of remote actors.
-		reserved["MarshalWire"], reserved["UnmarshalWire"] = true, true
-	}
+	return names
+}
+
+// allMessages returns the messages of specs and jsSpecs.
+func allMessages(specs []actorSpec, jsSpecs []jsSpec) []message {
 	var msgs []message
 	for _, spec := range specs {
 		msgs = append(msgs, spec.msgs...)
@@ -244,7 +154,24 @@ func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[
 			msgs = append(msgs, m.message)
 		}
 	}
-	for _, name := range importNames(pkg, msgs) {
+	return msgs
+}
+
+// reservedNames returns the names generated parameters may not take:
+// anything the generated bodies may refer to.
+func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec, imps importSet) map[string]bool {
+	reserved := packageNames(pkg, specs, jsSpecs)
+	for _, name := range types.Universe.Names() {
+		reserved[name] = true
+	}
+	for _, name := range locals {
+		reserved[name] = true
+	}
+	if slices.ContainsFunc(specs, func(s actorSpec) bool { return s.remote }) {
+		// Methods of the message structs of remote actors.
+		reserved["MarshalWire"], reserved["UnmarshalWire"] = true, true
+	}
+	for _, name := range imps.names {
 		reserved[name] = true
 	}
 	return reserved
@@ -270,6 +197,9 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 		}
 		if spec.remote {
 			u.top = append(u.top, registerFunc(spec))
+		}
+		if spec.hasTells() { // typed timers exist for actors with tells only
+			u.top = append(u.top, n.timers, n.timersOf)
 		}
 		for _, m := range spec.msgs {
 			u.top = append(u.top, msgType(spec.name, m.name))
@@ -297,6 +227,9 @@ func checkClashes(rep *reporter, in input, us []unit) {
 			declared[name] = obj
 		}
 	}
+	if len(us) > 0 {
+		checkPredeclared(rep, declared)
+	}
 	generated := map[string]string{} // name → unit it is generated for
 	files := map[string]string{}
 	for _, u := range us {
@@ -317,17 +250,61 @@ func checkClashes(rep *reporter, in input, us []unit) {
 	}
 }
 
+// generatedPredeclared are the predeclared identifiers generated files
+// may use. Unlike an import, a predeclared identifier cannot be renamed
+// in them, so a package may not declare one at package level.
+var generatedPredeclared = []string{
+	"any", "append", "bool", "byte", "error", "false", "float64", "int64", "len", "make", "nil", "string", "true", "uint64",
+}
+
+// checkPredeclared reports the package-level names of the package (in
+// declared) that shadow a predeclared identifier generated files use.
+func checkPredeclared(rep *reporter, declared map[string]types.Object) {
+	for _, name := range generatedPredeclared {
+		if obj, ok := declared[name]; ok {
+			rep.errorf(obj.Pos(), "%s shadows the predeclared %s at package level, which the files troupegen generates use; rename it",
+				name, name)
+		}
+	}
+}
+
+// checkKinds reports two actors of the package, Go or JavaScript, that
+// have the same kind: a ref names an actor by kind and id, so one kind
+// means one actor type.
+func checkKinds(rep *reporter, specs []actorSpec, jsSpecs []jsSpec) {
+	type owner struct {
+		what string
+		pos  token.Pos
+	}
+	kinds := map[string]owner{}
+	claim := func(what string, pos token.Pos, kind string) {
+		if first, ok := kinds[kind]; ok {
+			rep.errorf(pos, "%s: kind %q is also %s's (%s): a ref names an actor by kind and id, so each actor type needs its own kind; set another with kind=NAME",
+				what, kind, first.what, relPos(rep, first.pos))
+			return
+		}
+		kinds[kind] = owner{what, pos}
+	}
+	for _, spec := range specs {
+		claim("actor "+spec.name, spec.pos, spec.kind)
+	}
+	for _, spec := range jsSpecs {
+		claim("JS actor "+spec.name, spec.pos, spec.kind)
+	}
+}
+
 func relPos(rep *reporter, pos token.Pos) string {
 	p := rep.fset.Position(pos)
 	p.Filename = relPath(rep.dir, p.Filename)
 	return p.String()
 }
 
-// refBuiltins and timersBuiltins are the methods the generated ref and
-// timers have besides those of the messages.
+// refBuiltins and timersBuiltins are the methods (and the embedded
+// field) the generated ref and timers have besides those of the messages:
+// the typed timers embed actor.Timers.
 var (
 	refBuiltins    = []string{"Poison", "Ref", "Stop", "String"}
-	timersBuiltins = []string{"Cancel", "CancelAll", "IsActive"}
+	timersBuiltins = []string{"Cancel", "CancelAll", "IsActive", "StartFixedDelay", "StartFixedRate", "StartSingle", "Timers"}
 )
 
 // checkMethodClashes reports messages whose generated methods clash with
@@ -356,6 +333,9 @@ func checkMethodClashes(rep *reporter, spec actorSpec) {
 		claim(m, n.ref, ref, m.name)
 		if m.asks() {
 			claim(m, n.ref, ref, m.name+"Async")
+		}
+		if m.asks() {
+			continue // typed timers deliver tells only
 		}
 		for _, k := range timerKinds {
 			claim(m, n.timers, timers, m.name+k.suffix)

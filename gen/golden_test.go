@@ -1,56 +1,112 @@
-package gen_test
+package gen
 
 import (
 	"bytes"
 	"errors"
 	"flag"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
-
-	"github.com/troupe-go/troupe/gen"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of testdata")
+var (
+	update = flag.Bool("update", false, "rewrite the golden files of testdata")
+	// exhaustive also runs the cases through go/packages, as Generate
+	// does: slow (the go command per case), so CI sets it and the edit
+	// and test loop need not.
+	exhaustive = flag.Bool("exhaustive", os.Getenv("TROUPE_GEN_EXHAUSTIVE") != "",
+		"also run every golden case through go/packages (or set TROUPE_GEN_EXHAUSTIVE=1)")
+)
 
-// TestGolden runs the generator on every testdata/<case>/input package and
-// compares its output with testdata/<case>/*.gen.go.golden, or its
-// problems with testdata/<case>/errors.golden. Generated files must
-// type-check with their input.
-func TestGolden(t *testing.T) {
+// goldenCases lists the directories of testdata, one case each.
+func goldenCases(t *testing.T) []string {
+	t.Helper()
 	entries, err := os.ReadDir("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var dirs []string
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join("testdata", e.Name()))
 		}
-		t.Run(e.Name(), func(t *testing.T) {
+	}
+	return dirs
+}
+
+// TestGolden runs the generator on every testdata/<case>/input package and
+// compares its output with testdata/<case>/*.gen.go.golden, or its
+// problems with testdata/<case>/errors.golden. Generated files must
+// type-check with their input. Packages are type-checked in memory
+// against dependencies loaded once (see testImports).
+func TestGolden(t *testing.T) {
+	imps, err := testImports()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range goldenCases(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
-			dir := filepath.Join("testdata", e.Name())
-			files, err := gen.Generate(filepath.Join(dir, "input"))
-			var probs gen.Problems
-			switch {
-			case errors.As(err, &probs):
-				want := map[string][]byte{"errors.golden": []byte(probs.Error() + "\n")}
-				checkGolden(t, dir, want)
-			case err != nil:
+			abs, pkgPath := caseDir(t, dir)
+			in, err := loadMem(imps, abs, pkgPath)
+			if err != nil {
 				t.Fatal(err)
-			default:
-				want := map[string][]byte{}
-				for name, data := range files {
-					want[name+".golden"] = data
-				}
-				checkGolden(t, dir, want)
-				typeCheck(t, filepath.Join(dir, "input"), files)
+			}
+			files, err := generateFrom(in)
+			if compareGolden(t, dir, files, err) {
+				typeCheck(t, imps, abs, pkgPath, files)
 			}
 		})
 	}
+}
+
+// TestGoldenGoPackages runs every golden case through Generate, which
+// loads packages with go/packages (and so the go command): what go
+// generate does. Only with -exhaustive: TestGolden covers the generator,
+// and the examples and the command's tests cover Generate's loading.
+func TestGoldenGoPackages(t *testing.T) {
+	if !*exhaustive {
+		t.Skip("set -exhaustive or TROUPE_GEN_EXHAUSTIVE=1")
+	}
+	if *update {
+		t.Skip("TestGolden updates the golden files")
+	}
+	imps, err := testImports()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range goldenCases(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
+			abs, pkgPath := caseDir(t, dir)
+			files, err := Generate(abs)
+			if compareGolden(t, dir, files, err) {
+				typeCheck(t, imps, abs, pkgPath, files)
+			}
+		})
+	}
+}
+
+// compareGolden compares the outcome of generating the case in dir with
+// its golden files, and reports whether it generated files.
+func compareGolden(t *testing.T, dir string, files map[string][]byte, err error) bool {
+	t.Helper()
+	var probs Problems
+	switch {
+	case errors.As(err, &probs):
+		checkGolden(t, dir, map[string][]byte{"errors.golden": []byte(probs.Error() + "\n")})
+		return false
+	case err != nil:
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	for name, data := range files {
+		want[name+".golden"] = data
+	}
+	checkGolden(t, dir, want)
+	return true
 }
 
 // checkGolden compares want with the golden files of dir, which must be
@@ -97,38 +153,29 @@ func checkGolden(t *testing.T, dir string, want map[string][]byte) {
 	}
 }
 
-// typeCheck loads the package in dir with the generated files overlaid
-// and fails on any error.
-func typeCheck(t *testing.T, dir string, files map[string][]byte) {
+// typeCheck type-checks the package pkgPath in abs with files, generated
+// for it, beside its own, in memory, and fails on any error.
+func typeCheck(t *testing.T, imps map[string]*types.Package, abs, pkgPath string, files map[string][]byte) {
 	t.Helper()
-	abs, err := filepath.Abs(dir)
+	srcs, err := readPackage(abs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	overlay := map[string][]byte{}
 	for name, data := range files {
-		overlay[filepath.Join(abs, name)] = data
+		srcs[filepath.Join(abs, name)] = data
 	}
-	cfg := &packages.Config{Mode: packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo, Dir: abs, Overlay: overlay}
-	pkgs, err := packages.Load(cfg, ".")
+	if _, errs := checkFiles(imps, abs, pkgPath, srcs); len(errs) > 0 {
+		t.Fatalf("generated code does not type-check:\n%v", errors.Join(errs...))
+	}
+}
+
+// caseDir returns the absolute input directory of the golden case in dir
+// and its package path.
+func caseDir(t *testing.T, dir string) (abs, pkgPath string) {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join(dir, "input"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) != 1 {
-		t.Fatalf("loaded %d packages", len(pkgs))
-	}
-	for name := range overlay {
-		if !slices.Contains(pkgs[0].GoFiles, name) {
-			t.Fatalf("%s not loaded: %v", name, pkgs[0].GoFiles)
-		}
-	}
-	var errs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-	})
-	if len(errs) > 0 {
-		t.Fatalf("generated code does not type-check:\n%s", strings.Join(errs, "\n"))
-	}
+	return abs, "github.com/troupe-go/troupe/gen/" + filepath.ToSlash(filepath.Join(dir, "input"))
 }

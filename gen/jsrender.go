@@ -1,13 +1,11 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"go/types"
 	"maps"
 
 	"github.com/dave/jennifer/jen"
-	"golang.org/x/tools/imports"
 )
 
 // jsLocals are the identifiers the bodies of a JavaScript actor's ref
@@ -16,31 +14,17 @@ var jsLocals = []string{"args", "v"}
 
 // renderJS returns the gofmt'ed generated file of the //troupe:js
 // interface spec: its typed ref.
-func renderJS(pkg *types.Package, spec jsSpec, reserved map[string]bool) ([]byte, error) {
+func renderJS(pkg *types.Package, spec jsSpec, imps importSet, reserved map[string]bool) ([]byte, error) {
 	reserved = maps.Clone(reserved)
 	for _, name := range jsLocals {
 		reserved[name] = true
 	}
-	r := &renderer{pkg: pkg, spec: actorSpec{name: spec.name, kind: spec.kind}, n: namesOfJS(spec.name), reserved: reserved}
-	r.f = jen.NewFilePathName(pkg.Path(), pkg.Name())
-	r.f.HeaderComment(header)
-	msgs := make([]message, len(spec.msgs))
-	for i, m := range spec.msgs {
-		msgs[i] = m.message
-	}
-	r.f.ImportNames(importNames(pkg, msgs))
+	r := &renderer{pkg: pkg, spec: actorSpec{name: spec.name, kind: spec.kind}, n: namesOfJS(spec.name), reserved: reserved,
+		f: newFile(pkg, imps)}
 	r.jsGuards(spec)
 	r.jsRef(spec)
 	r.jsSpawn()
-	var buf bytes.Buffer
-	if err := r.f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("troupegen: rendering %s: %w", r.n.file, err)
-	}
-	out, err := imports.Process(r.n.file, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
-	if err != nil {
-		return nil, fmt.Errorf("troupegen: formatting %s: %w", r.n.file, err)
-	}
-	return out, nil
+	return r.format()
 }
 
 // jsGuards renders the compile-time guards: the ref implements the
@@ -86,7 +70,8 @@ func (r *renderer) jsRef(spec jsSpec) {
 	r.refBasics(doc("%s is a typed ref to a JavaScript actor (kind %q) whose handlers %s describes: "+
 		"each method sends a jsactor.Call naming a handler the script exports.%s "+
 		"Like actor.Ref it is a small comparable value, safe to copy and to use from any goroutine. "+
-		"The zero %s names no actor; get one from %s or %s.",
+		"The zero %s names no actor: its methods fail with an error wrapping actor.ErrNotFound "+
+		"(and Stop does nothing). Get one from %s or %s.",
 		n.ref, spec.kind, spec.name, implements, n.ref, n.spawn, n.refOf),
 		doc("%s types ref, which must name a JavaScript actor of sys whose script exports the handlers of %s.",
 			n.refOf, spec.name))
@@ -142,7 +127,8 @@ func (r *renderer) jsTell(spec jsSpec, m jsMessage) {
 		"Safe from any goroutine.", m.name, m.handler, spec.name, m.name))
 	stmts, args := r.jsArgs(m)
 	call := jen.Qual(jsactorPath, "Tell").Call(append([]jen.Code{jen.Id("r").Dot("sys"), jen.Id("r").Dot("ref"), jen.Lit(m.handler)}, args...)...)
-	r.f.Func().Params(r.recv()).Id(m.name).Params(r.params(m.message)...).Error().Block(append(stmts, jen.Return(call))...)
+	r.f.Func().Params(r.recv()).Id(m.name).Params(r.params(m.message)...).Error().
+		Block(append([]jen.Code{r.checked(jen.Return(jen.Err()))}, append(stmts, jen.Return(call))...)...)
 }
 
 // jsAsk renders the blocking and the asynchronous ask of m.
@@ -169,11 +155,12 @@ func (r *renderer) jsAsk(spec jsSpec, m jsMessage) {
 	params := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, r.params(m.message)...)
 	sig := jen.Func().Params(r.recv()).Id(m.name).Params(params...)
 	if errOnly {
-		r.f.Add(sig).Error().Block(append(stmts,
+		r.f.Add(sig).Error().Block(append([]jen.Code{r.checked(jen.Return(jen.Err()))}, append(stmts,
 			jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(ask),
-			jen.Return(jen.Err()))...)
+			jen.Return(jen.Err()))...)...)
 	} else {
-		r.f.Add(sig).Params(r.typ(m.reply), jen.Error()).Block(append(stmts, jen.Return(ask))...)
+		r.f.Add(sig).Params(r.typ(m.reply), jen.Error()).
+			Block(append([]jen.Code{r.checkedAsk(r.typ(m.reply))}, append(stmts, jen.Return(ask))...)...)
 	}
 
 	r.f.Add(doc("%sAsync asks the actor to run its JavaScript handler %s from a Go actor's handler, whose "+
@@ -189,30 +176,24 @@ func (r *renderer) jsAsk(spec jsSpec, m jsMessage) {
 		reply = jen.Struct()
 	}
 	r.f.Func().Params(r.recv()).Id(m.name+"Async").Params(params...).
-		Op("*").Qual(loopPath, "Promise").Types(reply).Block(append(stmts, jen.Return(async))...)
+		Op("*").Qual(loopPath, "Promise").Types(reply).
+		Block(append([]jen.Code{r.checkedAsync(reply)}, append(stmts, jen.Return(async))...)...)
 }
 
-// jsSpawn renders the spawn functions.
+// jsSpawn renders the spawn function.
 func (r *renderer) jsSpawn() {
 	s, n := r.spec, r.n
-	script := []jen.Code{jen.Id("id").String(), jen.Id("script").Op("*").Qual(jsactorPath, "Script"), jen.Id("opts").Op("...").Qual(jsactorPath, "Option")}
-	body := func(spawn string, spawner, sys jen.Code) []jen.Code {
-		return []jen.Code{
-			jen.List(jen.Id("ref"), jen.Err()).Op(":=").Qual(jsactorPath, spawn).
-				Call(spawner, jen.Lit(s.kind), jen.Id("id"), jen.Id("script"), jen.Id("opts").Op("...")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(n.ref).Values(), jen.Err())),
-			jen.Return(jen.Id(n.ref).Values(jen.Id("ref").Op(":").Id("ref"), jen.Id("sys").Op(":").Add(sys)), jen.Nil()),
-		}
+	call := func(spawn string) jen.Code {
+		return jen.Qual(jsactorPath, spawn).Call(jen.Id("p"), jen.Lit(s.kind), jen.Id("id"), jen.Id("script"), jen.Id("opts").Op("..."))
 	}
-	r.f.Add(doc("%s starts a top-level JavaScript actor of kind %q named id in sys, running script, "+
-		"as jsactor.Spawn does (opts configure it; jsactor.WithSpawnOptions passes actor spawn options). "+
-		"script must export the handlers of %s. Safe from any goroutine.", n.spawn, s.kind, s.name))
-	r.f.Func().Id(n.spawn).Params(append([]jen.Code{jen.Id("sys").Op("*").Qual(actorPath, "System")}, script...)...).
-		Params(jen.Id(n.ref), jen.Error()).Block(body("Spawn", jen.Id("sys"), jen.Id("sys"))...)
-
-	r.f.Add(doc("%s starts a JavaScript actor of kind %q named id, running script, as a child of the actor "+
-		"whose handler has c, as jsactor.SpawnChild does: supervised by it and stopped before it. "+
-		"script must export the handlers of %s. Call it only on c's loop.", n.spawnChild, s.kind, s.name))
-	r.f.Func().Id(n.spawnChild).Params(append([]jen.Code{jen.Id("c").Op("*").Qual(actorPath, "Context")}, script...)...).
-		Params(jen.Id(n.ref), jen.Error()).Block(body("SpawnChild", jen.Id("c"), jen.Id("c").Dot("System").Call())...)
+	r.f.Add(doc("%s starts a JavaScript actor of kind %q named id, running script, under parent: "+
+		"a *actor.System for a top-level actor, as jsactor.Spawn does (safe from any goroutine), "+
+		"or the *actor.Context of a handler for a child of that handler's actor, as jsactor.SpawnChild does: "+
+		"supervised by it and stopped before it (call it then only on that actor's loop). "+
+		"opts configure it (jsactor.WithSpawnOptions passes actor spawn options); "+
+		"script must export the handlers of %s.", n.spawn, s.kind, s.name))
+	r.f.Func().Id(n.spawn).Types(parentParam()).
+		Params(jen.Id("parent").Id("P"), jen.Id("id").String(), jen.Id("script").Op("*").Qual(jsactorPath, "Script"),
+			jen.Id("opts").Op("...").Qual(jsactorPath, "Option")).
+		Params(jen.Id(n.ref), jen.Error()).Block(r.spawnBody(call("Spawn"), call("SpawnChild"))...)
 }

@@ -46,6 +46,12 @@ type message struct {
 // asks reports whether the message has results, and so an ask.
 func (m *message) asks() bool { return m.result != resultNone }
 
+// hasTells reports whether spec has a message without results: a tell,
+// which typed timers can deliver.
+func (spec *actorSpec) hasTells() bool {
+	return slices.ContainsFunc(spec.msgs, func(m message) bool { return !m.asks() })
+}
+
 // actorSpec is an annotated struct and its messages.
 type actorSpec struct {
 	name    string
@@ -146,8 +152,12 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 		a.errorf(ts.Name.Pos(), "actor %s: connection hooks (%s) without a Data hook: a connection actor needs "+
 			"func (*%s) Data(*actor.Context, *netactor.Conn, []byte)", obj.Name(), strings.Join(spec.conn, ", "), obj.Name())
 	}
-	for i := range named.NumMethods() {
-		a.method(&spec, named.Method(i))
+	// The method set of *T: declared methods and those promoted from
+	// embedded fields, which Go makes methods of T, and so messages.
+	mset := types.NewMethodSet(types.NewPointer(named))
+	for i := range mset.Len() {
+		sel := mset.At(i)
+		a.method(&spec, sel.Obj().(*types.Func), len(sel.Index()) > 1)
 	}
 	slices.SortFunc(spec.msgs, func(x, y message) int { return strings.Compare(x.name, y.name) })
 	a.sortSignals(&spec)
@@ -192,16 +202,16 @@ func hasHookSig(fn *types.Func, table map[string]hookSig) bool {
 	return true
 }
 
-// method sorts method fn of actor spec: a message or a handler of a
-// runtime message is added to spec; anything else is left out, and
-// problems are reported.
-func (a *analyzer) method(spec *actorSpec, fn *types.Func) {
+// method sorts method fn of actor spec, declared on it or promoted from
+// an embedded field: a message or a handler of a runtime message is added
+// to spec; anything else is left out, and problems are reported.
+func (a *analyzer) method(spec *actorSpec, fn *types.Func, promoted bool) {
 	if !fn.Exported() {
 		return
 	}
 	ps := fn.Type().(*types.Signature).Params()
 	if ps.Len() == 0 || !isContextPtr(ps.At(0).Type()) {
-		a.misplacedContext(*spec, fn)
+		a.misplacedContext(*spec, fn, promoted)
 		return
 	}
 	if isConnHook(fn) {
@@ -209,12 +219,12 @@ func (a *analyzer) method(spec *actorSpec, fn *types.Func) {
 	}
 	if _, isHookName := hookParams[fn.Name()]; isHookName {
 		if !isHook(fn) {
-			a.errorf(fn.Pos(), "%s.%s: a method named like a lifecycle hook must have the hook's signature (see actor.%sHook)",
+			a.errorf(a.methodPos(*spec, fn), "%s.%s: a method named like a lifecycle hook must have the hook's signature (see actor.%sHook)",
 				spec.name, fn.Name(), fn.Name())
 		}
 		return
 	}
-	if a.invalid(spec.name, fn) {
+	if a.invalid(spec.name, fn) || !a.pointerReceiver(*spec, fn) {
 		return
 	}
 	if typ := signalIn(fn.Type().(*types.Signature)); typ != "" {
@@ -228,12 +238,35 @@ func (a *analyzer) method(spec *actorSpec, fn *types.Func) {
 	}
 }
 
+// methodPos returns where to report a problem with method fn of actor
+// spec: at fn, or at the actor when fn is promoted from another package.
+func (a *analyzer) methodPos(spec actorSpec, fn *types.Func) token.Pos {
+	if fn.Pkg() != a.pkg {
+		return spec.pos
+	}
+	return fn.Pos()
+}
+
+// pointerReceiver reports whether message method fn has a pointer
+// receiver (or is an interface's), and reports it otherwise: on a value
+// receiver a message would change a copy of the actor, and its changes
+// to the actor's state would be lost without a word.
+func (a *analyzer) pointerReceiver(spec actorSpec, fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	if _, isPtr := types.Unalias(recv).(*types.Pointer); isPtr || types.IsInterface(recv) {
+		return true
+	}
+	a.errorf(a.methodPos(spec, fn), "%s.%s: a message method needs a pointer receiver, func (*%s) %s: on a value receiver it would "+
+		"change a copy of the actor and its changes would be lost", spec.name, fn.Name(), a.typeString(recv), fn.Name())
+	return false
+}
+
 // message analyzes method fn of actor spec, a message; ok is false when
 // it has problems (which it reports).
 func (a *analyzer) message(spec actorSpec, fn *types.Func) (message, bool) {
 	sig := fn.Type().(*types.Signature)
 	ps := sig.Params()
-	m := message{name: fn.Name(), pos: fn.Pos(), sig: sig, variadic: sig.Variadic()}
+	m := message{name: fn.Name(), pos: a.methodPos(spec, fn), sig: sig, variadic: sig.Variadic()}
 	ok := true
 	for i := 1; i < ps.Len(); i++ {
 		p := ps.At(i)
@@ -255,18 +288,24 @@ func orUnnamed(name string) string {
 }
 
 // misplacedContext reports an exported method that takes an actor
-// context anywhere but first: it was meant to be a message.
-func (a *analyzer) misplacedContext(spec actorSpec, fn *types.Func) {
+// context anywhere but first, or that takes a context.Context first (and
+// is declared on the actor itself, not promoted from a field, whose type
+// may well have such methods): it was meant to be a message.
+func (a *analyzer) misplacedContext(spec actorSpec, fn *types.Func, promoted bool) {
 	ps := fn.Type().(*types.Signature).Params()
 	for i := range ps.Len() {
 		t := ps.At(i).Type()
 		switch {
 		case i == 0 && isContextNamed(t):
-			a.errorf(fn.Pos(), "%s.%s: the first parameter of a message method must be *actor.Context, not actor.Context",
+			a.errorf(a.methodPos(spec, fn), "%s.%s: the first parameter of a message method must be *actor.Context, not actor.Context",
 				spec.name, fn.Name())
 			return
+		case i == 0 && isStdContext(t) && !promoted:
+			a.errorf(fn.Pos(), "%s.%s: the first parameter of a message method must be *actor.Context (which is a context.Context), "+
+				"not context.Context; a method that is no message must be unexported", spec.name, fn.Name())
+			return
 		case i > 0 && isContextPtr(t):
-			a.errorf(fn.Pos(), "%s.%s: *actor.Context must be the first parameter of a message method",
+			a.errorf(a.methodPos(spec, fn), "%s.%s: *actor.Context must be the first parameter of a message method",
 				spec.name, fn.Name())
 			return
 		}
@@ -310,7 +349,7 @@ func posBefore(p, q token.Position) bool {
 func (a *analyzer) results(spec actorSpec, fn *types.Func, m *message) bool {
 	rs := m.sig.Results()
 	bad := func(format string, args ...any) bool {
-		a.errorf(fn.Pos(), spec.name+"."+fn.Name()+": "+format, args...)
+		a.errorf(a.methodPos(spec, fn), spec.name+"."+fn.Name()+": "+format, args...)
 		return false
 	}
 	switch {
@@ -339,8 +378,8 @@ func (a *analyzer) results(spec actorSpec, fn *types.Func, m *message) bool {
 // checkType reports a type that cannot travel in a message, or an
 // unexported type in the API of an exported actor.
 func (a *analyzer) checkType(spec actorSpec, fn *types.Func, pos token.Pos, what string, t types.Type) bool {
-	if !pos.IsValid() {
-		pos = fn.Pos()
+	if !pos.IsValid() || fn.Pkg() != a.pkg {
+		pos = a.methodPos(spec, fn)
 	}
 	if why := unsupported(t); why != "" {
 		a.errorf(pos, "%s.%s: %s has unsupported type %s: %s", spec.name, fn.Name(), what, a.typeString(t), why)
@@ -352,6 +391,11 @@ func (a *analyzer) checkType(spec actorSpec, fn *types.Func, pos token.Pos, what
 				spec.name, fn.Name(), what, name, spec.name)
 			return false
 		}
+	}
+	if name := foreignUnexportedIn(a.pkg, t); name != "" {
+		a.errorf(pos, "%s.%s: %s uses unexported type %s of another package, which the generated message cannot name",
+			spec.name, fn.Name(), what, name)
+		return false
 	}
 	return true
 }

@@ -10,16 +10,15 @@ import (
 
 // names are the identifiers generated for one actor.
 type names struct {
-	file       string // counter_actor.gen.go
-	adapter    string // counterActor
-	factory    string // counterFactory
-	ref        string // CounterRef
-	refOf      string // CounterRefOf
-	spawn      string // SpawnCounter
-	spawnChild string // SpawnCounterChild
-	timers     string // CounterTimers
-	timersOf   string // CounterTimersOf
-	conn       string // CounterConn, for a connection actor
+	file     string // counter_actor.gen.go
+	adapter  string // counterActor
+	factory  string // counterFactory
+	ref      string // CounterRef
+	refOf    string // CounterRefOf
+	spawn    string // SpawnCounter
+	timers   string // CounterTimers, for an actor with tells
+	timersOf string // CounterTimersOf, for an actor with tells
+	conn     string // CounterConn, for a connection actor
 }
 
 // namesOf returns the generated names of actor type name: exported for an
@@ -32,34 +31,66 @@ func namesOf(name string) names {
 		pub = lowerFirst
 	}
 	return names{
-		file:       snake(name) + "_actor.gen.go",
-		adapter:    lower + "Actor",
-		factory:    lower + "Factory",
-		ref:        pub(upper + "Ref"),
-		refOf:      pub(upper + "RefOf"),
-		spawn:      pub("Spawn" + upper),
-		spawnChild: pub("Spawn" + upper + "Child"),
-		timers:     pub(upper + "Timers"),
-		timersOf:   pub(upper + "TimersOf"),
-		conn:       pub(upper + "Conn"),
+		file:     snake(name) + "_actor.gen.go",
+		adapter:  lower + "Actor",
+		factory:  lower + "Factory",
+		ref:      pub(upper + "Ref"),
+		refOf:    pub(upper + "RefOf"),
+		spawn:    pub("Spawn" + upper),
+		timers:   pub(upper + "Timers"),
+		timersOf: pub(upper + "TimersOf"),
+		conn:     pub(upper + "Conn"),
 	}
 }
 
-// topLevel lists the package-level names of n, for clash checks.
+// topLevel lists the package-level names of n that every actor has, for
+// clash checks.
 func (n names) topLevel() []string {
-	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.spawnChild, n.timers, n.timersOf}
+	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn}
 }
 
 // namesOfJS returns the generated names of //troupe:js interface name;
-// only file, ref, refOf, spawn and spawnChild are set. The file is shop_jsactor.gen.go,
+// only file, ref, refOf and spawn are set. The file is shop_jsactor.gen.go,
 // not shop_js.gen.go: a _js suffix would be a GOOS=js build constraint.
 func namesOfJS(name string) names {
 	n := namesOf(name)
-	return names{file: snake(name) + "_jsactor.gen.go", ref: n.ref, refOf: n.refOf, spawn: n.spawn, spawnChild: n.spawnChild}
+	return names{file: snake(name) + "_jsactor.gen.go", ref: n.ref, refOf: n.refOf, spawn: n.spawn}
 }
 
 // topLevelJS lists the package-level names of n, made by namesOfJS.
-func (n names) topLevelJS() []string { return []string{n.ref, n.refOf, n.spawn, n.spawnChild} }
+func (n names) topLevelJS() []string { return []string{n.ref, n.refOf, n.spawn} }
+
+// withArticle returns name after its indefinite article, as read aloud:
+// "a Counter", "an Inventory", "an HTTPServer", "a UserStore".
+func withArticle(name string) string {
+	rs := []rune(name)
+	if len(rs) == 0 {
+		return name
+	}
+	an := false
+	if len(rs) > 1 && unicode.IsUpper(rs[0]) && unicode.IsUpper(rs[1]) {
+		// An initialism is read letter by letter: an HTTP…, a URL….
+		an = strings.ContainsRune("AEFHILMNORSX", rs[0])
+	} else {
+		lower := strings.ToLower(name)
+		an = strings.ContainsRune("aeio", rune(lower[0])) ||
+			lower[0] == 'u' && !hasAnyPrefix(lower, "uni", "use", "usa", "usu", "uti", "ura", "ure", "uri", "uro")
+		an = an && !hasAnyPrefix(lower, "one", "eu", "ewe")
+	}
+	if an {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // msgType returns the name of the message struct of method of actor.
 func msgType(actor, method string) string {

@@ -60,7 +60,7 @@ func (r *renderer) messages() {
 // Receive, the hooks it forwards and the factory wrapper.
 func (r *renderer) adapter() {
 	s, n := r.spec, r.n
-	r.f.Add(doc("%s adapts a *%s to actor.Actor: Receive calls the method a message stands for, "+
+	r.f.Add(doc("%s adapts *%s to actor.Actor: Receive calls the method a message stands for, "+
 		"or the handler of a runtime message (actor.Terminated, actor.ReceiveTimeout), "+
 		"and the lifecycle hooks of %s pass through.", n.adapter, s.name, s.name))
 	r.f.Type().Id(n.adapter).Struct(jen.Id("a").Op("*").Id(s.name))

@@ -51,16 +51,16 @@ func (a *analyzer) signal(spec actorSpec, fn *types.Func, typ string) (signal, b
 	want := "(*actor.Context, actor." + typ + ")"
 	switch {
 	case ps.Len() != 2 || sig.Variadic():
-		a.errorf(fn.Pos(), "%s.%s: a handler of actor.%s takes exactly %s; the runtime sends it, so it cannot be part of a message",
+		a.errorf(a.methodPos(spec, fn), "%s.%s: a handler of actor.%s takes exactly %s; the runtime sends it, so it cannot be part of a message",
 			spec.name, fn.Name(), typ, want)
 	case !isNamed(ps.At(1).Type(), actorPath, typ):
 		a.errorf(ps.At(1).Pos(), "%s.%s: a handler of actor.%s takes it by value: %s",
 			spec.name, fn.Name(), typ, want)
 	case sig.Results().Len() != 0:
-		a.errorf(fn.Pos(), "%s.%s: a handler of actor.%s returns nothing: the runtime delivers it as a tell, never an ask",
+		a.errorf(a.methodPos(spec, fn), "%s.%s: a handler of actor.%s returns nothing: the runtime delivers it as a tell, never an ask",
 			spec.name, fn.Name(), typ)
 	default:
-		return signal{name: fn.Name(), typ: typ, pos: fn.Pos()}, true
+		return signal{name: fn.Name(), typ: typ, pos: a.methodPos(spec, fn)}, true
 	}
 	return signal{}, false
 }

@@ -93,6 +93,9 @@ func unsupportedNamed(t *types.Named) string {
 	if isNamed(t, loopPath, "Promise") {
 		return "a promise cannot travel in a message"
 	}
+	if isNamed(t, "context", "Context") {
+		return "a context.Context cannot travel in a message (the handler gets its own *actor.Context)"
+	}
 	switch t.Underlying().(type) {
 	case *types.Chan:
 		return "channels cannot travel in a message"
@@ -143,6 +146,18 @@ func unexportedIn(pkg *types.Package, t types.Type) string {
 	walkTypes(t, func(obj *types.TypeName) {
 		if found == "" && obj.Pkg() == pkg && !obj.Exported() {
 			found = obj.Name()
+		}
+	})
+	return found
+}
+
+// foreignUnexportedIn returns the qualified name of an unexported type of
+// a package other than pkg that t mentions, or "".
+func foreignUnexportedIn(pkg *types.Package, t types.Type) string {
+	var found string
+	walkTypes(t, func(obj *types.TypeName) {
+		if found == "" && obj.Pkg() != nil && obj.Pkg() != pkg && !obj.Exported() {
+			found = obj.Pkg().Name() + "." + obj.Name()
 		}
 	})
 	return found

@@ -21,11 +21,11 @@ import (
 	"github.com/troupe-go/troupe/gen"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
+func main() { os.Exit(run(".", os.Args[1:], os.Stderr)) }
 
-// run runs troupegen with args, printing problems to stderr, and returns
-// the exit status.
-func run(args []string, stderr io.Writer) int {
+// run runs troupegen with args for the package in dir, printing problems
+// to stderr, and returns the exit status.
+func run(dir string, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("troupegen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -38,9 +38,9 @@ func run(args []string, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	files, err := gen.Generate(".")
+	files, err := gen.Generate(dir)
 	if err == nil {
-		err = gen.Write(".", files)
+		err = gen.Write(dir, files)
 	}
 	var probs gen.Problems
 	switch {

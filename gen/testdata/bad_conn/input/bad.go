@@ -12,7 +12,7 @@ import (
 type Half struct{}
 
 // Opened is a connection hook.
-func (Half) Opened(c *actor.Context, conn *netactor.Conn) {}
+func (*Half) Opened(c *actor.Context, conn *netactor.Conn) {}
 
 // Ping is a message.
-func (Half) Ping(c *actor.Context) {}
+func (*Half) Ping(c *actor.Context) {}

@@ -35,10 +35,10 @@ func (p *Parent) Obituaries(_ *actor.Context, ts []actor.Terminated) {}
 type Watcher struct{}
 
 // Gone handles actor.Terminated.
-func (Watcher) Gone(*actor.Context, actor.Terminated) {}
+func (*Watcher) Gone(*actor.Context, actor.Terminated) {}
 
 // terminated is unexported: not dispatched, like every unexported method.
-func (Watcher) terminated(*actor.Context, actor.Terminated) {}
+func (*Watcher) terminated(*actor.Context, actor.Terminated) {}
 
 // quiet is unexported, and its handler is named like a built-in method of
 // the typed ref: no clash, since handlers are not on the ref.
@@ -47,4 +47,4 @@ func (Watcher) terminated(*actor.Context, actor.Terminated) {}
 type quiet struct{}
 
 // Stop handles actor.ReceiveTimeout: it stops the actor when idle.
-func (quiet) Stop(c *actor.Context, _ actor.ReceiveTimeout) { c.Stop(c.Self()) }
+func (*quiet) Stop(c *actor.Context, _ actor.ReceiveTimeout) { c.Stop(c.Self()) }

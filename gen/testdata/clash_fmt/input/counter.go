@@ -1,0 +1,19 @@
+// Package clashfmt is a golden test input: the package declares its own fmt,
+// the name the generated file would give package fmt.
+package clashfmt
+
+import "github.com/troupe-go/troupe/actor"
+
+// fmt is the package's own.
+type fmt struct{ verb string }
+
+// Counter counts.
+//
+//troupe:actor
+type Counter struct {
+	n int
+	f fmt
+}
+
+// Add adds by to the count.
+func (c *Counter) Add(ctx *actor.Context, by int) { c.n += by }
