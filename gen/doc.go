@@ -8,11 +8,20 @@
 //	//troupe:actor
 //
 // (options on the same line: kind=NAME sets the actor kind, by default the
-// struct's name) is an actor. Each of its exported methods whose first
-// parameter is an *[actor.Context] is a message; its other parameters are
-// the message's fields, and its results say what an ask returns: none
-// (tell only), R, error, (R, error) or *[loop.Promise] of R (the reply
-// settles later). Methods that implement the lifecycle hooks
+// struct's name) is an actor. Each method of its pointer's method set
+// that is exported and whose first parameter is an *[actor.Context] is a
+// message; its other parameters are the message's fields, and its results
+// say what an ask returns: none (tell only), R, error, (R, error) or
+// *[loop.Promise] of R (the reply settles later). Go's method set of *T
+// holds the methods promoted from T's embedded fields, so an embedded
+// struct's messages are messages of the actor (its own method of the same
+// name wins, as in Go): embedding is how actors share behaviour. A message
+// method needs a pointer receiver (on a value receiver it would change a
+// copy of the actor, its changes lost), and an exported method of the
+// actor whose first parameter is a context.Context is an error, as it was
+// surely meant as a message (the *[actor.Context] is a context.Context);
+// a helper method that is no message must be unexported. Methods that
+// implement the lifecycle hooks
 // ([actor.StartedHook] and the others) are not messages: the generated
 // adapter forwards them. Nor are the connection hooks of package netactor
 // (Data, Opened, PeerClosed, Drained, Closed, with exactly the signatures
@@ -41,13 +50,27 @@
 // implementing [actor.Actor] with a type switch (no reflection), the typed
 // ref CounterRef (a tell method per message without results, a blocking
 // ask and an asynchronous ask per message with results, and Stop and
-// Poison), SpawnCounter, SpawnCounterChild, CounterRefOf, the typed timers
-// CounterTimers (per message a single-shot After, a FixedDelay and a
-// FixedRate timer; Cancel, CancelAll and IsActive by key), and
-// compile-time guards that make stale generated code fail to compile.
+// Poison), CounterRefOf, SpawnCounter (whose parent is the *[actor.System]
+// for a top-level actor, or a handler's *[actor.Context] for a child of
+// its actor), the typed timers CounterTimers of an actor with tells (per
+// tell a single-shot After, a FixedDelay and a FixedRate timer; they embed
+// [actor.Timers], whose Cancel, CancelAll and IsActive work by key; a
+// timer delivers a tell, never an ask, whose reply nobody would wait for),
+// and compile-time guards that make stale generated code fail to compile.
+// The zero CounterRef names no actor: its methods fail with an error
+// wrapping [actor.ErrNotFound] (an Async ask returns a rejected promise),
+// and its Stop does nothing.
 //
 // The names Ref, String, Stop and Poison belong to the generated ref, so
-// no message may take them.
+// no message may take them. Two actors of a package may not have the same
+// kind. Generated files import packages under names the package does not
+// declare (a package with its own context gets "context" imported as
+// contextpkg), so they compile beside any code; only the predeclared
+// identifiers they use (any, error, nil, …) may not be redeclared.
+//
+// A directive is a line comment written exactly //troupe:actor or
+// //troupe:js: near misses ("// troupe:actor", "//troupe: actor",
+// "//Troupe:actor", a block comment) are errors, not silently comments.
 //
 // # Remote actors
 //
@@ -121,7 +144,8 @@
 // an ask an Async variant taking the *[actor.Context] of a Go actor's
 // handler and returning a *[loop.Promise]; Ref, String, Stop and Poison as
 // on Go actors' refs; ShopRefOf; and SpawnShop, which runs a
-// jsactor.Script. When every tell is declared returning error, ShopRef
+// jsactor.Script (top-level, or a child of the actor whose handler's
+// context is its parent). When every tell is declared returning error, ShopRef
 // implements Shop (a compile-time guard checks it), so code can depend on
 // the interface and tests can fake it.
 //
@@ -130,10 +154,25 @@
 //
 // The command troupegen (gen/cmd/troupegen) runs the generator for the
 // package in the current directory, from a //go:generate directive.
+//
+// [actor.Context]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Context
+// [actor.System]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#System
+// [actor.Actor]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Actor
+// [actor.Timers]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Timers
+// [actor.ErrNotFound]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ErrNotFound
+// [actor.ErrUnhandled]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ErrUnhandled
+// [actor.StartedHook]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#StartedHook
+// [actor.Terminated]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Terminated
+// [actor.ReceiveTimeout]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ReceiveTimeout
+// [actor.Context.Watch]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Context.Watch
+// [actor.Context.SetReceiveTimeout]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Context.SetReceiveTimeout
+// [actor.Ref]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Ref
+// [loop.Promise]: https://pkg.go.dev/github.com/troupe-go/troupe/loop#Promise
+// [netactor.Serve]: https://pkg.go.dev/github.com/troupe-go/troupe/netactor#Serve
+// [netactor.SpawnDial]: https://pkg.go.dev/github.com/troupe-go/troupe/netactor#SpawnDial
+// [netactor.ConnActor]: https://pkg.go.dev/github.com/troupe-go/troupe/netactor#ConnActor
 package gen
 
-import (
-	// For doc links.
-	_ "github.com/troupe-go/troupe/actor"
-	_ "github.com/troupe-go/troupe/loop"
-)
+// The doc links to the runtime's packages above are link definitions, not
+// imports: troupegen names the runtime in the code it writes but does not
+// link it (nor zap and the rest of its dependencies) into its binary.

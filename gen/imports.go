@@ -3,10 +3,16 @@ package gen
 import (
 	"go/types"
 	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 )
+
+// numberedLocal matches the numbered locals of generated codecs (v0, k1,
+// sub0, …), which imports never take either.
+var numberedLocal = regexp.MustCompile(`^(v|k|sub|system|kind|id)[0-9]+$`)
 
 // runtimeImports are the packages generated files may import besides
 // those of message types, by import path, with their names.
@@ -47,25 +53,29 @@ func chooseImports(pkg *types.Package, msgs []message, taken map[string]bool) im
 		}
 	}
 	taken = maps.Clone(taken)
-	for _, name := range locals {
+	for _, name := range bodyLocals {
 		taken[name] = true
 	}
-	for _, name := range jsLocals {
-		taken[name] = true
-	}
+	free := func(name string) bool { return !taken[name] && !numberedLocal.MatchString(name) }
 	paths := slices.Sorted(maps.Keys(imps.pkgs))
 	// Own names first, so that a fresh name never takes another
 	// package's own.
 	for _, path := range paths {
-		if name := imps.pkgs[path]; !taken[name] {
+		if name := imps.pkgs[path]; free(name) {
 			imps.names[path] = name
 			taken[name] = true
 		}
 	}
 	for _, path := range paths {
-		if _, ok := imps.names[path]; !ok {
-			imps.names[path] = fresh(imps.pkgs[path]+"pkg", taken)
+		if _, ok := imps.names[path]; ok {
+			continue
 		}
+		name := imps.pkgs[path] + "pkg"
+		for i := 2; !free(name); i++ {
+			name = imps.pkgs[path] + "pkg" + strconv.Itoa(i)
+		}
+		imps.names[path] = name
+		taken[name] = true
 	}
 	return imps
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -23,7 +22,7 @@ type courierDeliverMsg struct {
 	o Order
 }
 
-// courierActor adapts a *Courier to actor.Actor: Receive calls the method a
+// courierActor adapts *Courier to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Courier pass through.
 type courierActor struct {
@@ -60,7 +59,8 @@ func courierFactory(f func() *Courier) actor.Factory {
 // CourierRef is a typed ref to a Courier actor (kind "courier"): its methods
 // send Courier's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero CourierRef names no
-// actor; get one from SpawnCourier, SpawnCourierChild or CourierRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnCourier or CourierRefOf.
 type CourierRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -85,9 +85,11 @@ func (r CourierRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r CourierRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -95,7 +97,19 @@ func (r CourierRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r CourierRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero CourierRef, or was made without a system), and nil otherwise.
+func (r CourierRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero CourierRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Deliver asks the actor to run [Courier.Deliver] and waits for its result,
@@ -103,6 +117,10 @@ func (r CourierRef) Poison() error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use DeliverAsync there).
 func (r CourierRef) Deliver(ctx context.Context, o Order) (Delivery, error) {
+	if err := r.check(); err != nil {
+		var zero Delivery
+		return zero, err
+	}
 	return actor.Ask[Delivery](ctx, r.sys, r.ref, courierDeliverMsg{o: o})
 }
 
@@ -111,89 +129,32 @@ func (r CourierRef) Deliver(ctx context.Context, o Order) (Delivery, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r CourierRef) DeliverAsync(c *actor.Context, o Order) *loop.Promise[Delivery] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Delivery](c.Loop(), err)
+	}
 	return actor.AskAsync[Delivery](c, r.ref, courierDeliverMsg{o: o})
 }
 
-// SpawnCourier starts a top-level Courier actor of kind "courier" named id
-// in sys. f makes a fresh Courier at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnCourier(sys *actor.System, id string, f func() *Courier, opts ...actor.SpawnOption) (CourierRef, error) {
-	ref, err := sys.Spawn("courier", id, courierFactory(f), opts...)
+// SpawnCourier starts a Courier actor of kind "courier" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Courier at spawn and at every restart.
+func SpawnCourier[P *actor.System | *actor.Context](parent P, id string, f func() *Courier, opts ...actor.SpawnOption) (CourierRef, error) {
+	var ref CourierRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("courier", id, courierFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("courier", id, courierFactory(f), opts...)
+	}
 	if err != nil {
 		return CourierRef{}, err
 	}
-	return CourierRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnCourierChild starts a Courier actor of kind "courier" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Courier at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnCourierChild(c *actor.Context, id string, f func() *Courier, opts ...actor.SpawnOption) (CourierRef, error) {
-	ref, err := c.Spawn("courier", id, courierFactory(f), opts...)
-	if err != nil {
-		return CourierRef{}, err
-	}
-	return CourierRef{ref: ref, sys: c.System()}, nil
-}
-
-// CourierTimers schedules Courier's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Courier actor it was made for.
-type CourierTimers struct {
-	t actor.Timers
-}
-
-// CourierTimersOf returns the typed timers of the Courier actor whose
-// handler has c.
-func CourierTimersOf(c *actor.Context) CourierTimers {
-	return CourierTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t CourierTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t CourierTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t CourierTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// DeliverAfter delivers the message of [Courier.Deliver] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t CourierTimers) DeliverAfter(key any, d time.Duration, o Order) error {
-	return t.t.StartSingle(key, d, courierDeliverMsg{o: o})
-}
-
-// DeliverFixedDelay delivers the message of [Courier.Deliver] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t CourierTimers) DeliverFixedDelay(key any, d time.Duration, o Order) error {
-	return t.t.StartFixedDelay(key, d, courierDeliverMsg{o: o})
-}
-
-// DeliverFixedRate delivers the message of [Courier.Deliver] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CourierTimers) DeliverFixedRate(key any, d time.Duration, o Order) error {
-	return t.t.StartFixedRate(key, d, courierDeliverMsg{o: o})
+	return ref, nil
 }
 
 // MarshalWire implements wire.Marshaler; zero fields are omitted.

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -23,7 +22,7 @@ type dispatcherTrackMsg struct {
 	courier CourierRef
 }
 
-// dispatcherActor adapts a *Dispatcher to actor.Actor: Receive calls the
+// dispatcherActor adapts *Dispatcher to actor.Actor: Receive calls the
 // method a message stands for, or the handler of a runtime message
 // (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of
 // Dispatcher pass through.
@@ -68,8 +67,9 @@ func dispatcherFactory(f func() *Dispatcher) actor.Factory {
 // DispatcherRef is a typed ref to a Dispatcher actor (kind "dispatcher"):
 // its methods send Dispatcher's messages. Like actor.Ref it is a small
 // comparable value, safe to copy and to use from any goroutine. The zero
-// DispatcherRef names no actor; get one from SpawnDispatcher,
-// SpawnDispatcherChild or DispatcherRefOf.
+// DispatcherRef names no actor: its methods fail with an error wrapping
+// actor.ErrNotFound (and Stop does nothing). Get one from SpawnDispatcher or
+// DispatcherRefOf.
 type DispatcherRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -94,9 +94,11 @@ func (r DispatcherRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r DispatcherRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -104,7 +106,20 @@ func (r DispatcherRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r DispatcherRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero DispatcherRef, or was made without a system), and nil
+// otherwise.
+func (r DispatcherRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero DispatcherRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Track asks the actor to run [Dispatcher.Track] and waits for its error,
@@ -112,6 +127,9 @@ func (r DispatcherRef) Poison() error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use TrackAsync there).
 func (r DispatcherRef) Track(ctx context.Context, courier CourierRef) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, dispatcherTrackMsg{courier: courier})
 	return err
 }
@@ -121,87 +139,31 @@ func (r DispatcherRef) Track(ctx context.Context, courier CourierRef) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r DispatcherRef) TrackAsync(c *actor.Context, courier CourierRef) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, dispatcherTrackMsg{courier: courier})
 }
 
-// SpawnDispatcher starts a top-level Dispatcher actor of kind "dispatcher"
-// named id in sys. f makes a fresh Dispatcher at spawn and at every restart.
-// Safe from any goroutine.
-func SpawnDispatcher(sys *actor.System, id string, f func() *Dispatcher, opts ...actor.SpawnOption) (DispatcherRef, error) {
-	ref, err := sys.Spawn("dispatcher", id, dispatcherFactory(f), opts...)
+// SpawnDispatcher starts a Dispatcher actor of kind "dispatcher" named id
+// under parent: a *actor.System for a top-level actor (safe from any
+// goroutine), or the *actor.Context of a handler for a child of that
+// handler's actor, supervised by it and stopped before it (call it then only
+// on that actor's loop). f makes a fresh Dispatcher at spawn and at every
+// restart.
+func SpawnDispatcher[P *actor.System | *actor.Context](parent P, id string, f func() *Dispatcher, opts ...actor.SpawnOption) (DispatcherRef, error) {
+	var ref DispatcherRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("dispatcher", id, dispatcherFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("dispatcher", id, dispatcherFactory(f), opts...)
+	}
 	if err != nil {
 		return DispatcherRef{}, err
 	}
-	return DispatcherRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnDispatcherChild starts a Dispatcher actor of kind "dispatcher" named
-// id as a child of the actor whose handler has c: supervised by it and
-// stopped before it. f makes a fresh Dispatcher at spawn and at every
-// restart. Call it only on c's loop.
-func SpawnDispatcherChild(c *actor.Context, id string, f func() *Dispatcher, opts ...actor.SpawnOption) (DispatcherRef, error) {
-	ref, err := c.Spawn("dispatcher", id, dispatcherFactory(f), opts...)
-	if err != nil {
-		return DispatcherRef{}, err
-	}
-	return DispatcherRef{ref: ref, sys: c.System()}, nil
-}
-
-// DispatcherTimers schedules Dispatcher's messages to the actor itself, by
-// key, as actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Dispatcher actor it was made for.
-type DispatcherTimers struct {
-	t actor.Timers
-}
-
-// DispatcherTimersOf returns the typed timers of the Dispatcher actor whose
-// handler has c.
-func DispatcherTimersOf(c *actor.Context) DispatcherTimers {
-	return DispatcherTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t DispatcherTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t DispatcherTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t DispatcherTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// TrackAfter delivers the message of [Dispatcher.Track] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t DispatcherTimers) TrackAfter(key any, d time.Duration, courier CourierRef) error {
-	return t.t.StartSingle(key, d, dispatcherTrackMsg{courier: courier})
-}
-
-// TrackFixedDelay delivers the message of [Dispatcher.Track] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t DispatcherTimers) TrackFixedDelay(key any, d time.Duration, courier CourierRef) error {
-	return t.t.StartFixedDelay(key, d, dispatcherTrackMsg{courier: courier})
-}
-
-// TrackFixedRate delivers the message of [Dispatcher.Track] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t DispatcherTimers) TrackFixedRate(key any, d time.Duration, courier CourierRef) error {
-	return t.t.StartFixedRate(key, d, dispatcherTrackMsg{courier: courier})
+	return ref, nil
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -18,7 +19,8 @@ var _ Pricer = PricerRef{}
 // handlers Pricer describes: each method sends a jsactor.Call naming a
 // handler the script exports. PricerRef implements Pricer. Like actor.Ref it
 // is a small comparable value, safe to copy and to use from any goroutine.
-// The zero PricerRef names no actor; get one from SpawnPricer or
+// The zero PricerRef names no actor: its methods fail with an error wrapping
+// actor.ErrNotFound (and Stop does nothing). Get one from SpawnPricer or
 // PricerRefOf.
 type PricerRef struct {
 	ref actor.Ref
@@ -45,9 +47,11 @@ func (r PricerRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r PricerRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -55,7 +59,19 @@ func (r PricerRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r PricerRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero PricerRef, or was made without a system), and nil otherwise.
+func (r PricerRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero PricerRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Quote asks the actor to run its JavaScript handler quote (see
@@ -66,6 +82,10 @@ func (r PricerRef) Poison() error {
 // QuoteAsync there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
 func (r PricerRef) Quote(ctx context.Context, ledgerArg actor.Ref, item string, qty int64) (Quote, error) {
+	if err := r.check(); err != nil {
+		var zero Quote
+		return zero, err
+	}
 	return jsactor.Ask[Quote](ctx, r.sys, r.ref, "quote", ledgerArg, item, qty)
 }
 
@@ -74,29 +94,32 @@ func (r PricerRef) Quote(ctx context.Context, ledgerArg actor.Ref, item string, 
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r PricerRef) QuoteAsync(c *actor.Context, ledgerArg actor.Ref, item string, qty int64) *loop.Promise[Quote] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Quote](c.Loop(), err)
+	}
 	return jsactor.AskAsync[Quote](c, r.ref, "quote", ledgerArg, item, qty)
 }
 
-// SpawnPricer starts a top-level JavaScript actor of kind "pricer" named id
-// in sys, running script, as jsactor.Spawn does (opts configure it;
-// jsactor.WithSpawnOptions passes actor spawn options). script must export
-// the handlers of Pricer. Safe from any goroutine.
-func SpawnPricer(sys *actor.System, id string, script *jsactor.Script, opts ...jsactor.Option) (PricerRef, error) {
-	ref, err := jsactor.Spawn(sys, "pricer", id, script, opts...)
+// SpawnPricer starts a JavaScript actor of kind "pricer" named id, running
+// script, under parent: a *actor.System for a top-level actor, as
+// jsactor.Spawn does (safe from any goroutine), or the *actor.Context of a
+// handler for a child of that handler's actor, as jsactor.SpawnChild does:
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). opts configure it (jsactor.WithSpawnOptions passes actor spawn
+// options); script must export the handlers of Pricer.
+func SpawnPricer[P *actor.System | *actor.Context](parent P, id string, script *jsactor.Script, opts ...jsactor.Option) (PricerRef, error) {
+	var ref PricerRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = jsactor.Spawn(p, "pricer", id, script, opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = jsactor.SpawnChild(p, "pricer", id, script, opts...)
+	}
 	if err != nil {
 		return PricerRef{}, err
 	}
-	return PricerRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnPricerChild starts a JavaScript actor of kind "pricer" named id,
-// running script, as a child of the actor whose handler has c, as
-// jsactor.SpawnChild does: supervised by it and stopped before it. script
-// must export the handlers of Pricer. Call it only on c's loop.
-func SpawnPricerChild(c *actor.Context, id string, script *jsactor.Script, opts ...jsactor.Option) (PricerRef, error) {
-	ref, err := jsactor.SpawnChild(c, "pricer", id, script, opts...)
-	if err != nil {
-		return PricerRef{}, err
-	}
-	return PricerRef{ref: ref, sys: c.System()}, nil
+	return ref, nil
 }

@@ -35,8 +35,8 @@ type warehouseStockMsg struct {
 	item string
 }
 
-// warehouseActor adapts a *Warehouse to actor.Actor: Receive calls the
-// method a message stands for, or the handler of a runtime message
+// warehouseActor adapts *Warehouse to actor.Actor: Receive calls the method
+// a message stands for, or the handler of a runtime message
 // (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of
 // Warehouse pass through.
 type warehouseActor struct {
@@ -78,8 +78,8 @@ func warehouseFactory(f func() *Warehouse) actor.Factory {
 // WarehouseRef is a typed ref to a Warehouse actor (kind "warehouse"): its
 // methods send Warehouse's messages. Like actor.Ref it is a small comparable
 // value, safe to copy and to use from any goroutine. The zero WarehouseRef
-// names no actor; get one from SpawnWarehouse, SpawnWarehouseChild or
-// WarehouseRefOf.
+// names no actor: its methods fail with an error wrapping actor.ErrNotFound
+// (and Stop does nothing). Get one from SpawnWarehouse or WarehouseRefOf.
 type WarehouseRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -104,9 +104,11 @@ func (r WarehouseRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r WarehouseRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -114,7 +116,20 @@ func (r WarehouseRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r WarehouseRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero WarehouseRef, or was made without a system), and nil
+// otherwise.
+func (r WarehouseRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero WarehouseRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Reserve asks the actor to run [Warehouse.Reserve] and waits for its
@@ -122,6 +137,10 @@ func (r WarehouseRef) Poison() error {
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ReserveAsync there).
 func (r WarehouseRef) Reserve(ctx context.Context, o Order) (Stock, error) {
+	if err := r.check(); err != nil {
+		var zero Stock
+		return zero, err
+	}
 	return actor.Ask[Stock](ctx, r.sys, r.ref, warehouseReserveMsg{o: o})
 }
 
@@ -130,6 +149,9 @@ func (r WarehouseRef) Reserve(ctx context.Context, o Order) (Stock, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WarehouseRef) ReserveAsync(c *actor.Context, o Order) *loop.Promise[Stock] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Stock](c.Loop(), err)
+	}
 	return actor.AskAsync[Stock](c, r.ref, warehouseReserveMsg{o: o})
 }
 
@@ -137,6 +159,9 @@ func (r WarehouseRef) ReserveAsync(c *actor.Context, o Order) *loop.Promise[Stoc
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r WarehouseRef) Ship(o Order) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, warehouseShipMsg{o: o})
 }
 
@@ -145,6 +170,10 @@ func (r WarehouseRef) Ship(o Order) error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use StockAsync there).
 func (r WarehouseRef) Stock(ctx context.Context, item string) (Stock, error) {
+	if err := r.check(); err != nil {
+		var zero Stock
+		return zero, err
+	}
 	return actor.Ask[Stock](ctx, r.sys, r.ref, warehouseStockMsg{item: item})
 }
 
@@ -153,96 +182,57 @@ func (r WarehouseRef) Stock(ctx context.Context, item string) (Stock, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WarehouseRef) StockAsync(c *actor.Context, item string) *loop.Promise[Stock] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Stock](c.Loop(), err)
+	}
 	return actor.AskAsync[Stock](c, r.ref, warehouseStockMsg{item: item})
 }
 
-// SpawnWarehouse starts a top-level Warehouse actor of kind "warehouse"
-// named id in sys. f makes a fresh Warehouse at spawn and at every restart.
-// Safe from any goroutine.
-func SpawnWarehouse(sys *actor.System, id string, f func() *Warehouse, opts ...actor.SpawnOption) (WarehouseRef, error) {
-	ref, err := sys.Spawn("warehouse", id, warehouseFactory(f), opts...)
+// SpawnWarehouse starts a Warehouse actor of kind "warehouse" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Warehouse at spawn and at every restart.
+func SpawnWarehouse[P *actor.System | *actor.Context](parent P, id string, f func() *Warehouse, opts ...actor.SpawnOption) (WarehouseRef, error) {
+	var ref WarehouseRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("warehouse", id, warehouseFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("warehouse", id, warehouseFactory(f), opts...)
+	}
 	if err != nil {
 		return WarehouseRef{}, err
 	}
-	return WarehouseRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnWarehouseChild starts a Warehouse actor of kind "warehouse" named id
-// as a child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Warehouse at spawn and at every restart. Call
-// it only on c's loop.
-func SpawnWarehouseChild(c *actor.Context, id string, f func() *Warehouse, opts ...actor.SpawnOption) (WarehouseRef, error) {
-	ref, err := c.Spawn("warehouse", id, warehouseFactory(f), opts...)
-	if err != nil {
-		return WarehouseRef{}, err
-	}
-	return WarehouseRef{ref: ref, sys: c.System()}, nil
-}
-
-// WarehouseTimers schedules Warehouse's messages to the actor itself, by
-// key, as actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Warehouse actor it was made for.
+// WarehouseTimers schedules Warehouse's tells (its messages without results)
+// to the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Warehouse actor it was made for.
 type WarehouseTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // WarehouseTimersOf returns the typed timers of the Warehouse actor whose
 // handler has c.
 func WarehouseTimersOf(c *actor.Context) WarehouseTimers {
-	return WarehouseTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t WarehouseTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t WarehouseTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t WarehouseTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// ReserveAfter delivers the message of [Warehouse.Reserve] to the actor
-// once, after d (a single-shot timer), under key, replacing key's timer. It
-// fails with actor.ErrStopped once the actor is stopping.
-func (t WarehouseTimers) ReserveAfter(key any, d time.Duration, o Order) error {
-	return t.t.StartSingle(key, d, warehouseReserveMsg{o: o})
-}
-
-// ReserveFixedDelay delivers the message of [Warehouse.Reserve] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t WarehouseTimers) ReserveFixedDelay(key any, d time.Duration, o Order) error {
-	return t.t.StartFixedDelay(key, d, warehouseReserveMsg{o: o})
-}
-
-// ReserveFixedRate delivers the message of [Warehouse.Reserve] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WarehouseTimers) ReserveFixedRate(key any, d time.Duration, o Order) error {
-	return t.t.StartFixedRate(key, d, warehouseReserveMsg{o: o})
+	return WarehouseTimers{c.Timers()}
 }
 
 // ShipAfter delivers the message of [Warehouse.Ship] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t WarehouseTimers) ShipAfter(key any, d time.Duration, o Order) error {
-	return t.t.StartSingle(key, d, warehouseShipMsg{o: o})
+	return t.Timers.StartSingle(key, d, warehouseShipMsg{o: o})
 }
 
 // ShipFixedDelay delivers the message of [Warehouse.Ship] to the actor every
@@ -251,7 +241,7 @@ func (t WarehouseTimers) ShipAfter(key any, d time.Duration, o Order) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t WarehouseTimers) ShipFixedDelay(key any, d time.Duration, o Order) error {
-	return t.t.StartFixedDelay(key, d, warehouseShipMsg{o: o})
+	return t.Timers.StartFixedDelay(key, d, warehouseShipMsg{o: o})
 }
 
 // ShipFixedRate delivers the message of [Warehouse.Ship] to the actor every
@@ -260,32 +250,7 @@ func (t WarehouseTimers) ShipFixedDelay(key any, d time.Duration, o Order) error
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t WarehouseTimers) ShipFixedRate(key any, d time.Duration, o Order) error {
-	return t.t.StartFixedRate(key, d, warehouseShipMsg{o: o})
-}
-
-// StockAfter delivers the message of [Warehouse.Stock] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t WarehouseTimers) StockAfter(key any, d time.Duration, item string) error {
-	return t.t.StartSingle(key, d, warehouseStockMsg{item: item})
-}
-
-// StockFixedDelay delivers the message of [Warehouse.Stock] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t WarehouseTimers) StockFixedDelay(key any, d time.Duration, item string) error {
-	return t.t.StartFixedDelay(key, d, warehouseStockMsg{item: item})
-}
-
-// StockFixedRate delivers the message of [Warehouse.Stock] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WarehouseTimers) StockFixedRate(key any, d time.Duration, item string) error {
-	return t.t.StartFixedRate(key, d, warehouseStockMsg{item: item})
+	return t.Timers.StartFixedRate(key, d, warehouseShipMsg{o: o})
 }
 
 // MarshalWire implements wire.Marshaler; zero fields are omitted.

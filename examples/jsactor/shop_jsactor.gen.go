@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -17,7 +18,9 @@ var _ Shop = ShopRef{}
 // Shop describes: each method sends a jsactor.Call naming a handler the
 // script exports. ShopRef implements Shop. Like actor.Ref it is a small
 // comparable value, safe to copy and to use from any goroutine. The zero
-// ShopRef names no actor; get one from SpawnShop or ShopRefOf.
+// ShopRef names no actor: its methods fail with an error wrapping
+// actor.ErrNotFound (and Stop does nothing). Get one from SpawnShop or
+// ShopRefOf.
 type ShopRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -43,9 +46,11 @@ func (r ShopRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r ShopRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -53,7 +58,19 @@ func (r ShopRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r ShopRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero ShopRef, or was made without a system), and nil otherwise.
+func (r ShopRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero ShopRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Order asks the actor to run its JavaScript handler order (see
@@ -64,6 +81,10 @@ func (r ShopRef) Poison() error {
 // OrderAsync there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
 func (r ShopRef) Order(ctx context.Context, ledgerArg actor.Ref, customer string, item string, qty int) (Receipt, error) {
+	if err := r.check(); err != nil {
+		var zero Receipt
+		return zero, err
+	}
 	return jsactor.Ask[Receipt](ctx, r.sys, r.ref, "order", ledgerArg, customer, item, qty)
 }
 
@@ -72,6 +93,9 @@ func (r ShopRef) Order(ctx context.Context, ledgerArg actor.Ref, customer string
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r ShopRef) OrderAsync(c *actor.Context, ledgerArg actor.Ref, customer string, item string, qty int) *loop.Promise[Receipt] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Receipt](c.Loop(), err)
+	}
 	return jsactor.AskAsync[Receipt](c, r.ref, "order", ledgerArg, customer, item, qty)
 }
 
@@ -83,6 +107,10 @@ func (r ShopRef) OrderAsync(c *actor.Context, ledgerArg actor.Ref, customer stri
 // StatsAsync there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
 func (r ShopRef) Stats(ctx context.Context) (Stats, error) {
+	if err := r.check(); err != nil {
+		var zero Stats
+		return zero, err
+	}
 	return jsactor.Ask[Stats](ctx, r.sys, r.ref, "stats")
 }
 
@@ -91,29 +119,32 @@ func (r ShopRef) Stats(ctx context.Context) (Stats, error) {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r ShopRef) StatsAsync(c *actor.Context) *loop.Promise[Stats] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Stats](c.Loop(), err)
+	}
 	return jsactor.AskAsync[Stats](c, r.ref, "stats")
 }
 
-// SpawnShop starts a top-level JavaScript actor of kind "shop" named id in
-// sys, running script, as jsactor.Spawn does (opts configure it;
-// jsactor.WithSpawnOptions passes actor spawn options). script must export
-// the handlers of Shop. Safe from any goroutine.
-func SpawnShop(sys *actor.System, id string, script *jsactor.Script, opts ...jsactor.Option) (ShopRef, error) {
-	ref, err := jsactor.Spawn(sys, "shop", id, script, opts...)
+// SpawnShop starts a JavaScript actor of kind "shop" named id, running
+// script, under parent: a *actor.System for a top-level actor, as
+// jsactor.Spawn does (safe from any goroutine), or the *actor.Context of a
+// handler for a child of that handler's actor, as jsactor.SpawnChild does:
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). opts configure it (jsactor.WithSpawnOptions passes actor spawn
+// options); script must export the handlers of Shop.
+func SpawnShop[P *actor.System | *actor.Context](parent P, id string, script *jsactor.Script, opts ...jsactor.Option) (ShopRef, error) {
+	var ref ShopRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = jsactor.Spawn(p, "shop", id, script, opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = jsactor.SpawnChild(p, "shop", id, script, opts...)
+	}
 	if err != nil {
 		return ShopRef{}, err
 	}
-	return ShopRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnShopChild starts a JavaScript actor of kind "shop" named id, running
-// script, as a child of the actor whose handler has c, as jsactor.SpawnChild
-// does: supervised by it and stopped before it. script must export the
-// handlers of Shop. Call it only on c's loop.
-func SpawnShopChild(c *actor.Context, id string, script *jsactor.Script, opts ...jsactor.Option) (ShopRef, error) {
-	ref, err := jsactor.SpawnChild(c, "shop", id, script, opts...)
-	if err != nil {
-		return ShopRef{}, err
-	}
-	return ShopRef{ref: ref, sys: c.System()}, nil
+	return ref, nil
 }

@@ -37,7 +37,7 @@ type accountInterestMsg struct {
 	dArg   time.Duration
 }
 
-// accountActor adapts a *Account to actor.Actor: Receive calls the method a
+// accountActor adapts *Account to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Account pass through.
 type accountActor struct {
@@ -83,16 +83,17 @@ func accountFactory(f func() *Account) actor.Factory {
 	}
 }
 
-// AccountRef is a typed ref to a Account actor (kind "account"): its methods
-// send Account's messages. Like actor.Ref it is a small comparable value,
-// safe to copy and to use from any goroutine. The zero AccountRef names no
-// actor; get one from SpawnAccount, SpawnAccountChild or AccountRefOf.
+// AccountRef is a typed ref to an Account actor (kind "account"): its
+// methods send Account's messages. Like actor.Ref it is a small comparable
+// value, safe to copy and to use from any goroutine. The zero AccountRef
+// names no actor: its methods fail with an error wrapping actor.ErrNotFound
+// (and Stop does nothing). Get one from SpawnAccount or AccountRefOf.
 type AccountRef struct {
 	ref actor.Ref
 	sys *actor.System
 }
 
-// AccountRefOf types ref, which must name a Account actor of sys.
+// AccountRefOf types ref, which must name an Account actor of sys.
 func AccountRefOf(sys *actor.System, ref actor.Ref) AccountRef {
 	return AccountRef{ref: ref, sys: sys}
 }
@@ -111,9 +112,11 @@ func (r AccountRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r AccountRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -121,7 +124,19 @@ func (r AccountRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r AccountRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero AccountRef, or was made without a system), and nil otherwise.
+func (r AccountRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero AccountRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Balance asks the actor to run [Account.Balance] and waits for its result,
@@ -129,6 +144,10 @@ func (r AccountRef) Poison() error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use BalanceAsync there).
 func (r AccountRef) Balance(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, accountBalanceMsg{})
 }
 
@@ -137,6 +156,9 @@ func (r AccountRef) Balance(ctx context.Context) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r AccountRef) BalanceAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, accountBalanceMsg{})
 }
 
@@ -144,6 +166,9 @@ func (r AccountRef) BalanceAsync(c *actor.Context) *loop.Promise[int] {
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r AccountRef) Crash() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, accountCrashMsg{})
 }
 
@@ -151,6 +176,9 @@ func (r AccountRef) Crash() error {
 // the reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r AccountRef) Deposit(amount int) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, accountDepositMsg{amount: amount})
 }
 
@@ -159,6 +187,9 @@ func (r AccountRef) Deposit(amount int) error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use InterestAsync there).
 func (r AccountRef) Interest(ctx context.Context, amount int, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, accountInterestMsg{amount: amount, dArg: dArg})
 	return err
 }
@@ -168,96 +199,57 @@ func (r AccountRef) Interest(ctx context.Context, amount int, dArg time.Duration
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r AccountRef) InterestAsync(c *actor.Context, amount int, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, accountInterestMsg{amount: amount, dArg: dArg})
 }
 
-// SpawnAccount starts a top-level Account actor of kind "account" named id
-// in sys. f makes a fresh Account at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnAccount(sys *actor.System, id string, f func() *Account, opts ...actor.SpawnOption) (AccountRef, error) {
-	ref, err := sys.Spawn("account", id, accountFactory(f), opts...)
+// SpawnAccount starts an Account actor of kind "account" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Account at spawn and at every restart.
+func SpawnAccount[P *actor.System | *actor.Context](parent P, id string, f func() *Account, opts ...actor.SpawnOption) (AccountRef, error) {
+	var ref AccountRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("account", id, accountFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("account", id, accountFactory(f), opts...)
+	}
 	if err != nil {
 		return AccountRef{}, err
 	}
-	return AccountRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnAccountChild starts a Account actor of kind "account" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Account at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnAccountChild(c *actor.Context, id string, f func() *Account, opts ...actor.SpawnOption) (AccountRef, error) {
-	ref, err := c.Spawn("account", id, accountFactory(f), opts...)
-	if err != nil {
-		return AccountRef{}, err
-	}
-	return AccountRef{ref: ref, sys: c.System()}, nil
-}
-
-// AccountTimers schedules Account's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Account actor it was made for.
+// AccountTimers schedules Account's tells (its messages without results) to
+// the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Account actor it was made for.
 type AccountTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // AccountTimersOf returns the typed timers of the Account actor whose
 // handler has c.
 func AccountTimersOf(c *actor.Context) AccountTimers {
-	return AccountTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t AccountTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t AccountTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t AccountTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// BalanceAfter delivers the message of [Account.Balance] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t AccountTimers) BalanceAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, accountBalanceMsg{})
-}
-
-// BalanceFixedDelay delivers the message of [Account.Balance] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t AccountTimers) BalanceFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, accountBalanceMsg{})
-}
-
-// BalanceFixedRate delivers the message of [Account.Balance] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t AccountTimers) BalanceFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, accountBalanceMsg{})
+	return AccountTimers{c.Timers()}
 }
 
 // CrashAfter delivers the message of [Account.Crash] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t AccountTimers) CrashAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, accountCrashMsg{})
+	return t.Timers.StartSingle(key, d, accountCrashMsg{})
 }
 
 // CrashFixedDelay delivers the message of [Account.Crash] to the actor every
@@ -266,7 +258,7 @@ func (t AccountTimers) CrashAfter(key any, d time.Duration) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t AccountTimers) CrashFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, accountCrashMsg{})
+	return t.Timers.StartFixedDelay(key, d, accountCrashMsg{})
 }
 
 // CrashFixedRate delivers the message of [Account.Crash] to the actor every
@@ -275,14 +267,14 @@ func (t AccountTimers) CrashFixedDelay(key any, d time.Duration) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t AccountTimers) CrashFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, accountCrashMsg{})
+	return t.Timers.StartFixedRate(key, d, accountCrashMsg{})
 }
 
 // DepositAfter delivers the message of [Account.Deposit] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t AccountTimers) DepositAfter(key any, d time.Duration, amount int) error {
-	return t.t.StartSingle(key, d, accountDepositMsg{amount: amount})
+	return t.Timers.StartSingle(key, d, accountDepositMsg{amount: amount})
 }
 
 // DepositFixedDelay delivers the message of [Account.Deposit] to the actor
@@ -291,7 +283,7 @@ func (t AccountTimers) DepositAfter(key any, d time.Duration, amount int) error 
 // key, replacing key's timer. It fails with actor.ErrStopped once the actor
 // is stopping, and with an error if d is not positive.
 func (t AccountTimers) DepositFixedDelay(key any, d time.Duration, amount int) error {
-	return t.t.StartFixedDelay(key, d, accountDepositMsg{amount: amount})
+	return t.Timers.StartFixedDelay(key, d, accountDepositMsg{amount: amount})
 }
 
 // DepositFixedRate delivers the message of [Account.Deposit] to the actor
@@ -300,30 +292,5 @@ func (t AccountTimers) DepositFixedDelay(key any, d time.Duration, amount int) e
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t AccountTimers) DepositFixedRate(key any, d time.Duration, amount int) error {
-	return t.t.StartFixedRate(key, d, accountDepositMsg{amount: amount})
-}
-
-// InterestAfter delivers the message of [Account.Interest] to the actor
-// once, after d (a single-shot timer), under key, replacing key's timer. It
-// fails with actor.ErrStopped once the actor is stopping.
-func (t AccountTimers) InterestAfter(key any, d time.Duration, amount int, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, accountInterestMsg{amount: amount, dArg: dArg})
-}
-
-// InterestFixedDelay delivers the message of [Account.Interest] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t AccountTimers) InterestFixedDelay(key any, d time.Duration, amount int, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, accountInterestMsg{amount: amount, dArg: dArg})
-}
-
-// InterestFixedRate delivers the message of [Account.Interest] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t AccountTimers) InterestFixedRate(key any, d time.Duration, amount int, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, accountInterestMsg{amount: amount, dArg: dArg})
+	return t.Timers.StartFixedRate(key, d, accountDepositMsg{amount: amount})
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -22,7 +21,7 @@ type auditorAuditMsg struct {
 	acct AccountRef
 }
 
-// auditorActor adapts a *Auditor to actor.Actor: Receive calls the method a
+// auditorActor adapts *Auditor to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Auditor pass through.
 type auditorActor struct {
@@ -56,16 +55,17 @@ func auditorFactory(f func() *Auditor) actor.Factory {
 	}
 }
 
-// AuditorRef is a typed ref to a Auditor actor (kind "auditor"): its methods
-// send Auditor's messages. Like actor.Ref it is a small comparable value,
-// safe to copy and to use from any goroutine. The zero AuditorRef names no
-// actor; get one from SpawnAuditor, SpawnAuditorChild or AuditorRefOf.
+// AuditorRef is a typed ref to an Auditor actor (kind "auditor"): its
+// methods send Auditor's messages. Like actor.Ref it is a small comparable
+// value, safe to copy and to use from any goroutine. The zero AuditorRef
+// names no actor: its methods fail with an error wrapping actor.ErrNotFound
+// (and Stop does nothing). Get one from SpawnAuditor or AuditorRefOf.
 type AuditorRef struct {
 	ref actor.Ref
 	sys *actor.System
 }
 
-// AuditorRefOf types ref, which must name a Auditor actor of sys.
+// AuditorRefOf types ref, which must name an Auditor actor of sys.
 func AuditorRefOf(sys *actor.System, ref actor.Ref) AuditorRef {
 	return AuditorRef{ref: ref, sys: sys}
 }
@@ -84,9 +84,11 @@ func (r AuditorRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r AuditorRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -94,7 +96,19 @@ func (r AuditorRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r AuditorRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero AuditorRef, or was made without a system), and nil otherwise.
+func (r AuditorRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero AuditorRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Audit asks the actor to run [Auditor.Audit] and waits for its result, for
@@ -102,6 +116,10 @@ func (r AuditorRef) Poison() error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // AuditAsync there).
 func (r AuditorRef) Audit(ctx context.Context, acct AccountRef) (string, error) {
+	if err := r.check(); err != nil {
+		var zero string
+		return zero, err
+	}
 	return actor.Ask[string](ctx, r.sys, r.ref, auditorAuditMsg{acct: acct})
 }
 
@@ -110,87 +128,30 @@ func (r AuditorRef) Audit(ctx context.Context, acct AccountRef) (string, error) 
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r AuditorRef) AuditAsync(c *actor.Context, acct AccountRef) *loop.Promise[string] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[string](c.Loop(), err)
+	}
 	return actor.AskAsync[string](c, r.ref, auditorAuditMsg{acct: acct})
 }
 
-// SpawnAuditor starts a top-level Auditor actor of kind "auditor" named id
-// in sys. f makes a fresh Auditor at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnAuditor(sys *actor.System, id string, f func() *Auditor, opts ...actor.SpawnOption) (AuditorRef, error) {
-	ref, err := sys.Spawn("auditor", id, auditorFactory(f), opts...)
+// SpawnAuditor starts an Auditor actor of kind "auditor" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Auditor at spawn and at every restart.
+func SpawnAuditor[P *actor.System | *actor.Context](parent P, id string, f func() *Auditor, opts ...actor.SpawnOption) (AuditorRef, error) {
+	var ref AuditorRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("auditor", id, auditorFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("auditor", id, auditorFactory(f), opts...)
+	}
 	if err != nil {
 		return AuditorRef{}, err
 	}
-	return AuditorRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnAuditorChild starts a Auditor actor of kind "auditor" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Auditor at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnAuditorChild(c *actor.Context, id string, f func() *Auditor, opts ...actor.SpawnOption) (AuditorRef, error) {
-	ref, err := c.Spawn("auditor", id, auditorFactory(f), opts...)
-	if err != nil {
-		return AuditorRef{}, err
-	}
-	return AuditorRef{ref: ref, sys: c.System()}, nil
-}
-
-// AuditorTimers schedules Auditor's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Auditor actor it was made for.
-type AuditorTimers struct {
-	t actor.Timers
-}
-
-// AuditorTimersOf returns the typed timers of the Auditor actor whose
-// handler has c.
-func AuditorTimersOf(c *actor.Context) AuditorTimers {
-	return AuditorTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t AuditorTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t AuditorTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t AuditorTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// AuditAfter delivers the message of [Auditor.Audit] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t AuditorTimers) AuditAfter(key any, d time.Duration, acct AccountRef) error {
-	return t.t.StartSingle(key, d, auditorAuditMsg{acct: acct})
-}
-
-// AuditFixedDelay delivers the message of [Auditor.Audit] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t AuditorTimers) AuditFixedDelay(key any, d time.Duration, acct AccountRef) error {
-	return t.t.StartFixedDelay(key, d, auditorAuditMsg{acct: acct})
-}
-
-// AuditFixedRate delivers the message of [Auditor.Audit] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t AuditorTimers) AuditFixedRate(key any, d time.Duration, acct AccountRef) error {
-	return t.t.StartFixedRate(key, d, auditorAuditMsg{acct: acct})
+	return ref, nil
 }

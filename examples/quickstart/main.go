@@ -48,7 +48,7 @@ func (a *Account) Crash(*actor.Context) { panic("simulated bug") }
 type Auditor struct{}
 
 // Audit replies with a report on acct, once the account answered.
-func (Auditor) Audit(c *actor.Context, acct AccountRef) *loop.Promise[string] {
+func (*Auditor) Audit(c *actor.Context, acct AccountRef) *loop.Promise[string] {
 	return loop.Then(acct.BalanceAsync(c), func(b int) (string, error) {
 		return fmt.Sprintf("audit of %s: balance %d", acct.Ref().ID(), b), nil
 	})

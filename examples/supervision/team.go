@@ -41,7 +41,7 @@ type Team struct {
 
 // Hire spawns a worker named id and watches it.
 func (t *Team) Hire(c *actor.Context, id string) (WorkerRef, error) {
-	w, err := SpawnWorkerChild(c, id, func() *Worker { return &Worker{} }, t.Options...)
+	w, err := SpawnWorker(c, id, func() *Worker { return &Worker{} }, t.Options...)
 	if err != nil {
 		return WorkerRef{}, err
 	}

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -23,8 +22,8 @@ type teamHireMsg struct {
 	id string
 }
 
-// teamActor adapts a *Team to actor.Actor: Receive calls the method a
-// message stands for, or the handler of a runtime message (actor.Terminated,
+// teamActor adapts *Team to actor.Actor: Receive calls the method a message
+// stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Team pass through.
 type teamActor struct {
 	a *Team
@@ -67,8 +66,9 @@ func teamFactory(f func() *Team) actor.Factory {
 
 // TeamRef is a typed ref to a Team actor (kind "team"): its methods send
 // Team's messages. Like actor.Ref it is a small comparable value, safe to
-// copy and to use from any goroutine. The zero TeamRef names no actor; get
-// one from SpawnTeam, SpawnTeamChild or TeamRefOf.
+// copy and to use from any goroutine. The zero TeamRef names no actor: its
+// methods fail with an error wrapping actor.ErrNotFound (and Stop does
+// nothing). Get one from SpawnTeam or TeamRefOf.
 type TeamRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -93,9 +93,11 @@ func (r TeamRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r TeamRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -103,7 +105,19 @@ func (r TeamRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r TeamRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero TeamRef, or was made without a system), and nil otherwise.
+func (r TeamRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero TeamRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Hire asks the actor to run [Team.Hire] and waits for its result, for
@@ -111,6 +125,10 @@ func (r TeamRef) Poison() error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // HireAsync there).
 func (r TeamRef) Hire(ctx context.Context, id string) (WorkerRef, error) {
+	if err := r.check(); err != nil {
+		var zero WorkerRef
+		return zero, err
+	}
 	return actor.Ask[WorkerRef](ctx, r.sys, r.ref, teamHireMsg{id: id})
 }
 
@@ -119,86 +137,30 @@ func (r TeamRef) Hire(ctx context.Context, id string) (WorkerRef, error) {
 // actor.ErrTimeout after the system's ask timeout). Call it only on c's
 // loop.
 func (r TeamRef) HireAsync(c *actor.Context, id string) *loop.Promise[WorkerRef] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[WorkerRef](c.Loop(), err)
+	}
 	return actor.AskAsync[WorkerRef](c, r.ref, teamHireMsg{id: id})
 }
 
-// SpawnTeam starts a top-level Team actor of kind "team" named id in sys. f
-// makes a fresh Team at spawn and at every restart. Safe from any goroutine.
-func SpawnTeam(sys *actor.System, id string, f func() *Team, opts ...actor.SpawnOption) (TeamRef, error) {
-	ref, err := sys.Spawn("team", id, teamFactory(f), opts...)
+// SpawnTeam starts a Team actor of kind "team" named id under parent: a
+// *actor.System for a top-level actor (safe from any goroutine), or the
+// *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Team at spawn and at every restart.
+func SpawnTeam[P *actor.System | *actor.Context](parent P, id string, f func() *Team, opts ...actor.SpawnOption) (TeamRef, error) {
+	var ref TeamRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("team", id, teamFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("team", id, teamFactory(f), opts...)
+	}
 	if err != nil {
 		return TeamRef{}, err
 	}
-	return TeamRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnTeamChild starts a Team actor of kind "team" named id as a child of
-// the actor whose handler has c: supervised by it and stopped before it. f
-// makes a fresh Team at spawn and at every restart. Call it only on c's
-// loop.
-func SpawnTeamChild(c *actor.Context, id string, f func() *Team, opts ...actor.SpawnOption) (TeamRef, error) {
-	ref, err := c.Spawn("team", id, teamFactory(f), opts...)
-	if err != nil {
-		return TeamRef{}, err
-	}
-	return TeamRef{ref: ref, sys: c.System()}, nil
-}
-
-// TeamTimers schedules Team's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Team actor it was made for.
-type TeamTimers struct {
-	t actor.Timers
-}
-
-// TeamTimersOf returns the typed timers of the Team actor whose handler has
-// c.
-func TeamTimersOf(c *actor.Context) TeamTimers {
-	return TeamTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t TeamTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t TeamTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t TeamTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// HireAfter delivers the message of [Team.Hire] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t TeamTimers) HireAfter(key any, d time.Duration, id string) error {
-	return t.t.StartSingle(key, d, teamHireMsg{id: id})
-}
-
-// HireFixedDelay delivers the message of [Team.Hire] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t TeamTimers) HireFixedDelay(key any, d time.Duration, id string) error {
-	return t.t.StartFixedDelay(key, d, teamHireMsg{id: id})
-}
-
-// HireFixedRate delivers the message of [Team.Hire] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t TeamTimers) HireFixedRate(key any, d time.Duration, id string) error {
-	return t.t.StartFixedRate(key, d, teamHireMsg{id: id})
+	return ref, nil
 }

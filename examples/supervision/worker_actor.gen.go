@@ -30,7 +30,7 @@ type workerDoneMsg struct{}
 // workerWorkMsg is the message of [Worker.Work].
 type workerWorkMsg struct{}
 
-// workerActor adapts a *Worker to actor.Actor: Receive calls the method a
+// workerActor adapts *Worker to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Worker pass through.
 type workerActor struct {
@@ -72,7 +72,8 @@ func workerFactory(f func() *Worker) actor.Factory {
 // WorkerRef is a typed ref to a Worker actor (kind "worker"): its methods
 // send Worker's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero WorkerRef names no
-// actor; get one from SpawnWorker, SpawnWorkerChild or WorkerRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnWorker or WorkerRefOf.
 type WorkerRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -97,9 +98,11 @@ func (r WorkerRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r WorkerRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -107,13 +110,28 @@ func (r WorkerRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r WorkerRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero WorkerRef, or was made without a system), and nil otherwise.
+func (r WorkerRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero WorkerRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Crash tells the actor to run [Worker.Crash] and returns at once, with the
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r WorkerRef) Crash(why string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, workerCrashMsg{why: why})
 }
 
@@ -122,6 +140,10 @@ func (r WorkerRef) Crash(why string) error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // DoneAsync there).
 func (r WorkerRef) Done(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, workerDoneMsg{})
 }
 
@@ -130,6 +152,9 @@ func (r WorkerRef) Done(ctx context.Context) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WorkerRef) DoneAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, workerDoneMsg{})
 }
 
@@ -138,6 +163,10 @@ func (r WorkerRef) DoneAsync(c *actor.Context) *loop.Promise[int] {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // WorkAsync there).
 func (r WorkerRef) Work(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, workerWorkMsg{})
 }
 
@@ -146,71 +175,57 @@ func (r WorkerRef) Work(ctx context.Context) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WorkerRef) WorkAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, workerWorkMsg{})
 }
 
-// SpawnWorker starts a top-level Worker actor of kind "worker" named id in
-// sys. f makes a fresh Worker at spawn and at every restart. Safe from any
-// goroutine.
-func SpawnWorker(sys *actor.System, id string, f func() *Worker, opts ...actor.SpawnOption) (WorkerRef, error) {
-	ref, err := sys.Spawn("worker", id, workerFactory(f), opts...)
+// SpawnWorker starts a Worker actor of kind "worker" named id under parent:
+// a *actor.System for a top-level actor (safe from any goroutine), or the
+// *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Worker at spawn and at every restart.
+func SpawnWorker[P *actor.System | *actor.Context](parent P, id string, f func() *Worker, opts ...actor.SpawnOption) (WorkerRef, error) {
+	var ref WorkerRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("worker", id, workerFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("worker", id, workerFactory(f), opts...)
+	}
 	if err != nil {
 		return WorkerRef{}, err
 	}
-	return WorkerRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnWorkerChild starts a Worker actor of kind "worker" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Worker at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnWorkerChild(c *actor.Context, id string, f func() *Worker, opts ...actor.SpawnOption) (WorkerRef, error) {
-	ref, err := c.Spawn("worker", id, workerFactory(f), opts...)
-	if err != nil {
-		return WorkerRef{}, err
-	}
-	return WorkerRef{ref: ref, sys: c.System()}, nil
-}
-
-// WorkerTimers schedules Worker's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Worker actor it was made for.
+// WorkerTimers schedules Worker's tells (its messages without results) to
+// the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Worker actor it was made for.
 type WorkerTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // WorkerTimersOf returns the typed timers of the Worker actor whose handler
 // has c.
 func WorkerTimersOf(c *actor.Context) WorkerTimers {
-	return WorkerTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t WorkerTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t WorkerTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t WorkerTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
+	return WorkerTimers{c.Timers()}
 }
 
 // CrashAfter delivers the message of [Worker.Crash] to the actor once, after
 // d (a single-shot timer), under key, replacing key's timer. It fails with
 // actor.ErrStopped once the actor is stopping.
 func (t WorkerTimers) CrashAfter(key any, d time.Duration, why string) error {
-	return t.t.StartSingle(key, d, workerCrashMsg{why: why})
+	return t.Timers.StartSingle(key, d, workerCrashMsg{why: why})
 }
 
 // CrashFixedDelay delivers the message of [Worker.Crash] to the actor every
@@ -219,7 +234,7 @@ func (t WorkerTimers) CrashAfter(key any, d time.Duration, why string) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t WorkerTimers) CrashFixedDelay(key any, d time.Duration, why string) error {
-	return t.t.StartFixedDelay(key, d, workerCrashMsg{why: why})
+	return t.Timers.StartFixedDelay(key, d, workerCrashMsg{why: why})
 }
 
 // CrashFixedRate delivers the message of [Worker.Crash] to the actor every
@@ -228,55 +243,5 @@ func (t WorkerTimers) CrashFixedDelay(key any, d time.Duration, why string) erro
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t WorkerTimers) CrashFixedRate(key any, d time.Duration, why string) error {
-	return t.t.StartFixedRate(key, d, workerCrashMsg{why: why})
-}
-
-// DoneAfter delivers the message of [Worker.Done] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t WorkerTimers) DoneAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, workerDoneMsg{})
-}
-
-// DoneFixedDelay delivers the message of [Worker.Done] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WorkerTimers) DoneFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, workerDoneMsg{})
-}
-
-// DoneFixedRate delivers the message of [Worker.Done] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t WorkerTimers) DoneFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, workerDoneMsg{})
-}
-
-// WorkAfter delivers the message of [Worker.Work] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t WorkerTimers) WorkAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, workerWorkMsg{})
-}
-
-// WorkFixedDelay delivers the message of [Worker.Work] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WorkerTimers) WorkFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, workerWorkMsg{})
-}
-
-// WorkFixedRate delivers the message of [Worker.Work] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t WorkerTimers) WorkFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, workerWorkMsg{})
+	return t.Timers.StartFixedRate(key, d, workerCrashMsg{why: why})
 }

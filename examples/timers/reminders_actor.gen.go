@@ -15,7 +15,7 @@ import (
 // Receive calls changed; run go generate.
 var (
 	_ func(*Reminders, *actor.Context, string) bool                         = (*Reminders).Active
-	_ func(*Reminders, *actor.Context, string, time.Duration) error         = (*Reminders).Busy
+	_ func(*Reminders, *actor.Context, string)                              = (*Reminders).Busy
 	_ func(*Reminders, *actor.Context, string, time.Duration, bool) error   = (*Reminders).Every
 	_ func(*Reminders, *actor.Context, string) error                        = (*Reminders).Forget
 	_ func(*Reminders, *actor.Context, time.Duration) error                 = (*Reminders).Idle
@@ -35,7 +35,6 @@ type remindersActiveMsg struct {
 // remindersBusyMsg is the message of [Reminders.Busy].
 type remindersBusyMsg struct {
 	cancel string
-	dArg   time.Duration
 }
 
 // remindersEveryMsg is the message of [Reminders.Every].
@@ -80,8 +79,8 @@ type remindersTicksMsg struct {
 	keyArg string
 }
 
-// remindersActor adapts a *Reminders to actor.Actor: Receive calls the
-// method a message stands for, or the handler of a runtime message
+// remindersActor adapts *Reminders to actor.Actor: Receive calls the method
+// a message stands for, or the handler of a runtime message
 // (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of
 // Reminders pass through.
 type remindersActor struct {
@@ -94,11 +93,8 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 	case remindersActiveMsg:
 		return x.a.Active(c, m.keyArg), nil
 	case remindersBusyMsg:
-		if err := x.a.Busy(c, m.cancel, m.dArg); err != nil {
-			return nil, err
-		}
-		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
-		return struct{}{}, nil
+		x.a.Busy(c, m.cancel)
+		return nil, nil
 	case remindersEveryMsg:
 		if err := x.a.Every(c, m.keyArg, m.dArg, m.fixedRate); err != nil {
 			return nil, err
@@ -165,8 +161,8 @@ func remindersFactory(f func() *Reminders) actor.Factory {
 // RemindersRef is a typed ref to a Reminders actor (kind "reminders"): its
 // methods send Reminders's messages. Like actor.Ref it is a small comparable
 // value, safe to copy and to use from any goroutine. The zero RemindersRef
-// names no actor; get one from SpawnReminders, SpawnRemindersChild or
-// RemindersRefOf.
+// names no actor: its methods fail with an error wrapping actor.ErrNotFound
+// (and Stop does nothing). Get one from SpawnReminders or RemindersRefOf.
 type RemindersRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -191,9 +187,11 @@ func (r RemindersRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r RemindersRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -201,7 +199,20 @@ func (r RemindersRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r RemindersRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero RemindersRef, or was made without a system), and nil
+// otherwise.
+func (r RemindersRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero RemindersRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Active asks the actor to run [Reminders.Active] and waits for its result,
@@ -209,6 +220,10 @@ func (r RemindersRef) Poison() error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ActiveAsync there).
 func (r RemindersRef) Active(ctx context.Context, keyArg string) (bool, error) {
+	if err := r.check(); err != nil {
+		var zero bool
+		return zero, err
+	}
 	return actor.Ask[bool](ctx, r.sys, r.ref, remindersActiveMsg{keyArg: keyArg})
 }
 
@@ -217,24 +232,20 @@ func (r RemindersRef) Active(ctx context.Context, keyArg string) (bool, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[bool] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[bool](c.Loop(), err)
+	}
 	return actor.AskAsync[bool](c, r.ref, remindersActiveMsg{keyArg: keyArg})
 }
 
-// Busy asks the actor to run [Reminders.Busy] and waits for its error, for
-// callers outside actors: without a deadline in ctx the system's ask timeout
-// applies, and from a handler it fails at once with actor.ErrWouldBlock (use
-// BusyAsync there).
-func (r RemindersRef) Busy(ctx context.Context, cancel string, dArg time.Duration) error {
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersBusyMsg{cancel: cancel, dArg: dArg})
-	return err
-}
-
-// BusyAsync asks the actor to run [Reminders.Busy] from a handler, whose
-// context is c: it never blocks, and the promise settles on c's loop
-// (rejected with actor.ErrTimeout after the system's ask timeout). Call it
-// only on c's loop.
-func (r RemindersRef) BusyAsync(c *actor.Context, cancel string, dArg time.Duration) *loop.Promise[struct{}] {
-	return actor.AskAsync[struct{}](c, r.ref, remindersBusyMsg{cancel: cancel, dArg: dArg})
+// Busy tells the actor to run [Reminders.Busy] and returns at once, with the
+// reason the message could not be delivered (actor.ErrNotFound,
+// actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
+func (r RemindersRef) Busy(cancel string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	return r.sys.Tell(r.ref, remindersBusyMsg{cancel: cancel})
 }
 
 // Every asks the actor to run [Reminders.Every] and waits for its error, for
@@ -242,6 +253,9 @@ func (r RemindersRef) BusyAsync(c *actor.Context, cancel string, dArg time.Durat
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // EveryAsync there).
 func (r RemindersRef) Every(ctx context.Context, keyArg string, dArg time.Duration, fixedRate bool) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
 	return err
 }
@@ -251,6 +265,9 @@ func (r RemindersRef) Every(ctx context.Context, keyArg string, dArg time.Durati
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) EveryAsync(c *actor.Context, keyArg string, dArg time.Duration, fixedRate bool) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
 }
 
@@ -259,6 +276,9 @@ func (r RemindersRef) EveryAsync(c *actor.Context, keyArg string, dArg time.Dura
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ForgetAsync there).
 func (r RemindersRef) Forget(ctx context.Context, keyArg string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersForgetMsg{keyArg: keyArg})
 	return err
 }
@@ -268,6 +288,9 @@ func (r RemindersRef) Forget(ctx context.Context, keyArg string) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) ForgetAsync(c *actor.Context, keyArg string) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, remindersForgetMsg{keyArg: keyArg})
 }
 
@@ -276,6 +299,9 @@ func (r RemindersRef) ForgetAsync(c *actor.Context, keyArg string) *loop.Promise
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // IdleAsync there).
 func (r RemindersRef) Idle(ctx context.Context, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersIdleMsg{dArg: dArg})
 	return err
 }
@@ -285,6 +311,9 @@ func (r RemindersRef) Idle(ctx context.Context, dArg time.Duration) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) IdleAsync(c *actor.Context, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, remindersIdleMsg{dArg: dArg})
 }
 
@@ -293,6 +322,9 @@ func (r RemindersRef) IdleAsync(c *actor.Context, dArg time.Duration) *loop.Prom
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // PingAsync there).
 func (r RemindersRef) Ping(ctx context.Context) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersPingMsg{})
 	return err
 }
@@ -302,6 +334,9 @@ func (r RemindersRef) Ping(ctx context.Context) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) PingAsync(c *actor.Context) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, remindersPingMsg{})
 }
 
@@ -309,6 +344,9 @@ func (r RemindersRef) PingAsync(c *actor.Context) *loop.Promise[struct{}] {
 // the reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r RemindersRef) Remind(what string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, remindersRemindMsg{what: what})
 }
 
@@ -317,6 +355,9 @@ func (r RemindersRef) Remind(what string) error {
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ScheduleAsync there).
 func (r RemindersRef) Schedule(ctx context.Context, keyArg string, what string, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
 	return err
 }
@@ -326,6 +367,9 @@ func (r RemindersRef) Schedule(ctx context.Context, keyArg string, what string, 
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) ScheduleAsync(c *actor.Context, keyArg string, what string, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
 }
 
@@ -333,6 +377,9 @@ func (r RemindersRef) ScheduleAsync(c *actor.Context, keyArg string, what string
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r RemindersRef) Tick(keyArg string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, remindersTickMsg{keyArg: keyArg})
 }
 
@@ -341,6 +388,10 @@ func (r RemindersRef) Tick(keyArg string) error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use TicksAsync there).
 func (r RemindersRef) Ticks(ctx context.Context, keyArg string) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, remindersTicksMsg{keyArg: keyArg})
 }
 
@@ -349,96 +400,57 @@ func (r RemindersRef) Ticks(ctx context.Context, keyArg string) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r RemindersRef) TicksAsync(c *actor.Context, keyArg string) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, remindersTicksMsg{keyArg: keyArg})
 }
 
-// SpawnReminders starts a top-level Reminders actor of kind "reminders"
-// named id in sys. f makes a fresh Reminders at spawn and at every restart.
-// Safe from any goroutine.
-func SpawnReminders(sys *actor.System, id string, f func() *Reminders, opts ...actor.SpawnOption) (RemindersRef, error) {
-	ref, err := sys.Spawn("reminders", id, remindersFactory(f), opts...)
+// SpawnReminders starts a Reminders actor of kind "reminders" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Reminders at spawn and at every restart.
+func SpawnReminders[P *actor.System | *actor.Context](parent P, id string, f func() *Reminders, opts ...actor.SpawnOption) (RemindersRef, error) {
+	var ref RemindersRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("reminders", id, remindersFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("reminders", id, remindersFactory(f), opts...)
+	}
 	if err != nil {
 		return RemindersRef{}, err
 	}
-	return RemindersRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnRemindersChild starts a Reminders actor of kind "reminders" named id
-// as a child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Reminders at spawn and at every restart. Call
-// it only on c's loop.
-func SpawnRemindersChild(c *actor.Context, id string, f func() *Reminders, opts ...actor.SpawnOption) (RemindersRef, error) {
-	ref, err := c.Spawn("reminders", id, remindersFactory(f), opts...)
-	if err != nil {
-		return RemindersRef{}, err
-	}
-	return RemindersRef{ref: ref, sys: c.System()}, nil
-}
-
-// RemindersTimers schedules Reminders's messages to the actor itself, by
-// key, as actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Reminders actor it was made for.
+// RemindersTimers schedules Reminders's tells (its messages without results)
+// to the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Reminders actor it was made for.
 type RemindersTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // RemindersTimersOf returns the typed timers of the Reminders actor whose
 // handler has c.
 func RemindersTimersOf(c *actor.Context) RemindersTimers {
-	return RemindersTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t RemindersTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t RemindersTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t RemindersTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// ActiveAfter delivers the message of [Reminders.Active] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) ActiveAfter(key any, d time.Duration, keyArg string) error {
-	return t.t.StartSingle(key, d, remindersActiveMsg{keyArg: keyArg})
-}
-
-// ActiveFixedDelay delivers the message of [Reminders.Active] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t RemindersTimers) ActiveFixedDelay(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedDelay(key, d, remindersActiveMsg{keyArg: keyArg})
-}
-
-// ActiveFixedRate delivers the message of [Reminders.Active] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) ActiveFixedRate(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedRate(key, d, remindersActiveMsg{keyArg: keyArg})
+	return RemindersTimers{c.Timers()}
 }
 
 // BusyAfter delivers the message of [Reminders.Busy] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) BusyAfter(key any, d time.Duration, cancel string, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, remindersBusyMsg{cancel: cancel, dArg: dArg})
+func (t RemindersTimers) BusyAfter(key any, d time.Duration, cancel string) error {
+	return t.Timers.StartSingle(key, d, remindersBusyMsg{cancel: cancel})
 }
 
 // BusyFixedDelay delivers the message of [Reminders.Busy] to the actor every
@@ -446,8 +458,8 @@ func (t RemindersTimers) BusyAfter(key any, d time.Duration, cancel string, dArg
 // a slow handler delays the next delivery), until cancelled, under key,
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
-func (t RemindersTimers) BusyFixedDelay(key any, d time.Duration, cancel string, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, remindersBusyMsg{cancel: cancel, dArg: dArg})
+func (t RemindersTimers) BusyFixedDelay(key any, d time.Duration, cancel string) error {
+	return t.Timers.StartFixedDelay(key, d, remindersBusyMsg{cancel: cancel})
 }
 
 // BusyFixedRate delivers the message of [Reminders.Busy] to the actor every
@@ -455,115 +467,15 @@ func (t RemindersTimers) BusyFixedDelay(key any, d time.Duration, cancel string,
 // handler does not shift the schedule), until cancelled, under key,
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
-func (t RemindersTimers) BusyFixedRate(key any, d time.Duration, cancel string, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, remindersBusyMsg{cancel: cancel, dArg: dArg})
-}
-
-// EveryAfter delivers the message of [Reminders.Every] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) EveryAfter(key any, d time.Duration, keyArg string, dArg time.Duration, fixedRate bool) error {
-	return t.t.StartSingle(key, d, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
-}
-
-// EveryFixedDelay delivers the message of [Reminders.Every] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t RemindersTimers) EveryFixedDelay(key any, d time.Duration, keyArg string, dArg time.Duration, fixedRate bool) error {
-	return t.t.StartFixedDelay(key, d, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
-}
-
-// EveryFixedRate delivers the message of [Reminders.Every] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) EveryFixedRate(key any, d time.Duration, keyArg string, dArg time.Duration, fixedRate bool) error {
-	return t.t.StartFixedRate(key, d, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
-}
-
-// ForgetAfter delivers the message of [Reminders.Forget] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) ForgetAfter(key any, d time.Duration, keyArg string) error {
-	return t.t.StartSingle(key, d, remindersForgetMsg{keyArg: keyArg})
-}
-
-// ForgetFixedDelay delivers the message of [Reminders.Forget] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t RemindersTimers) ForgetFixedDelay(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedDelay(key, d, remindersForgetMsg{keyArg: keyArg})
-}
-
-// ForgetFixedRate delivers the message of [Reminders.Forget] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) ForgetFixedRate(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedRate(key, d, remindersForgetMsg{keyArg: keyArg})
-}
-
-// IdleAfter delivers the message of [Reminders.Idle] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) IdleAfter(key any, d time.Duration, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, remindersIdleMsg{dArg: dArg})
-}
-
-// IdleFixedDelay delivers the message of [Reminders.Idle] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) IdleFixedDelay(key any, d time.Duration, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, remindersIdleMsg{dArg: dArg})
-}
-
-// IdleFixedRate delivers the message of [Reminders.Idle] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) IdleFixedRate(key any, d time.Duration, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, remindersIdleMsg{dArg: dArg})
-}
-
-// PingAfter delivers the message of [Reminders.Ping] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) PingAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, remindersPingMsg{})
-}
-
-// PingFixedDelay delivers the message of [Reminders.Ping] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) PingFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, remindersPingMsg{})
-}
-
-// PingFixedRate delivers the message of [Reminders.Ping] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) PingFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, remindersPingMsg{})
+func (t RemindersTimers) BusyFixedRate(key any, d time.Duration, cancel string) error {
+	return t.Timers.StartFixedRate(key, d, remindersBusyMsg{cancel: cancel})
 }
 
 // RemindAfter delivers the message of [Reminders.Remind] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t RemindersTimers) RemindAfter(key any, d time.Duration, what string) error {
-	return t.t.StartSingle(key, d, remindersRemindMsg{what: what})
+	return t.Timers.StartSingle(key, d, remindersRemindMsg{what: what})
 }
 
 // RemindFixedDelay delivers the message of [Reminders.Remind] to the actor
@@ -572,7 +484,7 @@ func (t RemindersTimers) RemindAfter(key any, d time.Duration, what string) erro
 // key, replacing key's timer. It fails with actor.ErrStopped once the actor
 // is stopping, and with an error if d is not positive.
 func (t RemindersTimers) RemindFixedDelay(key any, d time.Duration, what string) error {
-	return t.t.StartFixedDelay(key, d, remindersRemindMsg{what: what})
+	return t.Timers.StartFixedDelay(key, d, remindersRemindMsg{what: what})
 }
 
 // RemindFixedRate delivers the message of [Reminders.Remind] to the actor
@@ -581,39 +493,14 @@ func (t RemindersTimers) RemindFixedDelay(key any, d time.Duration, what string)
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t RemindersTimers) RemindFixedRate(key any, d time.Duration, what string) error {
-	return t.t.StartFixedRate(key, d, remindersRemindMsg{what: what})
-}
-
-// ScheduleAfter delivers the message of [Reminders.Schedule] to the actor
-// once, after d (a single-shot timer), under key, replacing key's timer. It
-// fails with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) ScheduleAfter(key any, d time.Duration, keyArg string, what string, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
-}
-
-// ScheduleFixedDelay delivers the message of [Reminders.Schedule] to the
-// actor every d, measured from the end of the previous delivery's handling
-// (fixed delay: a slow handler delays the next delivery), until cancelled,
-// under key, replacing key's timer. It fails with actor.ErrStopped once the
-// actor is stopping, and with an error if d is not positive.
-func (t RemindersTimers) ScheduleFixedDelay(key any, d time.Duration, keyArg string, what string, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
-}
-
-// ScheduleFixedRate delivers the message of [Reminders.Schedule] to the
-// actor every d, measured from the previous delivery's deadline (fixed rate:
-// a slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) ScheduleFixedRate(key any, d time.Duration, keyArg string, what string, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
+	return t.Timers.StartFixedRate(key, d, remindersRemindMsg{what: what})
 }
 
 // TickAfter delivers the message of [Reminders.Tick] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t RemindersTimers) TickAfter(key any, d time.Duration, keyArg string) error {
-	return t.t.StartSingle(key, d, remindersTickMsg{keyArg: keyArg})
+	return t.Timers.StartSingle(key, d, remindersTickMsg{keyArg: keyArg})
 }
 
 // TickFixedDelay delivers the message of [Reminders.Tick] to the actor every
@@ -622,7 +509,7 @@ func (t RemindersTimers) TickAfter(key any, d time.Duration, keyArg string) erro
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t RemindersTimers) TickFixedDelay(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedDelay(key, d, remindersTickMsg{keyArg: keyArg})
+	return t.Timers.StartFixedDelay(key, d, remindersTickMsg{keyArg: keyArg})
 }
 
 // TickFixedRate delivers the message of [Reminders.Tick] to the actor every
@@ -631,30 +518,5 @@ func (t RemindersTimers) TickFixedDelay(key any, d time.Duration, keyArg string)
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t RemindersTimers) TickFixedRate(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedRate(key, d, remindersTickMsg{keyArg: keyArg})
-}
-
-// TicksAfter delivers the message of [Reminders.Ticks] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) TicksAfter(key any, d time.Duration, keyArg string) error {
-	return t.t.StartSingle(key, d, remindersTicksMsg{keyArg: keyArg})
-}
-
-// TicksFixedDelay delivers the message of [Reminders.Ticks] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t RemindersTimers) TicksFixedDelay(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedDelay(key, d, remindersTicksMsg{keyArg: keyArg})
-}
-
-// TicksFixedRate delivers the message of [Reminders.Ticks] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) TicksFixedRate(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedRate(key, d, remindersTicksMsg{keyArg: keyArg})
+	return t.Timers.StartFixedRate(key, d, remindersTickMsg{keyArg: keyArg})
 }

@@ -39,7 +39,7 @@ type playerServeMsg struct {
 	rounds int
 }
 
-// playerActor adapts a *Player to actor.Actor: Receive calls the method a
+// playerActor adapts *Player to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Player pass through.
 type playerActor struct {
@@ -90,7 +90,8 @@ func playerFactory(f func() *Player) actor.Factory {
 // PlayerRef is a typed ref to a Player actor (kind "player"): its methods
 // send Player's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero PlayerRef names no
-// actor; get one from SpawnPlayer, SpawnPlayerChild or PlayerRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnPlayer or PlayerRefOf.
 type PlayerRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -115,9 +116,11 @@ func (r PlayerRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r PlayerRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -125,13 +128,28 @@ func (r PlayerRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r PlayerRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero PlayerRef, or was made without a system), and nil otherwise.
+func (r PlayerRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero PlayerRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Hit tells the actor to run [Player.Hit] and returns at once, with the
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r PlayerRef) Hit(b Ball) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, playerHitMsg{b: b})
 }
 
@@ -140,6 +158,10 @@ func (r PlayerRef) Hit(b Ball) error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // HitsAsync there).
 func (r PlayerRef) Hits(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, playerHitsMsg{})
 }
 
@@ -148,6 +170,9 @@ func (r PlayerRef) Hits(ctx context.Context) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r PlayerRef) HitsAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, playerHitsMsg{})
 }
 
@@ -156,6 +181,9 @@ func (r PlayerRef) HitsAsync(c *actor.Context) *loop.Promise[int] {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // MeetAsync there).
 func (r PlayerRef) Meet(ctx context.Context, opponent PlayerRef) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, playerMeetMsg{opponent: opponent})
 	return err
 }
@@ -165,6 +193,9 @@ func (r PlayerRef) Meet(ctx context.Context, opponent PlayerRef) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r PlayerRef) MeetAsync(c *actor.Context, opponent PlayerRef) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, playerMeetMsg{opponent: opponent})
 }
 
@@ -173,6 +204,10 @@ func (r PlayerRef) MeetAsync(c *actor.Context, opponent PlayerRef) *loop.Promise
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // ServeAsync there).
 func (r PlayerRef) Serve(ctx context.Context, rounds int) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, playerServeMsg{rounds: rounds})
 }
 
@@ -181,71 +216,57 @@ func (r PlayerRef) Serve(ctx context.Context, rounds int) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r PlayerRef) ServeAsync(c *actor.Context, rounds int) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, playerServeMsg{rounds: rounds})
 }
 
-// SpawnPlayer starts a top-level Player actor of kind "player" named id in
-// sys. f makes a fresh Player at spawn and at every restart. Safe from any
-// goroutine.
-func SpawnPlayer(sys *actor.System, id string, f func() *Player, opts ...actor.SpawnOption) (PlayerRef, error) {
-	ref, err := sys.Spawn("player", id, playerFactory(f), opts...)
+// SpawnPlayer starts a Player actor of kind "player" named id under parent:
+// a *actor.System for a top-level actor (safe from any goroutine), or the
+// *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Player at spawn and at every restart.
+func SpawnPlayer[P *actor.System | *actor.Context](parent P, id string, f func() *Player, opts ...actor.SpawnOption) (PlayerRef, error) {
+	var ref PlayerRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("player", id, playerFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("player", id, playerFactory(f), opts...)
+	}
 	if err != nil {
 		return PlayerRef{}, err
 	}
-	return PlayerRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnPlayerChild starts a Player actor of kind "player" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Player at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnPlayerChild(c *actor.Context, id string, f func() *Player, opts ...actor.SpawnOption) (PlayerRef, error) {
-	ref, err := c.Spawn("player", id, playerFactory(f), opts...)
-	if err != nil {
-		return PlayerRef{}, err
-	}
-	return PlayerRef{ref: ref, sys: c.System()}, nil
-}
-
-// PlayerTimers schedules Player's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Player actor it was made for.
+// PlayerTimers schedules Player's tells (its messages without results) to
+// the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Player actor it was made for.
 type PlayerTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // PlayerTimersOf returns the typed timers of the Player actor whose handler
 // has c.
 func PlayerTimersOf(c *actor.Context) PlayerTimers {
-	return PlayerTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t PlayerTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t PlayerTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t PlayerTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
+	return PlayerTimers{c.Timers()}
 }
 
 // HitAfter delivers the message of [Player.Hit] to the actor once, after d
 // (a single-shot timer), under key, replacing key's timer. It fails with
 // actor.ErrStopped once the actor is stopping.
 func (t PlayerTimers) HitAfter(key any, d time.Duration, b Ball) error {
-	return t.t.StartSingle(key, d, playerHitMsg{b: b})
+	return t.Timers.StartSingle(key, d, playerHitMsg{b: b})
 }
 
 // HitFixedDelay delivers the message of [Player.Hit] to the actor every d,
@@ -254,7 +275,7 @@ func (t PlayerTimers) HitAfter(key any, d time.Duration, b Ball) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t PlayerTimers) HitFixedDelay(key any, d time.Duration, b Ball) error {
-	return t.t.StartFixedDelay(key, d, playerHitMsg{b: b})
+	return t.Timers.StartFixedDelay(key, d, playerHitMsg{b: b})
 }
 
 // HitFixedRate delivers the message of [Player.Hit] to the actor every d,
@@ -263,80 +284,5 @@ func (t PlayerTimers) HitFixedDelay(key any, d time.Duration, b Ball) error {
 // timer. It fails with actor.ErrStopped once the actor is stopping, and with
 // an error if d is not positive.
 func (t PlayerTimers) HitFixedRate(key any, d time.Duration, b Ball) error {
-	return t.t.StartFixedRate(key, d, playerHitMsg{b: b})
-}
-
-// HitsAfter delivers the message of [Player.Hits] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t PlayerTimers) HitsAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, playerHitsMsg{})
-}
-
-// HitsFixedDelay delivers the message of [Player.Hits] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t PlayerTimers) HitsFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, playerHitsMsg{})
-}
-
-// HitsFixedRate delivers the message of [Player.Hits] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t PlayerTimers) HitsFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, playerHitsMsg{})
-}
-
-// MeetAfter delivers the message of [Player.Meet] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t PlayerTimers) MeetAfter(key any, d time.Duration, opponent PlayerRef) error {
-	return t.t.StartSingle(key, d, playerMeetMsg{opponent: opponent})
-}
-
-// MeetFixedDelay delivers the message of [Player.Meet] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t PlayerTimers) MeetFixedDelay(key any, d time.Duration, opponent PlayerRef) error {
-	return t.t.StartFixedDelay(key, d, playerMeetMsg{opponent: opponent})
-}
-
-// MeetFixedRate delivers the message of [Player.Meet] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t PlayerTimers) MeetFixedRate(key any, d time.Duration, opponent PlayerRef) error {
-	return t.t.StartFixedRate(key, d, playerMeetMsg{opponent: opponent})
-}
-
-// ServeAfter delivers the message of [Player.Serve] to the actor once, after
-// d (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t PlayerTimers) ServeAfter(key any, d time.Duration, rounds int) error {
-	return t.t.StartSingle(key, d, playerServeMsg{rounds: rounds})
-}
-
-// ServeFixedDelay delivers the message of [Player.Serve] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t PlayerTimers) ServeFixedDelay(key any, d time.Duration, rounds int) error {
-	return t.t.StartFixedDelay(key, d, playerServeMsg{rounds: rounds})
-}
-
-// ServeFixedRate delivers the message of [Player.Serve] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t PlayerTimers) ServeFixedRate(key any, d time.Duration, rounds int) error {
-	return t.t.StartFixedRate(key, d, playerServeMsg{rounds: rounds})
+	return t.Timers.StartFixedRate(key, d, playerHitMsg{b: b})
 }

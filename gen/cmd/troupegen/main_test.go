@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -35,6 +37,21 @@ func TestProblems(t *testing.T) {
 				t.Fatalf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 			}
 		})
+	}
+}
+
+// TestNoRuntimeDeps: troupegen names the runtime in the code it writes
+// but does not link it (nor its logger) into its binary.
+func TestNoRuntimeDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		switch dep {
+		case "github.com/troupe-go/troupe/actor", "github.com/troupe-go/troupe/loop", "go.uber.org/zap":
+			t.Errorf("troupegen depends on %s", dep)
+		}
 	}
 }
 

@@ -73,7 +73,7 @@ type counterSumMsg struct {
 	xs []int
 }
 
-// counterActor adapts a *Counter to actor.Actor: Receive calls the method a
+// counterActor adapts *Counter to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Counter pass through.
 type counterActor struct {
@@ -147,7 +147,8 @@ func counterFactory(f func() *Counter) actor.Factory {
 // CounterRef is a typed ref to a Counter actor (kind "counter"): its methods
 // send Counter's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero CounterRef names no
-// actor; get one from SpawnCounter, SpawnCounterChild or CounterRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnCounter or CounterRefOf.
 type CounterRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -172,9 +173,11 @@ func (r CounterRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r CounterRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -182,7 +185,19 @@ func (r CounterRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r CounterRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero CounterRef, or was made without a system), and nil otherwise.
+func (r CounterRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero CounterRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Active asks the actor to run [Counter.Active] and waits for its result,
@@ -190,6 +205,10 @@ func (r CounterRef) Poison() error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ActiveAsync there).
 func (r CounterRef) Active(ctx context.Context, keyArg string) (bool, error) {
+	if err := r.check(); err != nil {
+		var zero bool
+		return zero, err
+	}
 	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveMsg{keyArg: keyArg})
 }
 
@@ -198,6 +217,9 @@ func (r CounterRef) Active(ctx context.Context, keyArg string) (bool, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r CounterRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[bool] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[bool](c.Loop(), err)
+	}
 	return actor.AskAsync[bool](c, r.ref, counterActiveMsg{keyArg: keyArg})
 }
 
@@ -205,6 +227,9 @@ func (r CounterRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[b
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r CounterRef) Add(by int) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, counterAddMsg{by: by})
 }
 
@@ -213,6 +238,9 @@ func (r CounterRef) Add(by int) error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use AddLaterAsync there).
 func (r CounterRef) AddLater(ctx context.Context, by int, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterAddLaterMsg{by: by, dArg: dArg})
 	return err
 }
@@ -222,6 +250,9 @@ func (r CounterRef) AddLater(ctx context.Context, by int, dArg time.Duration) er
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r CounterRef) AddLaterAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterMsg{by: by, dArg: dArg})
 }
 
@@ -229,6 +260,9 @@ func (r CounterRef) AddLaterAsync(c *actor.Context, by int, dArg time.Duration) 
 // with the reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r CounterRef) CancelAll() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, counterCancelAllMsg{})
 }
 
@@ -237,6 +271,10 @@ func (r CounterRef) CancelAll() error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // GetAsync there).
 func (r CounterRef) Get(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, counterGetMsg{})
 }
 
@@ -245,6 +283,9 @@ func (r CounterRef) Get(ctx context.Context) (int, error) {
 // actor.ErrTimeout after the system's ask timeout). Call it only on c's
 // loop.
 func (r CounterRef) GetAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, counterGetMsg{})
 }
 
@@ -253,6 +294,9 @@ func (r CounterRef) GetAsync(c *actor.Context) *loop.Promise[int] {
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use StartRateAsync there).
 func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateMsg{by: by, dArg: dArg})
 	return err
 }
@@ -262,6 +306,9 @@ func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) e
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r CounterRef) StartRateAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, counterStartRateMsg{by: by, dArg: dArg})
 }
 
@@ -270,6 +317,9 @@ func (r CounterRef) StartRateAsync(c *actor.Context, by int, dArg time.Duration)
 // system's ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use StartTickingAsync there).
 func (r CounterRef) StartTicking(ctx context.Context, by int, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartTickingMsg{by: by, dArg: dArg})
 	return err
 }
@@ -279,6 +329,9 @@ func (r CounterRef) StartTicking(ctx context.Context, by int, dArg time.Duration
 // c's loop (rejected with actor.ErrTimeout after the system's ask timeout).
 // Call it only on c's loop.
 func (r CounterRef) StartTickingAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, counterStartTickingMsg{by: by, dArg: dArg})
 }
 
@@ -287,6 +340,9 @@ func (r CounterRef) StartTickingAsync(c *actor.Context, by int, dArg time.Durati
 // (actor.ErrNotFound, actor.ErrStopped, actor.ErrMailboxFull), if any. Safe
 // from any goroutine.
 func (r CounterRef) StopTicking() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, counterStopTickingMsg{})
 }
 
@@ -295,6 +351,9 @@ func (r CounterRef) StopTicking() error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // SubAsync there).
 func (r CounterRef) Sub(ctx context.Context, by int) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterSubMsg{by: by})
 	return err
 }
@@ -304,6 +363,9 @@ func (r CounterRef) Sub(ctx context.Context, by int) error {
 // actor.ErrTimeout after the system's ask timeout). Call it only on c's
 // loop.
 func (r CounterRef) SubAsync(c *actor.Context, by int) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, counterSubMsg{by: by})
 }
 
@@ -312,6 +374,10 @@ func (r CounterRef) SubAsync(c *actor.Context, by int) *loop.Promise[struct{}] {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // SumAsync there).
 func (r CounterRef) Sum(ctx context.Context, xs ...int) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, counterSumMsg{xs: xs})
 }
 
@@ -320,96 +386,57 @@ func (r CounterRef) Sum(ctx context.Context, xs ...int) (int, error) {
 // actor.ErrTimeout after the system's ask timeout). Call it only on c's
 // loop.
 func (r CounterRef) SumAsync(c *actor.Context, xs ...int) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, counterSumMsg{xs: xs})
 }
 
-// SpawnCounter starts a top-level Counter actor of kind "counter" named id
-// in sys. f makes a fresh Counter at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnCounter(sys *actor.System, id string, f func() *Counter, opts ...actor.SpawnOption) (CounterRef, error) {
-	ref, err := sys.Spawn("counter", id, counterFactory(f), opts...)
+// SpawnCounter starts a Counter actor of kind "counter" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Counter at spawn and at every restart.
+func SpawnCounter[P *actor.System | *actor.Context](parent P, id string, f func() *Counter, opts ...actor.SpawnOption) (CounterRef, error) {
+	var ref CounterRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("counter", id, counterFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("counter", id, counterFactory(f), opts...)
+	}
 	if err != nil {
 		return CounterRef{}, err
 	}
-	return CounterRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnCounterChild starts a Counter actor of kind "counter" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Counter at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnCounterChild(c *actor.Context, id string, f func() *Counter, opts ...actor.SpawnOption) (CounterRef, error) {
-	ref, err := c.Spawn("counter", id, counterFactory(f), opts...)
-	if err != nil {
-		return CounterRef{}, err
-	}
-	return CounterRef{ref: ref, sys: c.System()}, nil
-}
-
-// CounterTimers schedules Counter's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Counter actor it was made for.
+// CounterTimers schedules Counter's tells (its messages without results) to
+// the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Counter actor it was made for.
 type CounterTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // CounterTimersOf returns the typed timers of the Counter actor whose
 // handler has c.
 func CounterTimersOf(c *actor.Context) CounterTimers {
-	return CounterTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t CounterTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t CounterTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t CounterTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// ActiveAfter delivers the message of [Counter.Active] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) ActiveAfter(key any, d time.Duration, keyArg string) error {
-	return t.t.StartSingle(key, d, counterActiveMsg{keyArg: keyArg})
-}
-
-// ActiveFixedDelay delivers the message of [Counter.Active] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t CounterTimers) ActiveFixedDelay(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedDelay(key, d, counterActiveMsg{keyArg: keyArg})
-}
-
-// ActiveFixedRate delivers the message of [Counter.Active] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CounterTimers) ActiveFixedRate(key any, d time.Duration, keyArg string) error {
-	return t.t.StartFixedRate(key, d, counterActiveMsg{keyArg: keyArg})
+	return CounterTimers{c.Timers()}
 }
 
 // AddAfter delivers the message of [Counter.Add] to the actor once, after d
 // (a single-shot timer), under key, replacing key's timer. It fails with
 // actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) AddAfter(key any, d time.Duration, by int) error {
-	return t.t.StartSingle(key, d, counterAddMsg{by: by})
+	return t.Timers.StartSingle(key, d, counterAddMsg{by: by})
 }
 
 // AddFixedDelay delivers the message of [Counter.Add] to the actor every d,
@@ -418,7 +445,7 @@ func (t CounterTimers) AddAfter(key any, d time.Duration, by int) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t CounterTimers) AddFixedDelay(key any, d time.Duration, by int) error {
-	return t.t.StartFixedDelay(key, d, counterAddMsg{by: by})
+	return t.Timers.StartFixedDelay(key, d, counterAddMsg{by: by})
 }
 
 // AddFixedRate delivers the message of [Counter.Add] to the actor every d,
@@ -427,39 +454,14 @@ func (t CounterTimers) AddFixedDelay(key any, d time.Duration, by int) error {
 // timer. It fails with actor.ErrStopped once the actor is stopping, and with
 // an error if d is not positive.
 func (t CounterTimers) AddFixedRate(key any, d time.Duration, by int) error {
-	return t.t.StartFixedRate(key, d, counterAddMsg{by: by})
-}
-
-// AddLaterAfter delivers the message of [Counter.AddLater] to the actor
-// once, after d (a single-shot timer), under key, replacing key's timer. It
-// fails with actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) AddLaterAfter(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, counterAddLaterMsg{by: by, dArg: dArg})
-}
-
-// AddLaterFixedDelay delivers the message of [Counter.AddLater] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t CounterTimers) AddLaterFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, counterAddLaterMsg{by: by, dArg: dArg})
-}
-
-// AddLaterFixedRate delivers the message of [Counter.AddLater] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CounterTimers) AddLaterFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, counterAddLaterMsg{by: by, dArg: dArg})
+	return t.Timers.StartFixedRate(key, d, counterAddMsg{by: by})
 }
 
 // CancelAllAfter delivers the message of [Counter.CancelAll] to the actor
 // once, after d (a single-shot timer), under key, replacing key's timer. It
 // fails with actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) CancelAllAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, counterCancelAllMsg{})
+	return t.Timers.StartSingle(key, d, counterCancelAllMsg{})
 }
 
 // CancelAllFixedDelay delivers the message of [Counter.CancelAll] to the
@@ -468,7 +470,7 @@ func (t CounterTimers) CancelAllAfter(key any, d time.Duration) error {
 // under key, replacing key's timer. It fails with actor.ErrStopped once the
 // actor is stopping, and with an error if d is not positive.
 func (t CounterTimers) CancelAllFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, counterCancelAllMsg{})
+	return t.Timers.StartFixedDelay(key, d, counterCancelAllMsg{})
 }
 
 // CancelAllFixedRate delivers the message of [Counter.CancelAll] to the
@@ -477,90 +479,14 @@ func (t CounterTimers) CancelAllFixedDelay(key any, d time.Duration) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t CounterTimers) CancelAllFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, counterCancelAllMsg{})
-}
-
-// GetAfter delivers the message of [Counter.Get] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) GetAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, counterGetMsg{})
-}
-
-// GetFixedDelay delivers the message of [Counter.Get] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CounterTimers) GetFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, counterGetMsg{})
-}
-
-// GetFixedRate delivers the message of [Counter.Get] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t CounterTimers) GetFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, counterGetMsg{})
-}
-
-// StartRateAfter delivers the message of [Counter.StartRate] to the actor
-// once, after d (a single-shot timer), under key, replacing key's timer. It
-// fails with actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) StartRateAfter(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, counterStartRateMsg{by: by, dArg: dArg})
-}
-
-// StartRateFixedDelay delivers the message of [Counter.StartRate] to the
-// actor every d, measured from the end of the previous delivery's handling
-// (fixed delay: a slow handler delays the next delivery), until cancelled,
-// under key, replacing key's timer. It fails with actor.ErrStopped once the
-// actor is stopping, and with an error if d is not positive.
-func (t CounterTimers) StartRateFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, counterStartRateMsg{by: by, dArg: dArg})
-}
-
-// StartRateFixedRate delivers the message of [Counter.StartRate] to the
-// actor every d, measured from the previous delivery's deadline (fixed rate:
-// a slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CounterTimers) StartRateFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, counterStartRateMsg{by: by, dArg: dArg})
-}
-
-// StartTickingAfter delivers the message of [Counter.StartTicking] to the
-// actor once, after d (a single-shot timer), under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) StartTickingAfter(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, counterStartTickingMsg{by: by, dArg: dArg})
-}
-
-// StartTickingFixedDelay delivers the message of [Counter.StartTicking] to
-// the actor every d, measured from the end of the previous delivery's
-// handling (fixed delay: a slow handler delays the next delivery), until
-// cancelled, under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping, and with an error if d is not
-// positive.
-func (t CounterTimers) StartTickingFixedDelay(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, counterStartTickingMsg{by: by, dArg: dArg})
-}
-
-// StartTickingFixedRate delivers the message of [Counter.StartTicking] to
-// the actor every d, measured from the previous delivery's deadline (fixed
-// rate: a slow handler does not shift the schedule), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t CounterTimers) StartTickingFixedRate(key any, d time.Duration, by int, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, counterStartTickingMsg{by: by, dArg: dArg})
+	return t.Timers.StartFixedRate(key, d, counterCancelAllMsg{})
 }
 
 // StopTickingAfter delivers the message of [Counter.StopTicking] to the
 // actor once, after d (a single-shot timer), under key, replacing key's
 // timer. It fails with actor.ErrStopped once the actor is stopping.
 func (t CounterTimers) StopTickingAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, counterStopTickingMsg{})
+	return t.Timers.StartSingle(key, d, counterStopTickingMsg{})
 }
 
 // StopTickingFixedDelay delivers the message of [Counter.StopTicking] to the
@@ -569,7 +495,7 @@ func (t CounterTimers) StopTickingAfter(key any, d time.Duration) error {
 // under key, replacing key's timer. It fails with actor.ErrStopped once the
 // actor is stopping, and with an error if d is not positive.
 func (t CounterTimers) StopTickingFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, counterStopTickingMsg{})
+	return t.Timers.StartFixedDelay(key, d, counterStopTickingMsg{})
 }
 
 // StopTickingFixedRate delivers the message of [Counter.StopTicking] to the
@@ -578,55 +504,5 @@ func (t CounterTimers) StopTickingFixedDelay(key any, d time.Duration) error {
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t CounterTimers) StopTickingFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, counterStopTickingMsg{})
-}
-
-// SubAfter delivers the message of [Counter.Sub] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) SubAfter(key any, d time.Duration, by int) error {
-	return t.t.StartSingle(key, d, counterSubMsg{by: by})
-}
-
-// SubFixedDelay delivers the message of [Counter.Sub] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CounterTimers) SubFixedDelay(key any, d time.Duration, by int) error {
-	return t.t.StartFixedDelay(key, d, counterSubMsg{by: by})
-}
-
-// SubFixedRate delivers the message of [Counter.Sub] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t CounterTimers) SubFixedRate(key any, d time.Duration, by int) error {
-	return t.t.StartFixedRate(key, d, counterSubMsg{by: by})
-}
-
-// SumAfter delivers the message of [Counter.Sum] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t CounterTimers) SumAfter(key any, d time.Duration, xs ...int) error {
-	return t.t.StartSingle(key, d, counterSumMsg{xs: xs})
-}
-
-// SumFixedDelay delivers the message of [Counter.Sum] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t CounterTimers) SumFixedDelay(key any, d time.Duration, xs ...int) error {
-	return t.t.StartFixedDelay(key, d, counterSumMsg{xs: xs})
-}
-
-// SumFixedRate delivers the message of [Counter.Sum] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t CounterTimers) SumFixedRate(key any, d time.Duration, xs ...int) error {
-	return t.t.StartFixedRate(key, d, counterSumMsg{xs: xs})
+	return t.Timers.StartFixedRate(key, d, counterStopTickingMsg{})
 }

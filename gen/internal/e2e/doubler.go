@@ -16,7 +16,7 @@ type Doubler struct {
 
 // Started spawns the child Counter.
 func (d *Doubler) Started(c *actor.Context) {
-	ref, err := SpawnCounterChild(c, "child", func() *Counter { return &Counter{n: d.start} })
+	ref, err := SpawnCounter(c, "child", func() *Counter { return &Counter{n: d.start} })
 	if err != nil {
 		panic(err)
 	}

@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -28,7 +27,7 @@ type doublerCounterMsg struct{}
 // doublerDoubledMsg is the message of [Doubler.Doubled].
 type doublerDoubledMsg struct{}
 
-// doublerActor adapts a *Doubler to actor.Actor: Receive calls the method a
+// doublerActor adapts *Doubler to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Doubler pass through.
 type doublerActor struct {
@@ -78,7 +77,8 @@ func doublerFactory(f func() *Doubler) actor.Factory {
 // DoublerRef is a typed ref to a Doubler actor (kind "doubler"): its methods
 // send Doubler's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero DoublerRef names no
-// actor; get one from SpawnDoubler, SpawnDoublerChild or DoublerRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnDoubler or DoublerRefOf.
 type DoublerRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -103,9 +103,11 @@ func (r DoublerRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r DoublerRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -113,7 +115,19 @@ func (r DoublerRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r DoublerRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero DoublerRef, or was made without a system), and nil otherwise.
+func (r DoublerRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero DoublerRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // BlockingGet asks the actor to run [Doubler.BlockingGet] and waits for its
@@ -121,6 +135,9 @@ func (r DoublerRef) Poison() error {
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use BlockingGetAsync there).
 func (r DoublerRef) BlockingGet(ctx context.Context) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, doublerBlockingGetMsg{})
 	return err
 }
@@ -130,6 +147,9 @@ func (r DoublerRef) BlockingGet(ctx context.Context) error {
 // c's loop (rejected with actor.ErrTimeout after the system's ask timeout).
 // Call it only on c's loop.
 func (r DoublerRef) BlockingGetAsync(c *actor.Context) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, doublerBlockingGetMsg{})
 }
 
@@ -138,6 +158,10 @@ func (r DoublerRef) BlockingGetAsync(c *actor.Context) *loop.Promise[struct{}] {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use CounterAsync there).
 func (r DoublerRef) Counter(ctx context.Context) (CounterRef, error) {
+	if err := r.check(); err != nil {
+		var zero CounterRef
+		return zero, err
+	}
 	return actor.Ask[CounterRef](ctx, r.sys, r.ref, doublerCounterMsg{})
 }
 
@@ -146,6 +170,9 @@ func (r DoublerRef) Counter(ctx context.Context) (CounterRef, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r DoublerRef) CounterAsync(c *actor.Context) *loop.Promise[CounterRef] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[CounterRef](c.Loop(), err)
+	}
 	return actor.AskAsync[CounterRef](c, r.ref, doublerCounterMsg{})
 }
 
@@ -154,6 +181,10 @@ func (r DoublerRef) CounterAsync(c *actor.Context) *loop.Promise[CounterRef] {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use DoubledAsync there).
 func (r DoublerRef) Doubled(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, doublerDoubledMsg{})
 }
 
@@ -162,137 +193,30 @@ func (r DoublerRef) Doubled(ctx context.Context) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r DoublerRef) DoubledAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, doublerDoubledMsg{})
 }
 
-// SpawnDoubler starts a top-level Doubler actor of kind "doubler" named id
-// in sys. f makes a fresh Doubler at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnDoubler(sys *actor.System, id string, f func() *Doubler, opts ...actor.SpawnOption) (DoublerRef, error) {
-	ref, err := sys.Spawn("doubler", id, doublerFactory(f), opts...)
+// SpawnDoubler starts a Doubler actor of kind "doubler" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Doubler at spawn and at every restart.
+func SpawnDoubler[P *actor.System | *actor.Context](parent P, id string, f func() *Doubler, opts ...actor.SpawnOption) (DoublerRef, error) {
+	var ref DoublerRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("doubler", id, doublerFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("doubler", id, doublerFactory(f), opts...)
+	}
 	if err != nil {
 		return DoublerRef{}, err
 	}
-	return DoublerRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnDoublerChild starts a Doubler actor of kind "doubler" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Doubler at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnDoublerChild(c *actor.Context, id string, f func() *Doubler, opts ...actor.SpawnOption) (DoublerRef, error) {
-	ref, err := c.Spawn("doubler", id, doublerFactory(f), opts...)
-	if err != nil {
-		return DoublerRef{}, err
-	}
-	return DoublerRef{ref: ref, sys: c.System()}, nil
-}
-
-// DoublerTimers schedules Doubler's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Doubler actor it was made for.
-type DoublerTimers struct {
-	t actor.Timers
-}
-
-// DoublerTimersOf returns the typed timers of the Doubler actor whose
-// handler has c.
-func DoublerTimersOf(c *actor.Context) DoublerTimers {
-	return DoublerTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t DoublerTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t DoublerTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t DoublerTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// BlockingGetAfter delivers the message of [Doubler.BlockingGet] to the
-// actor once, after d (a single-shot timer), under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping.
-func (t DoublerTimers) BlockingGetAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, doublerBlockingGetMsg{})
-}
-
-// BlockingGetFixedDelay delivers the message of [Doubler.BlockingGet] to the
-// actor every d, measured from the end of the previous delivery's handling
-// (fixed delay: a slow handler delays the next delivery), until cancelled,
-// under key, replacing key's timer. It fails with actor.ErrStopped once the
-// actor is stopping, and with an error if d is not positive.
-func (t DoublerTimers) BlockingGetFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, doublerBlockingGetMsg{})
-}
-
-// BlockingGetFixedRate delivers the message of [Doubler.BlockingGet] to the
-// actor every d, measured from the previous delivery's deadline (fixed rate:
-// a slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t DoublerTimers) BlockingGetFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, doublerBlockingGetMsg{})
-}
-
-// CounterAfter delivers the message of [Doubler.Counter] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t DoublerTimers) CounterAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, doublerCounterMsg{})
-}
-
-// CounterFixedDelay delivers the message of [Doubler.Counter] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t DoublerTimers) CounterFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, doublerCounterMsg{})
-}
-
-// CounterFixedRate delivers the message of [Doubler.Counter] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t DoublerTimers) CounterFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, doublerCounterMsg{})
-}
-
-// DoubledAfter delivers the message of [Doubler.Doubled] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t DoublerTimers) DoubledAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, doublerDoubledMsg{})
-}
-
-// DoubledFixedDelay delivers the message of [Doubler.Doubled] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t DoublerTimers) DoubledFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, doublerDoubledMsg{})
-}
-
-// DoubledFixedRate delivers the message of [Doubler.Doubled] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t DoublerTimers) DoubledFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, doublerDoubledMsg{})
+	return ref, nil
 }

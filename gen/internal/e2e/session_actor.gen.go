@@ -5,11 +5,10 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
-	netactor "github.com/troupe-go/troupe/netactor"
+	"github.com/troupe-go/troupe/netactor"
 )
 
 // Compile-time guards: if one fails to compile, a method of Session that
@@ -27,7 +26,7 @@ type sessionSayMsg struct {
 	text string
 }
 
-// sessionActor adapts a *Session to actor.Actor: Receive calls the method a
+// sessionActor adapts *Session to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Session pass through.
 type sessionActor struct {
@@ -92,7 +91,8 @@ func sessionFactory(f func() *Session) actor.Factory {
 // SessionRef is a typed ref to a Session actor (kind "session"): its methods
 // send Session's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero SessionRef names no
-// actor; get one from SpawnSession, SpawnSessionChild or SessionRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnSession or SessionRefOf.
 type SessionRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -117,9 +117,11 @@ func (r SessionRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r SessionRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -127,7 +129,19 @@ func (r SessionRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r SessionRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero SessionRef, or was made without a system), and nil otherwise.
+func (r SessionRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero SessionRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Reads asks the actor to run [Session.Reads] and waits for its result, for
@@ -135,6 +149,10 @@ func (r SessionRef) Poison() error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // ReadsAsync there).
 func (r SessionRef) Reads(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return actor.Ask[int](ctx, r.sys, r.ref, sessionReadsMsg{})
 }
 
@@ -143,6 +161,9 @@ func (r SessionRef) Reads(ctx context.Context) (int, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r SessionRef) ReadsAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return actor.AskAsync[int](c, r.ref, sessionReadsMsg{})
 }
 
@@ -151,6 +172,9 @@ func (r SessionRef) ReadsAsync(c *actor.Context) *loop.Promise[int] {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // SayAsync there).
 func (r SessionRef) Say(ctx context.Context, text string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, sessionSayMsg{text: text})
 	return err
 }
@@ -160,112 +184,30 @@ func (r SessionRef) Say(ctx context.Context, text string) error {
 // actor.ErrTimeout after the system's ask timeout). Call it only on c's
 // loop.
 func (r SessionRef) SayAsync(c *actor.Context, text string) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, sessionSayMsg{text: text})
 }
 
-// SpawnSession starts a top-level Session actor of kind "session" named id
-// in sys. f makes a fresh Session at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnSession(sys *actor.System, id string, f func() *Session, opts ...actor.SpawnOption) (SessionRef, error) {
-	ref, err := sys.Spawn("session", id, sessionFactory(f), opts...)
+// SpawnSession starts a Session actor of kind "session" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Session at spawn and at every restart.
+func SpawnSession[P *actor.System | *actor.Context](parent P, id string, f func() *Session, opts ...actor.SpawnOption) (SessionRef, error) {
+	var ref SessionRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("session", id, sessionFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("session", id, sessionFactory(f), opts...)
+	}
 	if err != nil {
 		return SessionRef{}, err
 	}
-	return SessionRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnSessionChild starts a Session actor of kind "session" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Session at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnSessionChild(c *actor.Context, id string, f func() *Session, opts ...actor.SpawnOption) (SessionRef, error) {
-	ref, err := c.Spawn("session", id, sessionFactory(f), opts...)
-	if err != nil {
-		return SessionRef{}, err
-	}
-	return SessionRef{ref: ref, sys: c.System()}, nil
-}
-
-// SessionTimers schedules Session's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Session actor it was made for.
-type SessionTimers struct {
-	t actor.Timers
-}
-
-// SessionTimersOf returns the typed timers of the Session actor whose
-// handler has c.
-func SessionTimersOf(c *actor.Context) SessionTimers {
-	return SessionTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t SessionTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t SessionTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t SessionTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// ReadsAfter delivers the message of [Session.Reads] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t SessionTimers) ReadsAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, sessionReadsMsg{})
-}
-
-// ReadsFixedDelay delivers the message of [Session.Reads] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t SessionTimers) ReadsFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, sessionReadsMsg{})
-}
-
-// ReadsFixedRate delivers the message of [Session.Reads] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t SessionTimers) ReadsFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, sessionReadsMsg{})
-}
-
-// SayAfter delivers the message of [Session.Say] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t SessionTimers) SayAfter(key any, d time.Duration, text string) error {
-	return t.t.StartSingle(key, d, sessionSayMsg{text: text})
-}
-
-// SayFixedDelay delivers the message of [Session.Say] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t SessionTimers) SayFixedDelay(key any, d time.Duration, text string) error {
-	return t.t.StartFixedDelay(key, d, sessionSayMsg{text: text})
-}
-
-// SayFixedRate delivers the message of [Session.Say] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t SessionTimers) SayFixedRate(key any, d time.Duration, text string) error {
-	return t.t.StartFixedRate(key, d, sessionSayMsg{text: text})
+	return ref, nil
 }

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -18,7 +19,9 @@ var _ Tally = TallyRef{}
 // handlers Tally describes: each method sends a jsactor.Call naming a
 // handler the script exports. TallyRef implements Tally. Like actor.Ref it
 // is a small comparable value, safe to copy and to use from any goroutine.
-// The zero TallyRef names no actor; get one from SpawnTally or TallyRefOf.
+// The zero TallyRef names no actor: its methods fail with an error wrapping
+// actor.ErrNotFound (and Stop does nothing). Get one from SpawnTally or
+// TallyRefOf.
 type TallyRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -44,9 +47,11 @@ func (r TallyRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r TallyRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -54,7 +59,19 @@ func (r TallyRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r TallyRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero TallyRef, or was made without a system), and nil otherwise.
+func (r TallyRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero TallyRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Add tells the actor to run its JavaScript handler add (see [Tally.Add])
@@ -63,6 +80,9 @@ func (r TallyRef) Poison() error {
 // jsactor.ErrCannotCross for an argument JavaScript cannot hold), if any.
 // Safe from any goroutine.
 func (r TallyRef) Add(keyArg string, n int) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return jsactor.Tell(r.sys, r.ref, "add", keyArg, n)
 }
 
@@ -73,6 +93,9 @@ func (r TallyRef) Add(keyArg string, n int) error {
 // it fails at once with actor.ErrWouldBlock (use FailAsync there). A handler
 // that throws or rejects fails the ask with a *jsactor.Error.
 func (r TallyRef) Fail(ctx context.Context, msg string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := jsactor.Ask[any](ctx, r.sys, r.ref, "fail", msg)
 	return err
 }
@@ -82,6 +105,9 @@ func (r TallyRef) Fail(ctx context.Context, msg string) error {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) FailAsync(c *actor.Context, msg string) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return loop.Then(jsactor.AskAsync[any](c, r.ref, "fail", msg), func(any) (struct{}, error) {
 		return struct{}{}, nil
 	})
@@ -94,6 +120,10 @@ func (r TallyRef) FailAsync(c *actor.Context, msg string) *loop.Promise[struct{}
 // at once with actor.ErrWouldBlock (use GetAsync there). A handler that
 // throws or rejects fails the ask with a *jsactor.Error.
 func (r TallyRef) Get(ctx context.Context, keyArg string) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return jsactor.Ask[int](ctx, r.sys, r.ref, "get", keyArg)
 }
 
@@ -102,6 +132,9 @@ func (r TallyRef) Get(ctx context.Context, keyArg string) (int, error) {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) GetAsync(c *actor.Context, keyArg string) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return jsactor.AskAsync[int](c, r.ref, "get", keyArg)
 }
 
@@ -111,6 +144,9 @@ func (r TallyRef) GetAsync(c *actor.Context, keyArg string) *loop.Promise[int] {
 // or jsactor.ErrCannotCross for an argument JavaScript cannot hold), if any.
 // Safe from any goroutine.
 func (r TallyRef) Mirror(peer TallyRef) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return jsactor.Tell(r.sys, r.ref, "link", peer.Ref())
 }
 
@@ -122,6 +158,9 @@ func (r TallyRef) Mirror(peer TallyRef) error {
 // there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
 func (r TallyRef) Missing(ctx context.Context) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := jsactor.Ask[any](ctx, r.sys, r.ref, "missing")
 	return err
 }
@@ -131,6 +170,9 @@ func (r TallyRef) Missing(ctx context.Context) error {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) MissingAsync(c *actor.Context) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return loop.Then(jsactor.AskAsync[any](c, r.ref, "missing"), func(any) (struct{}, error) {
 		return struct{}{}, nil
 	})
@@ -144,6 +186,9 @@ func (r TallyRef) MissingAsync(c *actor.Context) *loop.Promise[struct{}] {
 // there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
 func (r TallyRef) Settle(ctx context.Context, ms int) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := jsactor.Ask[any](ctx, r.sys, r.ref, "settle", ms)
 	return err
 }
@@ -153,6 +198,9 @@ func (r TallyRef) Settle(ctx context.Context, ms int) error {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) SettleAsync(c *actor.Context, ms int) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return loop.Then(jsactor.AskAsync[any](c, r.ref, "settle", ms), func(any) (struct{}, error) {
 		return struct{}{}, nil
 	})
@@ -166,6 +214,10 @@ func (r TallyRef) SettleAsync(c *actor.Context, ms int) *loop.Promise[struct{}] 
 // SnapshotAsync there). A handler that throws or rejects fails the ask with
 // a *jsactor.Error.
 func (r TallyRef) Snapshot(ctx context.Context) (Snapshot, error) {
+	if err := r.check(); err != nil {
+		var zero Snapshot
+		return zero, err
+	}
 	return jsactor.Ask[Snapshot](ctx, r.sys, r.ref, "snapshot")
 }
 
@@ -174,6 +226,9 @@ func (r TallyRef) Snapshot(ctx context.Context) (Snapshot, error) {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) SnapshotAsync(c *actor.Context) *loop.Promise[Snapshot] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Snapshot](c.Loop(), err)
+	}
 	return jsactor.AskAsync[Snapshot](c, r.ref, "snapshot")
 }
 
@@ -184,6 +239,10 @@ func (r TallyRef) SnapshotAsync(c *actor.Context) *loop.Promise[Snapshot] {
 // at once with actor.ErrWouldBlock (use SumAsync there). A handler that
 // throws or rejects fails the ask with a *jsactor.Error.
 func (r TallyRef) Sum(ctx context.Context, xs ...int) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	args := make([]any, 0, len(xs))
 	for _, v := range xs {
 		args = append(args, v)
@@ -196,6 +255,9 @@ func (r TallyRef) Sum(ctx context.Context, xs ...int) (int, error) {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) SumAsync(c *actor.Context, xs ...int) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	args := make([]any, 0, len(xs))
 	for _, v := range xs {
 		args = append(args, v)
@@ -211,6 +273,10 @@ func (r TallyRef) SumAsync(c *actor.Context, xs ...int) *loop.Promise[int] {
 // WrongAsync there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
 func (r TallyRef) Wrong(ctx context.Context) (int, error) {
+	if err := r.check(); err != nil {
+		var zero int
+		return zero, err
+	}
 	return jsactor.Ask[int](ctx, r.sys, r.ref, "wrong")
 }
 
@@ -219,29 +285,32 @@ func (r TallyRef) Wrong(ctx context.Context) (int, error) {
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
 func (r TallyRef) WrongAsync(c *actor.Context) *loop.Promise[int] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[int](c.Loop(), err)
+	}
 	return jsactor.AskAsync[int](c, r.ref, "wrong")
 }
 
-// SpawnTally starts a top-level JavaScript actor of kind "tally" named id in
-// sys, running script, as jsactor.Spawn does (opts configure it;
-// jsactor.WithSpawnOptions passes actor spawn options). script must export
-// the handlers of Tally. Safe from any goroutine.
-func SpawnTally(sys *actor.System, id string, script *jsactor.Script, opts ...jsactor.Option) (TallyRef, error) {
-	ref, err := jsactor.Spawn(sys, "tally", id, script, opts...)
+// SpawnTally starts a JavaScript actor of kind "tally" named id, running
+// script, under parent: a *actor.System for a top-level actor, as
+// jsactor.Spawn does (safe from any goroutine), or the *actor.Context of a
+// handler for a child of that handler's actor, as jsactor.SpawnChild does:
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). opts configure it (jsactor.WithSpawnOptions passes actor spawn
+// options); script must export the handlers of Tally.
+func SpawnTally[P *actor.System | *actor.Context](parent P, id string, script *jsactor.Script, opts ...jsactor.Option) (TallyRef, error) {
+	var ref TallyRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = jsactor.Spawn(p, "tally", id, script, opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = jsactor.SpawnChild(p, "tally", id, script, opts...)
+	}
 	if err != nil {
 		return TallyRef{}, err
 	}
-	return TallyRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnTallyChild starts a JavaScript actor of kind "tally" named id,
-// running script, as a child of the actor whose handler has c, as
-// jsactor.SpawnChild does: supervised by it and stopped before it. script
-// must export the handlers of Tally. Call it only on c's loop.
-func SpawnTallyChild(c *actor.Context, id string, script *jsactor.Script, opts ...jsactor.Option) (TallyRef, error) {
-	ref, err := jsactor.SpawnChild(c, "tally", id, script, opts...)
-	if err != nil {
-		return TallyRef{}, err
-	}
-	return TallyRef{ref: ref, sys: c.System()}, nil
+	return ref, nil
 }

@@ -167,14 +167,14 @@ func TestJSAsyncFromGoActor(t *testing.T) {
 }
 
 // TestJSSpawnChild: a Go actor spawns tally.js as its child through the
-// generated SpawnTallyChild and talks to it with the typed ref; the child
+// generated SpawnTally and talks to it with the typed ref; the child
 // stops with its parent.
 func TestJSSpawnChild(t *testing.T) {
 	sys := newSystem(t, nil)
 	refs := make(chan e2e.TallyRef, 1)
 	parent, err := sys.Spawn("owner", "o", func() actor.Actor {
 		return actor.ActorFunc(func(c *actor.Context, _ any) (any, error) {
-			ref, err := e2e.SpawnTallyChild(c, "t", e2e.TallyScript)
+			ref, err := e2e.SpawnTally(c, "t", e2e.TallyScript)
 			if err != nil {
 				return nil, err
 			}

@@ -36,7 +36,7 @@ type watcherWatchMsg struct {
 	ref actor.Ref
 }
 
-// watcherActor adapts a *Watcher to actor.Actor: Receive calls the method a
+// watcherActor adapts *Watcher to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Watcher pass through.
 type watcherActor struct {
@@ -95,7 +95,8 @@ func watcherFactory(f func() *Watcher) actor.Factory {
 // WatcherRef is a typed ref to a Watcher actor (kind "watcher"): its methods
 // send Watcher's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero WatcherRef names no
-// actor; get one from SpawnWatcher, SpawnWatcherChild or WatcherRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnWatcher or WatcherRefOf.
 type WatcherRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -120,9 +121,11 @@ func (r WatcherRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r WatcherRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -130,7 +133,19 @@ func (r WatcherRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r WatcherRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero WatcherRef, or was made without a system), and nil otherwise.
+func (r WatcherRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero WatcherRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // SetIdle asks the actor to run [Watcher.SetIdle] and waits for its error,
@@ -138,6 +153,9 @@ func (r WatcherRef) Poison() error {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use SetIdleAsync there).
 func (r WatcherRef) SetIdle(ctx context.Context, dArg time.Duration) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherSetIdleMsg{dArg: dArg})
 	return err
 }
@@ -147,6 +165,9 @@ func (r WatcherRef) SetIdle(ctx context.Context, dArg time.Duration) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WatcherRef) SetIdleAsync(c *actor.Context, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, watcherSetIdleMsg{dArg: dArg})
 }
 
@@ -155,6 +176,9 @@ func (r WatcherRef) SetIdleAsync(c *actor.Context, dArg time.Duration) *loop.Pro
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use UnwatchAsync there).
 func (r WatcherRef) Unwatch(ctx context.Context, ref actor.Ref) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherUnwatchMsg{ref: ref})
 	return err
 }
@@ -164,6 +188,9 @@ func (r WatcherRef) Unwatch(ctx context.Context, ref actor.Ref) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WatcherRef) UnwatchAsync(c *actor.Context, ref actor.Ref) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, watcherUnwatchMsg{ref: ref})
 }
 
@@ -172,6 +199,9 @@ func (r WatcherRef) UnwatchAsync(c *actor.Context, ref actor.Ref) *loop.Promise[
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // WatchAsync there).
 func (r WatcherRef) Watch(ctx context.Context, ref actor.Ref) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherWatchMsg{ref: ref})
 	return err
 }
@@ -181,137 +211,30 @@ func (r WatcherRef) Watch(ctx context.Context, ref actor.Ref) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WatcherRef) WatchAsync(c *actor.Context, ref actor.Ref) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, watcherWatchMsg{ref: ref})
 }
 
-// SpawnWatcher starts a top-level Watcher actor of kind "watcher" named id
-// in sys. f makes a fresh Watcher at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnWatcher(sys *actor.System, id string, f func() *Watcher, opts ...actor.SpawnOption) (WatcherRef, error) {
-	ref, err := sys.Spawn("watcher", id, watcherFactory(f), opts...)
+// SpawnWatcher starts a Watcher actor of kind "watcher" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Watcher at spawn and at every restart.
+func SpawnWatcher[P *actor.System | *actor.Context](parent P, id string, f func() *Watcher, opts ...actor.SpawnOption) (WatcherRef, error) {
+	var ref WatcherRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("watcher", id, watcherFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("watcher", id, watcherFactory(f), opts...)
+	}
 	if err != nil {
 		return WatcherRef{}, err
 	}
-	return WatcherRef{ref: ref, sys: sys}, nil
-}
-
-// SpawnWatcherChild starts a Watcher actor of kind "watcher" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Watcher at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnWatcherChild(c *actor.Context, id string, f func() *Watcher, opts ...actor.SpawnOption) (WatcherRef, error) {
-	ref, err := c.Spawn("watcher", id, watcherFactory(f), opts...)
-	if err != nil {
-		return WatcherRef{}, err
-	}
-	return WatcherRef{ref: ref, sys: c.System()}, nil
-}
-
-// WatcherTimers schedules Watcher's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Watcher actor it was made for.
-type WatcherTimers struct {
-	t actor.Timers
-}
-
-// WatcherTimersOf returns the typed timers of the Watcher actor whose
-// handler has c.
-func WatcherTimersOf(c *actor.Context) WatcherTimers {
-	return WatcherTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t WatcherTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t WatcherTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t WatcherTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
-}
-
-// SetIdleAfter delivers the message of [Watcher.SetIdle] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t WatcherTimers) SetIdleAfter(key any, d time.Duration, dArg time.Duration) error {
-	return t.t.StartSingle(key, d, watcherSetIdleMsg{dArg: dArg})
-}
-
-// SetIdleFixedDelay delivers the message of [Watcher.SetIdle] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t WatcherTimers) SetIdleFixedDelay(key any, d time.Duration, dArg time.Duration) error {
-	return t.t.StartFixedDelay(key, d, watcherSetIdleMsg{dArg: dArg})
-}
-
-// SetIdleFixedRate delivers the message of [Watcher.SetIdle] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WatcherTimers) SetIdleFixedRate(key any, d time.Duration, dArg time.Duration) error {
-	return t.t.StartFixedRate(key, d, watcherSetIdleMsg{dArg: dArg})
-}
-
-// UnwatchAfter delivers the message of [Watcher.Unwatch] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t WatcherTimers) UnwatchAfter(key any, d time.Duration, ref actor.Ref) error {
-	return t.t.StartSingle(key, d, watcherUnwatchMsg{ref: ref})
-}
-
-// UnwatchFixedDelay delivers the message of [Watcher.Unwatch] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t WatcherTimers) UnwatchFixedDelay(key any, d time.Duration, ref actor.Ref) error {
-	return t.t.StartFixedDelay(key, d, watcherUnwatchMsg{ref: ref})
-}
-
-// UnwatchFixedRate delivers the message of [Watcher.Unwatch] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WatcherTimers) UnwatchFixedRate(key any, d time.Duration, ref actor.Ref) error {
-	return t.t.StartFixedRate(key, d, watcherUnwatchMsg{ref: ref})
-}
-
-// WatchAfter delivers the message of [Watcher.Watch] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t WatcherTimers) WatchAfter(key any, d time.Duration, ref actor.Ref) error {
-	return t.t.StartSingle(key, d, watcherWatchMsg{ref: ref})
-}
-
-// WatchFixedDelay delivers the message of [Watcher.Watch] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WatcherTimers) WatchFixedDelay(key any, d time.Duration, ref actor.Ref) error {
-	return t.t.StartFixedDelay(key, d, watcherWatchMsg{ref: ref})
-}
-
-// WatchFixedRate delivers the message of [Watcher.Watch] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WatcherTimers) WatchFixedRate(key any, d time.Duration, ref actor.Ref) error {
-	return t.t.StartFixedRate(key, d, watcherWatchMsg{ref: ref})
+	return ref, nil
 }

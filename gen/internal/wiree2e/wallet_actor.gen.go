@@ -53,7 +53,7 @@ type walletWithdrawMsg struct {
 	amount Cents
 }
 
-// walletActor adapts a *Wallet to actor.Actor: Receive calls the method a
+// walletActor adapts *Wallet to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Wallet pass through.
 type walletActor struct {
@@ -103,7 +103,8 @@ func walletFactory(f func() *Wallet) actor.Factory {
 // WalletRef is a typed ref to a Wallet actor (kind "wallet"): its methods
 // send Wallet's messages. Like actor.Ref it is a small comparable value,
 // safe to copy and to use from any goroutine. The zero WalletRef names no
-// actor; get one from SpawnWallet, SpawnWalletChild or WalletRefOf.
+// actor: its methods fail with an error wrapping actor.ErrNotFound (and Stop
+// does nothing). Get one from SpawnWallet or WalletRefOf.
 type WalletRef struct {
 	ref actor.Ref
 	sys *actor.System
@@ -128,9 +129,11 @@ func (r WalletRef) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r WalletRef) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -138,13 +141,28 @@ func (r WalletRef) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r WalletRef) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero WalletRef, or was made without a system), and nil otherwise.
+func (r WalletRef) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero WalletRef names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Deposit tells the actor to run [Wallet.Deposit] and returns at once, with
 // the reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r WalletRef) Deposit(e Entry, note string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, walletDepositMsg{e: e, note: note})
 }
 
@@ -153,6 +171,10 @@ func (r WalletRef) Deposit(e Entry, note string) error {
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // EchoAsync there).
 func (r WalletRef) Echo(ctx context.Context, i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) (Echoed, error) {
+	if err := r.check(); err != nil {
+		var zero Echoed
+		return zero, err
+	}
 	return actor.Ask[Echoed](ctx, r.sys, r.ref, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
 }
 
@@ -161,6 +183,9 @@ func (r WalletRef) Echo(ctx context.Context, i int, i8 int8, u uint16, f float64
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WalletRef) EchoAsync(c *actor.Context, i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) *loop.Promise[Echoed] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Echoed](c.Loop(), err)
+	}
 	return actor.AskAsync[Echoed](c, r.ref, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
 }
 
@@ -169,6 +194,10 @@ func (r WalletRef) EchoAsync(c *actor.Context, i int, i8 int8, u uint16, f float
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use StatementAsync there).
 func (r WalletRef) Statement(ctx context.Context) (Statement, error) {
+	if err := r.check(); err != nil {
+		var zero Statement
+		return zero, err
+	}
 	return actor.Ask[Statement](ctx, r.sys, r.ref, walletStatementMsg{})
 }
 
@@ -177,6 +206,9 @@ func (r WalletRef) Statement(ctx context.Context) (Statement, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WalletRef) StatementAsync(c *actor.Context) *loop.Promise[Statement] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Statement](c.Loop(), err)
+	}
 	return actor.AskAsync[Statement](c, r.ref, walletStatementMsg{})
 }
 
@@ -185,6 +217,10 @@ func (r WalletRef) StatementAsync(c *actor.Context) *loop.Promise[Statement] {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use SummaryAsync there).
 func (r WalletRef) Summary(ctx context.Context) (Summary, error) {
+	if err := r.check(); err != nil {
+		var zero Summary
+		return zero, err
+	}
 	return actor.Ask[Summary](ctx, r.sys, r.ref, walletSummaryMsg{})
 }
 
@@ -193,6 +229,9 @@ func (r WalletRef) Summary(ctx context.Context) (Summary, error) {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WalletRef) SummaryAsync(c *actor.Context) *loop.Promise[Summary] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[Summary](c.Loop(), err)
+	}
 	return actor.AskAsync[Summary](c, r.ref, walletSummaryMsg{})
 }
 
@@ -201,6 +240,9 @@ func (r WalletRef) SummaryAsync(c *actor.Context) *loop.Promise[Summary] {
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use WithdrawAsync there).
 func (r WalletRef) Withdraw(ctx context.Context, amount Cents) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, walletWithdrawMsg{amount: amount})
 	return err
 }
@@ -210,71 +252,57 @@ func (r WalletRef) Withdraw(ctx context.Context, amount Cents) error {
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
 func (r WalletRef) WithdrawAsync(c *actor.Context, amount Cents) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
 	return actor.AskAsync[struct{}](c, r.ref, walletWithdrawMsg{amount: amount})
 }
 
-// SpawnWallet starts a top-level Wallet actor of kind "wallet" named id in
-// sys. f makes a fresh Wallet at spawn and at every restart. Safe from any
-// goroutine.
-func SpawnWallet(sys *actor.System, id string, f func() *Wallet, opts ...actor.SpawnOption) (WalletRef, error) {
-	ref, err := sys.Spawn("wallet", id, walletFactory(f), opts...)
+// SpawnWallet starts a Wallet actor of kind "wallet" named id under parent:
+// a *actor.System for a top-level actor (safe from any goroutine), or the
+// *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh Wallet at spawn and at every restart.
+func SpawnWallet[P *actor.System | *actor.Context](parent P, id string, f func() *Wallet, opts ...actor.SpawnOption) (WalletRef, error) {
+	var ref WalletRef
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("wallet", id, walletFactory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("wallet", id, walletFactory(f), opts...)
+	}
 	if err != nil {
 		return WalletRef{}, err
 	}
-	return WalletRef{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnWalletChild starts a Wallet actor of kind "wallet" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh Wallet at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnWalletChild(c *actor.Context, id string, f func() *Wallet, opts ...actor.SpawnOption) (WalletRef, error) {
-	ref, err := c.Spawn("wallet", id, walletFactory(f), opts...)
-	if err != nil {
-		return WalletRef{}, err
-	}
-	return WalletRef{ref: ref, sys: c.System()}, nil
-}
-
-// WalletTimers schedules Wallet's messages to the actor itself, by key, as
-// actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the Wallet actor it was made for.
+// WalletTimers schedules Wallet's tells (its messages without results) to
+// the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the Wallet actor it was made for.
 type WalletTimers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // WalletTimersOf returns the typed timers of the Wallet actor whose handler
 // has c.
 func WalletTimersOf(c *actor.Context) WalletTimers {
-	return WalletTimers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t WalletTimers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t WalletTimers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t WalletTimers) IsActive(key any) bool {
-	return t.t.IsActive(key)
+	return WalletTimers{c.Timers()}
 }
 
 // DepositAfter delivers the message of [Wallet.Deposit] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t WalletTimers) DepositAfter(key any, d time.Duration, e Entry, note string) error {
-	return t.t.StartSingle(key, d, walletDepositMsg{e: e, note: note})
+	return t.Timers.StartSingle(key, d, walletDepositMsg{e: e, note: note})
 }
 
 // DepositFixedDelay delivers the message of [Wallet.Deposit] to the actor
@@ -283,7 +311,7 @@ func (t WalletTimers) DepositAfter(key any, d time.Duration, e Entry, note strin
 // key, replacing key's timer. It fails with actor.ErrStopped once the actor
 // is stopping, and with an error if d is not positive.
 func (t WalletTimers) DepositFixedDelay(key any, d time.Duration, e Entry, note string) error {
-	return t.t.StartFixedDelay(key, d, walletDepositMsg{e: e, note: note})
+	return t.Timers.StartFixedDelay(key, d, walletDepositMsg{e: e, note: note})
 }
 
 // DepositFixedRate delivers the message of [Wallet.Deposit] to the actor
@@ -292,107 +320,7 @@ func (t WalletTimers) DepositFixedDelay(key any, d time.Duration, e Entry, note 
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t WalletTimers) DepositFixedRate(key any, d time.Duration, e Entry, note string) error {
-	return t.t.StartFixedRate(key, d, walletDepositMsg{e: e, note: note})
-}
-
-// EchoAfter delivers the message of [Wallet.Echo] to the actor once, after d
-// (a single-shot timer), under key, replacing key's timer. It fails with
-// actor.ErrStopped once the actor is stopping.
-func (t WalletTimers) EchoAfter(key any, d time.Duration, i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) error {
-	return t.t.StartSingle(key, d, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
-}
-
-// EchoFixedDelay delivers the message of [Wallet.Echo] to the actor every d,
-// measured from the end of the previous delivery's handling (fixed delay: a
-// slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WalletTimers) EchoFixedDelay(key any, d time.Duration, i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) error {
-	return t.t.StartFixedDelay(key, d, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
-}
-
-// EchoFixedRate delivers the message of [Wallet.Echo] to the actor every d,
-// measured from the previous delivery's deadline (fixed rate: a slow handler
-// does not shift the schedule), until cancelled, under key, replacing key's
-// timer. It fails with actor.ErrStopped once the actor is stopping, and with
-// an error if d is not positive.
-func (t WalletTimers) EchoFixedRate(key any, d time.Duration, i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) error {
-	return t.t.StartFixedRate(key, d, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
-}
-
-// StatementAfter delivers the message of [Wallet.Statement] to the actor
-// once, after d (a single-shot timer), under key, replacing key's timer. It
-// fails with actor.ErrStopped once the actor is stopping.
-func (t WalletTimers) StatementAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, walletStatementMsg{})
-}
-
-// StatementFixedDelay delivers the message of [Wallet.Statement] to the
-// actor every d, measured from the end of the previous delivery's handling
-// (fixed delay: a slow handler delays the next delivery), until cancelled,
-// under key, replacing key's timer. It fails with actor.ErrStopped once the
-// actor is stopping, and with an error if d is not positive.
-func (t WalletTimers) StatementFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, walletStatementMsg{})
-}
-
-// StatementFixedRate delivers the message of [Wallet.Statement] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WalletTimers) StatementFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, walletStatementMsg{})
-}
-
-// SummaryAfter delivers the message of [Wallet.Summary] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t WalletTimers) SummaryAfter(key any, d time.Duration) error {
-	return t.t.StartSingle(key, d, walletSummaryMsg{})
-}
-
-// SummaryFixedDelay delivers the message of [Wallet.Summary] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t WalletTimers) SummaryFixedDelay(key any, d time.Duration) error {
-	return t.t.StartFixedDelay(key, d, walletSummaryMsg{})
-}
-
-// SummaryFixedRate delivers the message of [Wallet.Summary] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WalletTimers) SummaryFixedRate(key any, d time.Duration) error {
-	return t.t.StartFixedRate(key, d, walletSummaryMsg{})
-}
-
-// WithdrawAfter delivers the message of [Wallet.Withdraw] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t WalletTimers) WithdrawAfter(key any, d time.Duration, amount Cents) error {
-	return t.t.StartSingle(key, d, walletWithdrawMsg{amount: amount})
-}
-
-// WithdrawFixedDelay delivers the message of [Wallet.Withdraw] to the actor
-// every d, measured from the end of the previous delivery's handling (fixed
-// delay: a slow handler delays the next delivery), until cancelled, under
-// key, replacing key's timer. It fails with actor.ErrStopped once the actor
-// is stopping, and with an error if d is not positive.
-func (t WalletTimers) WithdrawFixedDelay(key any, d time.Duration, amount Cents) error {
-	return t.t.StartFixedDelay(key, d, walletWithdrawMsg{amount: amount})
-}
-
-// WithdrawFixedRate delivers the message of [Wallet.Withdraw] to the actor
-// every d, measured from the previous delivery's deadline (fixed rate: a
-// slow handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t WalletTimers) WithdrawFixedRate(key any, d time.Duration, amount Cents) error {
-	return t.t.StartFixedRate(key, d, walletWithdrawMsg{amount: amount})
+	return t.Timers.StartFixedRate(key, d, walletDepositMsg{e: e, note: note})
 }
 
 // MarshalWire implements wire.Marshaler; zero fields are omitted.

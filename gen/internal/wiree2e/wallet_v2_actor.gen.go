@@ -23,10 +23,9 @@ type walletV2DepositMsg struct {
 	receipt bool
 }
 
-// walletV2Actor adapts a *WalletV2 to actor.Actor: Receive calls the method
-// a message stands for, or the handler of a runtime message
-// (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of
-// WalletV2 pass through.
+// walletV2Actor adapts *WalletV2 to actor.Actor: Receive calls the method a
+// message stands for, or the handler of a runtime message (actor.Terminated,
+// actor.ReceiveTimeout), and the lifecycle hooks of WalletV2 pass through.
 type walletV2Actor struct {
 	a *WalletV2
 }
@@ -62,8 +61,8 @@ func walletV2Factory(f func() *WalletV2) actor.Factory {
 // WalletV2Ref is a typed ref to a WalletV2 actor (kind "wallet2"): its
 // methods send WalletV2's messages. Like actor.Ref it is a small comparable
 // value, safe to copy and to use from any goroutine. The zero WalletV2Ref
-// names no actor; get one from SpawnWalletV2, SpawnWalletV2Child or
-// WalletV2RefOf.
+// names no actor: its methods fail with an error wrapping actor.ErrNotFound
+// (and Stop does nothing). Get one from SpawnWalletV2 or WalletV2RefOf.
 type WalletV2Ref struct {
 	ref actor.Ref
 	sys *actor.System
@@ -88,9 +87,11 @@ func (r WalletV2Ref) String() string {
 // then it; messages it has not handled yet go to dead letters and their asks
 // fail with actor.ErrStopped. It returns at once, before the actor has
 // stopped (watch it for an actor.Terminated). Safe from any goroutine,
-// handlers included.
+// handlers included. On a ref that names no actor it does nothing.
 func (r WalletV2Ref) Stop() {
-	r.sys.Stop(r.ref)
+	if r.check() == nil {
+		r.sys.Stop(r.ref)
+	}
 }
 
 // Poison stops the actor after the messages already queued for it, as
@@ -98,78 +99,76 @@ func (r WalletV2Ref) Stop() {
 // It returns at once, with actor.ErrNotFound if no such actor lives. Safe
 // from any goroutine, handlers included.
 func (r WalletV2Ref) Poison() error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Poison(r.ref)
+}
+
+// check returns an error wrapping actor.ErrNotFound if r names no actor (it
+// is the zero WalletV2Ref, or was made without a system), and nil otherwise.
+func (r WalletV2Ref) check() error {
+	if r.sys == nil || r.ref.IsZero() {
+		return fmt.Errorf("%w: the zero WalletV2Ref names no actor", actor.ErrNotFound)
+	}
+	return nil
 }
 
 // Deposit tells the actor to run [WalletV2.Deposit] and returns at once,
 // with the reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
 func (r WalletV2Ref) Deposit(e Entry, note string, receipt bool) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	return r.sys.Tell(r.ref, walletV2DepositMsg{e: e, note: note, receipt: receipt})
 }
 
-// SpawnWalletV2 starts a top-level WalletV2 actor of kind "wallet2" named id
-// in sys. f makes a fresh WalletV2 at spawn and at every restart. Safe from
-// any goroutine.
-func SpawnWalletV2(sys *actor.System, id string, f func() *WalletV2, opts ...actor.SpawnOption) (WalletV2Ref, error) {
-	ref, err := sys.Spawn("wallet2", id, walletV2Factory(f), opts...)
+// SpawnWalletV2 starts a WalletV2 actor of kind "wallet2" named id under
+// parent: a *actor.System for a top-level actor (safe from any goroutine),
+// or the *actor.Context of a handler for a child of that handler's actor,
+// supervised by it and stopped before it (call it then only on that actor's
+// loop). f makes a fresh WalletV2 at spawn and at every restart.
+func SpawnWalletV2[P *actor.System | *actor.Context](parent P, id string, f func() *WalletV2, opts ...actor.SpawnOption) (WalletV2Ref, error) {
+	var ref WalletV2Ref
+	var err error
+	switch p := any(parent).(type) {
+	case *actor.System:
+		ref.sys = p
+		ref.ref, err = p.Spawn("wallet2", id, walletV2Factory(f), opts...)
+	case *actor.Context:
+		ref.sys = p.System()
+		ref.ref, err = p.Spawn("wallet2", id, walletV2Factory(f), opts...)
+	}
 	if err != nil {
 		return WalletV2Ref{}, err
 	}
-	return WalletV2Ref{ref: ref, sys: sys}, nil
+	return ref, nil
 }
 
-// SpawnWalletV2Child starts a WalletV2 actor of kind "wallet2" named id as a
-// child of the actor whose handler has c: supervised by it and stopped
-// before it. f makes a fresh WalletV2 at spawn and at every restart. Call it
-// only on c's loop.
-func SpawnWalletV2Child(c *actor.Context, id string, f func() *WalletV2, opts ...actor.SpawnOption) (WalletV2Ref, error) {
-	ref, err := c.Spawn("wallet2", id, walletV2Factory(f), opts...)
-	if err != nil {
-		return WalletV2Ref{}, err
-	}
-	return WalletV2Ref{ref: ref, sys: c.System()}, nil
-}
-
-// WalletV2Timers schedules WalletV2's messages to the actor itself, by key,
-// as actor.Timers does: each message has a single-shot timer (After), a
-// fixed-delay one (FixedDelay) and a fixed-rate one (FixedRate). Starting a
-// key replaces its timer, cancelling a key guarantees its message is not
-// handled afterwards, even if it was due already, and all timers are
-// cancelled when the actor stops or restarts. Use it only in the handlers of
-// the WalletV2 actor it was made for.
+// WalletV2Timers schedules WalletV2's tells (its messages without results)
+// to the actor itself, by key, as the actor.Timers it embeds does: each tell
+// has a single-shot timer (After), a fixed-delay one (FixedDelay) and a
+// fixed-rate one (FixedRate), and Cancel, CancelAll and IsActive come from
+// actor.Timers. Starting a key replaces its timer, cancelling a key
+// guarantees its message is not handled afterwards, even if it was due
+// already, and all timers are cancelled when the actor stops or restarts.
+// Use it only in the handlers of the WalletV2 actor it was made for.
 type WalletV2Timers struct {
-	t actor.Timers
+	actor.Timers
 }
 
 // WalletV2TimersOf returns the typed timers of the WalletV2 actor whose
 // handler has c.
 func WalletV2TimersOf(c *actor.Context) WalletV2Timers {
-	return WalletV2Timers{t: c.Timers()}
-}
-
-// Cancel cancels the timer of key, if any: its message is not handled after
-// Cancel returns.
-func (t WalletV2Timers) Cancel(key any) {
-	t.t.Cancel(key)
-}
-
-// CancelAll cancels every timer of the actor, typed or not.
-func (t WalletV2Timers) CancelAll() {
-	t.t.CancelAll()
-}
-
-// IsActive reports whether key has a live timer: a periodic one not
-// cancelled, or a single-shot one not yet delivered.
-func (t WalletV2Timers) IsActive(key any) bool {
-	return t.t.IsActive(key)
+	return WalletV2Timers{c.Timers()}
 }
 
 // DepositAfter delivers the message of [WalletV2.Deposit] to the actor once,
 // after d (a single-shot timer), under key, replacing key's timer. It fails
 // with actor.ErrStopped once the actor is stopping.
 func (t WalletV2Timers) DepositAfter(key any, d time.Duration, e Entry, note string, receipt bool) error {
-	return t.t.StartSingle(key, d, walletV2DepositMsg{e: e, note: note, receipt: receipt})
+	return t.Timers.StartSingle(key, d, walletV2DepositMsg{e: e, note: note, receipt: receipt})
 }
 
 // DepositFixedDelay delivers the message of [WalletV2.Deposit] to the actor
@@ -178,7 +177,7 @@ func (t WalletV2Timers) DepositAfter(key any, d time.Duration, e Entry, note str
 // key, replacing key's timer. It fails with actor.ErrStopped once the actor
 // is stopping, and with an error if d is not positive.
 func (t WalletV2Timers) DepositFixedDelay(key any, d time.Duration, e Entry, note string, receipt bool) error {
-	return t.t.StartFixedDelay(key, d, walletV2DepositMsg{e: e, note: note, receipt: receipt})
+	return t.Timers.StartFixedDelay(key, d, walletV2DepositMsg{e: e, note: note, receipt: receipt})
 }
 
 // DepositFixedRate delivers the message of [WalletV2.Deposit] to the actor
@@ -187,7 +186,7 @@ func (t WalletV2Timers) DepositFixedDelay(key any, d time.Duration, e Entry, not
 // replacing key's timer. It fails with actor.ErrStopped once the actor is
 // stopping, and with an error if d is not positive.
 func (t WalletV2Timers) DepositFixedRate(key any, d time.Duration, e Entry, note string, receipt bool) error {
-	return t.t.StartFixedRate(key, d, walletV2DepositMsg{e: e, note: note, receipt: receipt})
+	return t.Timers.StartFixedRate(key, d, walletV2DepositMsg{e: e, note: note, receipt: receipt})
 }
 
 // MarshalWire implements wire.Marshaler; zero fields are omitted.
