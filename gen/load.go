@@ -93,7 +93,7 @@ func load(dir string) (input, error) {
 // may import packages its own files do not. One load, for one universe of
 // types.
 func loadImports(dir string, paths []string) (types.Importer, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps, Dir: dir}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir}
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
 		return nil, fmt.Errorf("troupegen: loading the imports of %s: %w", dir, err)

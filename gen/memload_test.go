@@ -44,7 +44,7 @@ var testImports = sync.OnceValues(func() (map[string]*types.Package, error) {
 			paths[path] = true
 		}
 	}
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
 	pkgs, err := packages.Load(cfg, slices.Sorted(maps.Keys(paths))...)
 	if err != nil {
 		return nil, err
