@@ -15,7 +15,7 @@ import (
 // Receive calls changed; run go generate.
 var (
 	_ func(*Reminders, *actor.Context, string) bool                         = (*Reminders).Active
-	_ func(*Reminders, *actor.Context, string)                              = (*Reminders).Busy
+	_ func(*Reminders, *actor.Context, string, time.Duration) error         = (*Reminders).Busy
 	_ func(*Reminders, *actor.Context, string, time.Duration, bool) error   = (*Reminders).Every
 	_ func(*Reminders, *actor.Context, string) error                        = (*Reminders).Forget
 	_ func(*Reminders, *actor.Context, time.Duration) error                 = (*Reminders).Idle
@@ -35,6 +35,7 @@ type remindersActiveMsg struct {
 // remindersBusyMsg is the message of [Reminders.Busy].
 type remindersBusyMsg struct {
 	cancel string
+	dArg   time.Duration
 }
 
 // remindersEveryMsg is the message of [Reminders.Every].
@@ -93,8 +94,11 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 	case remindersActiveMsg:
 		return x.a.Active(c, m.keyArg), nil
 	case remindersBusyMsg:
-		x.a.Busy(c, m.cancel)
-		return nil, nil
+		if err := x.a.Busy(c, m.cancel, m.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case remindersEveryMsg:
 		if err := x.a.Every(c, m.keyArg, m.dArg, m.fixedRate); err != nil {
 			return nil, err
@@ -238,14 +242,27 @@ func (r RemindersRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise
 	return actor.AskAsync[bool](c, r.ref, remindersActiveMsg{keyArg: keyArg})
 }
 
-// Busy tells the actor to run [Reminders.Busy] and returns at once, with the
-// reason the message could not be delivered (actor.ErrNotFound,
-// actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
-func (r RemindersRef) Busy(cancel string) error {
+// Busy asks the actor to run [Reminders.Busy] and waits for its error, for
+// callers outside actors: without a deadline in ctx the system's ask timeout
+// applies, and from a handler it fails at once with actor.ErrWouldBlock (use
+// BusyAsync there).
+func (r RemindersRef) Busy(ctx context.Context, cancel string, dArg time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, remindersBusyMsg{cancel: cancel})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersBusyMsg{cancel: cancel, dArg: dArg})
+	return err
+}
+
+// BusyAsync asks the actor to run [Reminders.Busy] from a handler, whose
+// context is c: it never blocks, and the promise settles on c's loop
+// (rejected with actor.ErrTimeout after the system's ask timeout). Call it
+// only on c's loop.
+func (r RemindersRef) BusyAsync(c *actor.Context, cancel string, dArg time.Duration) *loop.Promise[struct{}] {
+	if err := r.check(); err != nil {
+		return loop.Rejected[struct{}](c.Loop(), err)
+	}
+	return actor.AskAsync[struct{}](c, r.ref, remindersBusyMsg{cancel: cancel, dArg: dArg})
 }
 
 // Every asks the actor to run [Reminders.Every] and waits for its error, for
@@ -444,31 +461,6 @@ type RemindersTimers struct {
 // handler has c.
 func RemindersTimersOf(c *actor.Context) RemindersTimers {
 	return RemindersTimers{c.Timers()}
-}
-
-// BusyAfter delivers the message of [Reminders.Busy] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) BusyAfter(key any, d time.Duration, cancel string) error {
-	return t.Timers.StartSingle(key, d, remindersBusyMsg{cancel: cancel})
-}
-
-// BusyFixedDelay delivers the message of [Reminders.Busy] to the actor every
-// d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) BusyFixedDelay(key any, d time.Duration, cancel string) error {
-	return t.Timers.StartFixedDelay(key, d, remindersBusyMsg{cancel: cancel})
-}
-
-// BusyFixedRate delivers the message of [Reminders.Busy] to the actor every
-// d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) BusyFixedRate(key any, d time.Duration, cancel string) error {
-	return t.Timers.StartFixedRate(key, d, remindersBusyMsg{cancel: cancel})
 }
 
 // RemindAfter delivers the message of [Reminders.Remind] to the actor once,
