@@ -80,7 +80,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	if len(rep.probs) > 0 {
 		return nil, a.sawInvalid, sortProblems(rep.probs)
 	}
-	imps := chooseImports(in.pkg, allMessages(specs, jsSpecs), packageNames(in.pkg, specs, jsSpecs))
+	imps := chooseImports(in.pkg, allMessages(specs, jsSpecs), codecStructs(specs), packageNames(in.pkg, specs, jsSpecs))
 	reserved := reservedNames(in.pkg, specs, jsSpecs, imps)
 	files = map[string][]byte{}
 	for _, spec := range specs {
@@ -141,6 +141,20 @@ func packageNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec) map[s
 		}
 	}
 	return names
+}
+
+// codecStructs returns the structs whose codecs the remote actors of
+// specs generate.
+func codecStructs(specs []actorSpec) []*types.Named {
+	var out []*types.Named
+	for _, spec := range specs {
+		if spec.wire != nil {
+			for _, s := range spec.wire.structs {
+				out = append(out, s.named)
+			}
+		}
+	}
+	return out
 }
 
 // allMessages returns the messages of specs and jsSpecs.

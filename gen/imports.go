@@ -31,11 +31,13 @@ type importSet struct {
 	pkgs  map[string]string // by path: the package's own name
 }
 
-// chooseImports names the imports of the generated files of pkg: each
-// package's own name, unless taken (declared by the package, or by the
-// generated code, or a local of generated bodies) or another import's,
-// and then its name with "pkg" (and a number if need be).
-func chooseImports(pkg *types.Package, msgs []message, taken map[string]bool) importSet {
+// chooseImports names the imports of the generated files of pkg, whose
+// messages are msgs and whose generated codecs encode the fields of
+// structs: each package's own name, unless taken (declared by the
+// package, or by the generated code, or a local of generated bodies) or
+// another import's, and then its name with "pkg" (and a number if need
+// be).
+func chooseImports(pkg *types.Package, msgs []message, structs []*types.Named, taken map[string]bool) importSet {
 	imps := importSet{names: map[string]string{}, pkgs: maps.Clone(runtimeImports)}
 	add := func(t types.Type) {
 		walkTypes(t, func(obj *types.TypeName) {
@@ -51,6 +53,9 @@ func chooseImports(pkg *types.Package, msgs []message, taken map[string]bool) im
 		if msg.reply != nil {
 			add(msg.reply)
 		}
+	}
+	for _, s := range structs {
+		add(s.Underlying())
 	}
 	taken = maps.Clone(taken)
 	for _, name := range bodyLocals {
