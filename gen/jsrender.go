@@ -192,8 +192,9 @@ func (r *renderer) jsSpawn() {
 		"supervised by it and stopped before it (call it then only on that actor's loop). "+
 		"opts configure it (jsactor.WithSpawnOptions passes actor spawn options); "+
 		"script must export the handlers of %s.", n.spawn, s.kind, s.name))
-	r.f.Func().Id(n.spawn).Types(parentParam()).
-		Params(jen.Id("parent").Id("P"), jen.Id("id").String(), jen.Id("script").Op("*").Qual(jsactorPath, "Script"),
+	tp, constraint := r.parentParam()
+	r.f.Func().Id(n.spawn).Types(constraint).
+		Params(jen.Id("parent").Id(tp), jen.Id("id").String(), jen.Id("script").Op("*").Qual(jsactorPath, "Script"),
 			jen.Id("opts").Op("...").Qual(jsactorPath, "Option")).
 		Params(jen.Id(n.ref), jen.Error()).Block(r.spawnBody(call("Spawn"), call("SpawnChild"))...)
 }

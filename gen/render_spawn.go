@@ -4,10 +4,15 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// parentParam renders the type parameter of a spawn function: its parent
-// is the system (a top-level actor) or a handler's context (a child).
-func parentParam() jen.Code {
-	return jen.Id("P").Op("*").Qual(actorPath, "System").Op("|").Op("*").Qual(actorPath, "Context")
+// parentParam returns the name of the type parameter of a spawn function
+// and renders it: its parent is the system (a top-level actor) or a
+// handler's context (a child). It is P, unless the actor's type is.
+func (r *renderer) parentParam() (string, jen.Code) {
+	name := "P"
+	if r.spec.name == name {
+		name = "Parent"
+	}
+	return name, jen.Id(name).Op("*").Qual(actorPath, "System").Op("|").Op("*").Qual(actorPath, "Context")
 }
 
 // spawnBody renders the body of a spawn function: a type switch on the
@@ -41,8 +46,9 @@ func (r *renderer) spawn() {
 		"(safe from any goroutine), or the *actor.Context of a handler for a child of that handler's actor, "+
 		"supervised by it and stopped before it (call it then only on that actor's loop). "+
 		"f makes a fresh %s at spawn and at every restart.", n.spawn, withArticle(s.name), s.kind, s.name))
-	r.f.Func().Id(n.spawn).Types(parentParam()).
-		Params(jen.Id("parent").Id("P"), jen.Id("id").String(), jen.Id("f").Func().Params().Op("*").Id(s.name),
+	tp, constraint := r.parentParam()
+	r.f.Func().Id(n.spawn).Types(constraint).
+		Params(jen.Id("parent").Id(tp), jen.Id("id").String(), jen.Id("f").Func().Params().Op("*").Id(s.name),
 			jen.Id("opts").Op("...").Qual(actorPath, "SpawnOption")).
 		Params(jen.Id(n.ref), jen.Error()).Block(r.spawnBody(call, call)...)
 }

@@ -17,3 +17,11 @@ type Counter struct {
 
 // Add adds by to the count.
 func (c *Counter) Add(ctx *actor.Context, by int) { c.n += by }
+
+// P is named like the type parameter of spawn functions.
+//
+//troupe:actor
+type P struct{}
+
+// Ping is a message.
+func (p *P) Ping(c *actor.Context) {}
