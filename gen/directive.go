@@ -71,7 +71,8 @@ func isDirectiveText(text string) bool {
 
 // nearMiss reports whether comment text, not written as a directive,
 // looks like one: "// troupe:actor", "//troupe: actor", "//Troupe:actor",
-// "/* troupe:js */". want is the directive it likely means.
+// "/* troupe:js */", options and all, but not prose. want is the
+// directive it likely means.
 func nearMiss(text string) (want string, ok bool) {
 	body, ok := strings.CutPrefix(text, "//")
 	if !ok {
@@ -96,6 +97,11 @@ func nearMiss(text string) (want string, ok bool) {
 		fields[0] = directivePrefix + verbJS
 	default:
 		return "", false // prose: "Troupe: an actor framework"
+	}
+	for _, opt := range fields[1:] {
+		if key, _, _ := strings.Cut(opt, "="); key != "kind" && key != "name" && opt != "remote" {
+			return "", false // prose: "troupe: actors run on loops"
+		}
 	}
 	return strings.Join(fields, " "), true
 }

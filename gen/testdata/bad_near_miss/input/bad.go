@@ -38,3 +38,7 @@ type Prose struct{}
 //
 //troupe:actor
 type Fine struct{}
+
+// Notes are prose about troupe: actors run on their own loops, and
+// troupe: actor kinds name them. None of this is a directive.
+type Notes struct{}
