@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"go/types"
 	"maps"
@@ -133,39 +132,19 @@ func recheck(in input, overlay map[string][]byte) (input, error) {
 	if err != nil {
 		return input{}, err
 	}
-	out, _ := check(rep, in.dir, in.pkg.Path(), files, imp, in.importer)
+	out, _ := check(rep, in.dir, in.pkg.Path(), files, imp)
+	out.importer = in.importer
 	return out, nil
 }
 
-// parseFiles parses srcs (absolute file path to content), reporting
-// syntax errors to rep.
-func parseFiles(rep *reporter, srcs map[string][]byte) []*ast.File {
-	var files []*ast.File
-	for _, name := range slices.Sorted(maps.Keys(srcs)) {
-		f, err := parser.ParseFile(rep.fset, name, srcs[name], parser.ParseComments)
-		var list scanner.ErrorList
-		if errors.As(err, &list) {
-			for _, e := range list {
-				rep.add(e.Pos, e.Msg)
-			}
-		} else if err != nil {
-			rep.add(token.Position{Filename: name}, err.Error())
-		}
-		if f != nil {
-			files = append(files, f)
-		}
-	}
-	return files
-}
-
-// check type-checks files as package path in dir, with go/types, and
-// returns them as an input, as load does with go/packages: the problems
-// rep holds are fatal, and files troupegen generated type-check with the
-// others but are left out of the input, their type errors ignored. It
-// also returns every type error, those of generated files included.
-func check(rep *reporter, dir, path string, files []*ast.File, imp types.Importer,
-	importer func() (types.Importer, error)) (input, []error) {
-	in := input{fset: rep.fset, dir: dir, fatal: rep.probs, importer: importer}
+// check type-checks files as package path in dir, with go/types and imp,
+// and returns them as an input (without its importer), as load does with
+// go/packages: the problems rep holds are fatal, and files troupegen
+// generated type-check with the others but are left out of the input,
+// their type errors ignored. It also returns every type error, those of
+// generated files included.
+func check(rep *reporter, dir, path string, files []*ast.File, imp types.Importer) (input, []error) {
+	in := input{fset: rep.fset, dir: dir, fatal: rep.probs}
 	generated := map[string]bool{}
 	for _, f := range files {
 		if isOurs(f) {

@@ -2,7 +2,9 @@ package gen
 
 import (
 	"errors"
+	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"maps"
@@ -67,9 +69,31 @@ var testImports = sync.OnceValues(func() (map[string]*types.Package, error) {
 // with go/packages; see check.
 func checkFiles(imps map[string]*types.Package, dir, pkgPath string, srcs map[string][]byte) (input, []error) {
 	rep := &reporter{fset: token.NewFileSet(), dir: dir}
-	files := parseFiles(rep, srcs)
 	imp := mapImporter(imps)
-	return check(rep, dir, pkgPath, files, imp, func() (types.Importer, error) { return imp, nil })
+	in, errs := check(rep, dir, pkgPath, parseFiles(rep, srcs), imp)
+	in.importer = func() (types.Importer, error) { return imp, nil }
+	return in, errs
+}
+
+// parseFiles parses srcs (absolute file path to content), reporting
+// syntax errors to rep.
+func parseFiles(rep *reporter, srcs map[string][]byte) []*ast.File {
+	var files []*ast.File
+	for _, name := range slices.Sorted(maps.Keys(srcs)) {
+		f, err := parser.ParseFile(rep.fset, name, srcs[name], parser.ParseComments)
+		var list scanner.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				rep.add(e.Pos, e.Msg)
+			}
+		} else if err != nil {
+			rep.add(token.Position{Filename: name}, err.Error())
+		}
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // readPackage returns the Go files of the package in dir (absolute): file
