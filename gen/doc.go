@@ -65,8 +65,12 @@
 // no message may take them. Two actors of a package may not have the same
 // kind. Generated files import packages under names the package does not
 // declare (a package with its own context gets "context" imported as
-// contextpkg), so they compile beside any code; only the predeclared
-// identifiers they use (any, error, nil, …) may not be redeclared.
+// contextpkg), and their unexported declarations (the adapter, the
+// factory, the message structs) take names the package leaves free
+// (counterAddMsg2 beside a counterAddMsg of its own), so they compile
+// beside any code; an exported generated name (CounterRef, SpawnCounter,
+// …) the package declares itself is an error, and so is a package-level
+// declaration of a predeclared identifier they use (any, error, nil, …).
 //
 // A directive is a line comment written exactly //troupe:actor or
 // //troupe:js: near misses ("// troupe:actor", "//troupe: actor",

@@ -68,6 +68,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 			specs = append(specs, spec)
 		}
 	}
+	nameUnexported(in, specs)
 	checkClashes(rep, in, units(specs, jsSpecs))
 	checkKinds(rep, specs, jsSpecs)
 	for _, spec := range specs {
@@ -88,7 +89,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 		if err != nil {
 			return nil, a.sawInvalid, err
 		}
-		files[namesOf(spec.name).file] = data
+		files[spec.n.file] = data
 	}
 	for _, spec := range jsSpecs {
 		data, err := renderJS(in.pkg, spec, imps, reserved)
@@ -204,7 +205,7 @@ type unit struct {
 func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 	var out []unit
 	for _, spec := range specs {
-		n := namesOf(spec.name)
+		n := spec.n
 		u := unit{what: "actor " + spec.name, pos: spec.pos, file: n.file, top: n.topLevel()}
 		if len(spec.conn) > 0 { // XConn exists for connection actors only
 			u.top = append(u.top, n.conn)
@@ -216,7 +217,7 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 			u.top = append(u.top, n.timers, n.timersOf)
 		}
 		for _, m := range spec.msgs {
-			u.top = append(u.top, msgType(spec.name, m.name))
+			u.top = append(u.top, m.typeName)
 		}
 		out = append(out, u)
 	}
@@ -227,9 +228,9 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 	return out
 }
 
-// checkClashes reports generated names that clash with each other or with
-// names the package declares.
-func checkClashes(rep *reporter, in input, us []unit) {
+// declaredNames returns the package-level names of in's files (not of
+// files troupegen generated).
+func declaredNames(in input) map[string]types.Object {
 	ours := map[string]bool{}
 	for _, f := range in.files {
 		ours[in.fset.File(f.Pos()).Name()] = true
@@ -241,6 +242,39 @@ func checkClashes(rep *reporter, in input, us []unit) {
 			declared[name] = obj
 		}
 	}
+	return declared
+}
+
+// nameUnexported names the unexported package-level declarations of the
+// files of specs (adapters, factories, message structs) so that none
+// takes a name the package declares: counterActor, or counterActor2 if
+// the package has a counterActor of its own. Exported names are API and
+// do not move: checkClashes reports theirs.
+func nameUnexported(in input, specs []actorSpec) {
+	taken := map[string]bool{}
+	for name := range declaredNames(in) {
+		taken[name] = true
+	}
+	for i := range specs {
+		n := &specs[i].n
+		for _, name := range []string{n.ref, n.refOf, n.spawn, n.timers, n.timersOf, n.conn} {
+			taken[name] = true
+		}
+	}
+	for i := range specs {
+		n := &specs[i].n
+		n.adapter, n.factory = fresh(n.adapter, taken), fresh(n.factory, taken)
+		for j := range specs[i].msgs {
+			m := &specs[i].msgs[j]
+			m.typeName = fresh(m.typeName, taken)
+		}
+	}
+}
+
+// checkClashes reports generated names that clash with each other or with
+// names the package declares.
+func checkClashes(rep *reporter, in input, us []unit) {
+	declared := declaredNames(in)
 	if len(us) > 0 {
 		checkPredeclared(rep, declared)
 	}
@@ -324,7 +358,7 @@ var (
 // checkMethodClashes reports messages whose generated methods clash with
 // each other or with the built-in methods of the ref and the timers.
 func checkMethodClashes(rep *reporter, spec actorSpec) {
-	n := namesOf(spec.name)
+	n := spec.n
 	ref, timers := map[string]string{}, map[string]string{}
 	for _, name := range refBuiltins {
 		ref[name] = ""

@@ -35,6 +35,7 @@ type param struct {
 // message is a message method of an actor.
 type message struct {
 	name     string
+	typeName string // of its generated struct; see nameUnexported
 	pos      token.Pos
 	sig      *types.Signature
 	params   []param
@@ -64,6 +65,7 @@ type actorSpec struct {
 	signals []signal // sorted by runtime message type
 	remote  bool     // the directive says remote: generate codecs
 	wire    *wirePlan
+	n       names // the generated names; see nameUnexported
 }
 
 // hookSig is the signature of a hook: the parameters after the
@@ -141,7 +143,7 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 		a.errorf(ts.Name.Pos(), "//troupe:actor on %s, which is not a struct type%s", obj.Name(), hint)
 		return actorSpec{}, false
 	}
-	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind, remote: an.dir.remote}
+	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind, remote: an.dir.remote, n: namesOf(obj.Name())}
 	if spec.kind == "" {
 		spec.kind = spec.name
 	}
@@ -266,7 +268,7 @@ func (a *analyzer) pointerReceiver(spec actorSpec, fn *types.Func) bool {
 func (a *analyzer) message(spec actorSpec, fn *types.Func) (message, bool) {
 	sig := fn.Type().(*types.Signature)
 	ps := sig.Params()
-	m := message{name: fn.Name(), pos: a.methodPos(spec, fn), sig: sig, variadic: sig.Variadic()}
+	m := message{name: fn.Name(), typeName: msgType(spec.name, fn.Name()), pos: a.methodPos(spec, fn), sig: sig, variadic: sig.Variadic()}
 	ok := true
 	for i := 1; i < ps.Len(); i++ {
 		p := ps.At(i)

@@ -46,7 +46,7 @@ func newFile(pkg *types.Package, imps importSet) *jen.File {
 
 // render returns the gofmt'ed generated file of spec.
 func render(pkg *types.Package, spec actorSpec, imps importSet, reserved map[string]bool) ([]byte, error) {
-	r := &renderer{pkg: pkg, spec: spec, n: namesOf(spec.name), reserved: reserved, f: newFile(pkg, imps)}
+	r := &renderer{pkg: pkg, spec: spec, n: spec.n, reserved: reserved, f: newFile(pkg, imps)}
 	r.guards()
 	r.messages()
 	r.adapter()
@@ -176,7 +176,7 @@ func (r *renderer) params(m message) []jen.Code {
 // parameters.
 func (r *renderer) msgValue(m message) jen.Code {
 	names := r.paramNames(m)
-	return jen.Id(msgType(r.spec.name, m.name)).ValuesFunc(func(g *jen.Group) {
+	return jen.Id(m.typeName).ValuesFunc(func(g *jen.Group) {
 		for _, name := range names {
 			g.Id(name).Op(":").Id(name)
 		}

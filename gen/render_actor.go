@@ -47,8 +47,8 @@ func (r *renderer) methodExprType(m message) jen.Code {
 func (r *renderer) messages() {
 	for _, m := range r.spec.msgs {
 		names := r.paramNames(m)
-		r.f.Commentf("%s is the message of [%s.%s].", msgType(r.spec.name, m.name), r.spec.name, m.name)
-		r.f.Type().Id(msgType(r.spec.name, m.name)).StructFunc(func(g *jen.Group) {
+		r.f.Commentf("%s is the message of [%s.%s].", m.typeName, r.spec.name, m.name)
+		r.f.Type().Id(m.typeName).StructFunc(func(g *jen.Group) {
 			for i, p := range m.params {
 				g.Id(names[i]).Add(r.typ(p.typ))
 			}
@@ -164,7 +164,7 @@ func (r *renderer) receiveBody(g *jen.Group) {
 	}
 	g.Switch(subject).BlockFunc(func(g *jen.Group) {
 		for _, m := range s.msgs {
-			g.Case(jen.Id(msgType(s.name, m.name))).Block(r.dispatch(m)...)
+			g.Case(jen.Id(m.typeName)).Block(r.dispatch(m)...)
 		}
 		for _, sig := range s.signals {
 			g.Case(jen.Qual(actorPath, sig.typ)).Block(

@@ -30,7 +30,7 @@ func (r *renderer) codecs() {
 		for j, name := range names {
 			fields[j] = codecField{name: name, num: j + 1, wt: p.params[i][j]}
 		}
-		r.codecMethods(msgType(r.spec.name, m.name), fields)
+		r.codecMethods(m.typeName, fields)
 	}
 	for _, s := range p.structs {
 		fields := make([]codecField, len(s.fields))
@@ -247,7 +247,7 @@ func (r *renderer) register(p *wirePlan) {
 	reg := jen.Id("reg")
 	r.f.Func().Id(name).Params(reg.Clone().Op("*").Qual(wirePath, "Registry")).Error().BlockFunc(func(g *jen.Group) {
 		for _, m := range s.msgs {
-			g.If(jen.Err().Op(":=").Add(registerCall(jen.Id(msgType(s.name, m.name)), registerName(r.pkg, s, m), true)),
+			g.If(jen.Err().Op(":=").Add(registerCall(jen.Id(m.typeName), registerName(r.pkg, s, m), true)),
 				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		}
 		for _, rep := range p.replies {

@@ -25,3 +25,9 @@ type P struct{}
 
 // Ping is a message.
 func (p *P) Ping(c *actor.Context) {}
+
+// counterFactory and counterAddMsg are the package's own: the generated
+// file names its own unexported declarations otherwise.
+var counterFactory = fmt{verb: "%v"}
+
+type counterAddMsg struct{}
