@@ -134,22 +134,6 @@ func (x *Context) Unwatch(r Ref) {
 	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().self()})
 }
 
-// Stop stops the actor named r now (see [Context.Stop]). Safe from any
-// goroutine.
-func (s *System) Stop(r Ref) {
-	s.deliverSystem(r, stopSignal{})
-}
-
-// Poison stops the actor named r after the messages already queued for
-// it. Safe from any goroutine.
-func (s *System) Poison(r Ref) error {
-	c := s.lookup(r)
-	if c == nil {
-		return ErrNotFound
-	}
-	return c.l.Submit(func() { c.handleSystem(poisonSignal{}) })
-}
-
 // Deadline implements context.Context: an actor has none.
 func (x *Context) Deadline() (time.Time, bool) { return time.Time{}, false }
 

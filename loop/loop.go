@@ -34,7 +34,10 @@ type Loop struct {
 
 	// Loop goroutine only.
 	batch     []func()
+	mbatch    []letter // an unbounded mail lane's batch, from mpos
 	pos       int32
+	mpos      int32
+	mailHost  bool        // host is a MailHost; set at Init
 	yielding  bool        // the microtask budget ran out: end this round
 	nowStale  bool        // now may predate the running callback; see runStart
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
@@ -128,6 +131,7 @@ func (l *Loop) Init(opts ...Option) error {
 	if l.cfg == nil {
 		l.cfg = &defaultConfig
 	}
+	_, l.mailHost = l.host.(MailHost)
 	if l.sched != nil {
 		if l.cfg.clock != nil {
 			return errClockWithScheduler
@@ -221,8 +225,9 @@ func (l *Loop) OnLoop() bool {
 }
 
 // Submit queues fn to run on the loop as a macrotask, after the tasks
-// already queued. Tasks submitted from one goroutine run in submission
-// order. Safe from any goroutine; it never blocks. It returns
+// already queued and before any mail ([Loop.Post]) not yet delivered.
+// Tasks submitted from one goroutine run in submission order. Safe from
+// any goroutine; it never blocks. It returns
 // [ErrLoopClosed] once the loop is shutting down, and [ErrNilFunc] for nil.
 func (l *Loop) Submit(fn func()) error {
 	if fn == nil {
@@ -254,7 +259,8 @@ func (l *Loop) notify() {
 
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
-	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) || l.timerOpsUrgent() {
+	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) ||
+		int(l.mpos) < len(l.mbatch) || l.timerOpsUrgent() {
 		return true
 	}
 	if l.timers != nil {
