@@ -1,0 +1,260 @@
+package actor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+// deadLog collects dead letters.
+type deadLog struct {
+	mu  sync.Mutex
+	got []actor.DeadLetter
+}
+
+func (d *deadLog) add(l actor.DeadLetter) { d.mu.Lock(); d.got = append(d.got, l); d.mu.Unlock() }
+
+func (d *deadLog) list() []actor.DeadLetter {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]actor.DeadLetter(nil), d.got...)
+}
+
+// asker is an actor that, asked "ask" with a count, sends that many asks
+// to target with AskAsync and reports each outcome on out; its reply comes
+// once the asks are in target's mailbox.
+func asker(target func() actor.Ref, out chan<- error) actor.Factory {
+	return func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			for i := range msg.(int) {
+				actor.AskAsync[any](c, target(), fmt.Sprint("ask-", i)).WhenSettled(func(_ any, err error) { out <- err })
+			}
+			return nil, nil
+		})
+	}
+}
+
+// Stop is "now": the message being handled finishes, the 49 queued behind
+// it go to dead letters with ErrStopped (asks among them fail with it), and
+// none is handled; so do messages sent after the stop.
+func TestStopIsNow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []actor.SpawnOption
+	}{
+		{"unbounded", nil},
+		{"bounded", []actor.SpawnOption{actor.WithMailbox(64, actor.FailWhenFull)}},
+		{"block-when-full", []actor.SpawnOption{actor.WithMailbox(64, actor.BlockWhenFull)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dead deadLog
+			s := newSystem(t, actor.WithWorkers(2), actor.WithDeadLetterHandler(dead.add))
+			release, started := make(chan struct{}), make(chan struct{})
+			var handled atomic.Int32
+			ref, _ := s.Spawn("gate", "g", gate(release, &handled, started), tc.opts...)
+			asks := make(chan error, 20)
+			askerRef, _ := s.Spawn("asker", "a", asker(func() actor.Ref { return ref }, asks))
+			stopped := make(chan struct{})
+			s.SubscribeEvents(func(e actor.Event) {
+				if e.Kind == actor.Stopped && e.Actor == ref {
+					close(stopped)
+				}
+			})
+			holding := make(chan error, 1)
+			go func() { _, err := ask[any](t, s, ref, "hold"); holding <- err }()
+			<-started
+			for i := range 29 {
+				if err := s.Tell(ref, i); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := ask[any](t, s, askerRef, 20); err != nil { // 20 asks queued
+				t.Fatal(err)
+			}
+			s.Stop(ref)
+			close(release)
+			if err := <-holding; err != nil {
+				t.Fatalf("the message being handled: %v", err)
+			}
+			for range 20 {
+				if err := <-asks; !errors.Is(err, actor.ErrStopped) {
+					t.Fatalf("a queued ask settled with %v, want ErrStopped", err)
+				}
+			}
+			wait(t, stopped)
+			if err := s.Tell(ref, "late"); err == nil {
+				t.Fatal("a tell after the stop was accepted")
+			}
+			if handled.Load() != 0 {
+				t.Fatalf("%d queued messages handled after Stop", handled.Load())
+			}
+			got := dead.list()
+			if len(got) != 50 {
+				t.Fatalf("%d dead letters, want the 49 queued and the late one", len(got))
+			}
+			for _, d := range got[:49] {
+				if !errors.Is(d.Reason, actor.ErrStopped) {
+					t.Fatalf("dead letter %v: reason %v, want ErrStopped", d.Message, d.Reason)
+				}
+			}
+		})
+	}
+}
+
+func wait(t *testing.T, ch <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(waitLimit):
+		t.Fatal("timed out waiting (hang guard)")
+	}
+}
+
+// A poison follows the queued messages even through a full mailbox: it is
+// never refused, and DropOldest drops the messages around it, never it.
+func TestPoisonNeverRefusedNorDropped(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		policy  actor.MailboxPolicy
+		handled int32 // of 1, 2 (queued before the poison) and 3, 4, 5 (after)
+		full    int   // dead letters for a full mailbox
+	}{
+		{"fail", actor.FailWhenFull, 2, 3},
+		{"drop-oldest", actor.DropOldest, 0, 3}, // 1, 2, 3 dropped; 4, 5 after the poison
+		{"block-when-full", actor.BlockWhenFull, 2, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dead deadLog
+			s := newSystem(t, actor.WithWorkers(2), actor.WithDeadLetterHandler(dead.add))
+			release, started := make(chan struct{}), make(chan struct{})
+			var handled atomic.Int32
+			ref, _ := s.Spawn("gate", "g", gate(release, &handled, started), actor.WithMailbox(2, tc.policy))
+			stopped := make(chan struct{})
+			s.SubscribeEvents(func(e actor.Event) {
+				if e.Kind == actor.Stopped && e.Actor == ref {
+					close(stopped)
+				}
+			})
+			s.Tell(ref, "hold")
+			<-started
+			s.Tell(ref, 1)
+			s.Tell(ref, 2)
+			if err := s.Poison(ref); err != nil {
+				t.Fatalf("poison into a full mailbox: %v", err)
+			}
+			for i := 3; i <= 5; i++ {
+				s.Tell(ref, i)
+			}
+			close(release)
+			wait(t, stopped)
+			if handled.Load() != tc.handled {
+				t.Fatalf("handled %d, want %d", handled.Load(), tc.handled)
+			}
+			full := 0
+			for _, d := range dead.list() {
+				if errors.Is(d.Reason, actor.ErrMailboxFull) {
+					full++
+				} else if !errors.Is(d.Reason, actor.ErrStopped) {
+					t.Fatalf("dead letter %v: %v", d.Message, d.Reason)
+				}
+			}
+			if full != tc.full || len(dead.list()) != 5-int(tc.handled) {
+				t.Fatalf("dead letters %v", dead.list())
+			}
+		})
+	}
+}
+
+// An ask's deadline bounds the whole ask: one waiting for room in a full
+// BlockWhenFull mailbox fails with ErrTimeout after the system's ask
+// timeout (or its ctx's deadline), and its message goes to dead letters.
+func TestAskTimeoutBoundsWaitForRoom(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		deadline bool
+	}{
+		{"ask-timeout", false},
+		{"ctx-deadline", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dead deadLog
+			s := newSystem(t, actor.WithWorkers(2), actor.WithAskTimeout(20*time.Millisecond),
+				actor.WithDeadLetterHandler(dead.add))
+			release, started := make(chan struct{}), make(chan struct{})
+			defer close(release)
+			var handled atomic.Int32
+			ref, _ := s.Spawn("gate", "g", gate(release, &handled, started), actor.WithMailbox(1, actor.BlockWhenFull))
+			s.Tell(ref, "hold")
+			<-started
+			s.Tell(ref, 1) // full
+			ctx := context.Background()
+			if tc.deadline {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, 20*time.Millisecond)
+				defer cancel()
+			}
+			asked := make(chan error, 1)
+			go func() { _, err := actor.Ask[any](ctx, s, ref, 2); asked <- err }()
+			select {
+			case err := <-asked:
+				if !errors.Is(err, actor.ErrTimeout) || !errors.Is(err, actor.ErrMailboxFull) {
+					t.Fatalf("ask on a full mailbox: %v, want ErrTimeout and ErrMailboxFull", err)
+				}
+			case <-time.After(waitLimit):
+				t.Fatal("the ask waited for room past its deadline (hang guard)")
+			}
+			if got := dead.list(); len(got) != 1 || got[0].Message != 2 {
+				t.Fatalf("dead letters %v, want the ask's message", got)
+			}
+		})
+	}
+}
+
+// Poison reports the actor's errors, never the loop's.
+func TestPoisonErrors(t *testing.T) {
+	s := newSystem(t, actor.WithWorkers(2))
+	if err := s.Poison(actor.NewRef("test", "nobody", "x")); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("poison an unknown actor: %v", err)
+	}
+	// Poisons racing stops: each finds the actor alive (nil), stopped, or
+	// gone.
+	const n = 300
+	refs := make([]actor.Ref, n)
+	for i := range refs {
+		refs[i] = spawnCounter(t, s, fmt.Sprint(i))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for _, r := range refs {
+			s.Stop(r)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for _, r := range refs {
+			for {
+				err := s.Poison(r)
+				if err != nil {
+					errs <- err
+					break
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if !errors.Is(err, actor.ErrStopped) && !errors.Is(err, actor.ErrNotFound) {
+			t.Fatalf("poison of a stopping actor: %v, want ErrStopped or ErrNotFound", err)
+		}
+	}
+}
