@@ -20,24 +20,25 @@ import (
 type ingress struct {
 	mu     sync.Mutex
 	tasks  []func()
-	mail   []letter     // bounded: mail[lim.head:] are queued
-	lim    *mailLimit   // nil: the mail lane is unbounded; set at Init
+	mail   []Mail       // an unbounded mail lane
+	lim    *mailLimit   // a bounded mail lane instead; set at Init
 	size   atomic.Int32 // len(tasks), readable without the lock
 	mailN  atomic.Int32 // letters queued in the lane, readable without the lock
 	closed bool
 }
 
-// letter is one item of the mail lane.
+// mailLimit is a bounded mail lane, under ingress.mu.
+type mailLimit struct {
+	mail  []letter // mail[head:] are queued
+	head  int
+	bound int
+	room  chan struct{} // closed when a letter leaves; made on demand
+}
+
+// letter is one item of a bounded mail lane.
 type letter struct {
 	Mail
 	admitted bool // posted with OverflowAdmit: never dropped
-}
-
-// mailLimit is the state of a bounded mail lane, under ingress.mu.
-type mailLimit struct {
-	bound int
-	head  int           // mail[:head] are taken
-	room  chan struct{} // closed when a letter leaves; made on demand
 }
 
 // push appends fn to the task lane; it reports false, queueing nothing,
@@ -57,76 +58,82 @@ func (q *ingress) push(fn func()) bool {
 // post appends m to the mail lane under its bound. With OverflowDropOldest
 // at the bound it removes the oldest letter not admitted past the bound and
 // returns it (dropped reports whether it did).
-func (q *ingress) post(m letter, over Overflow) (old Mail, dropped bool, err error) {
+func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	if q.closed {
+		q.mu.Unlock()
 		return Mail{}, false, ErrLoopClosed
 	}
-	if q.lim != nil && !m.admitted && q.queued() >= q.lim.bound {
+	if q.lim != nil {
+		return q.postBounded(m, over) // unlocks
+	}
+	q.mail = append(q.mail, m)
+	q.mailN.Store(int32(min(len(q.mail), math.MaxInt32)))
+	q.mu.Unlock()
+	return Mail{}, false, nil
+}
+
+// postBounded is post for a bounded lane. Under mu, which it releases.
+func (q *ingress) postBounded(m Mail, over Overflow) (old Mail, dropped bool, err error) {
+	defer q.mu.Unlock()
+	lim := q.lim
+	if over != OverflowAdmit && lim.queued() >= lim.bound {
 		if over != OverflowDropOldest {
 			return Mail{}, false, ErrMailFull
 		}
-		old, dropped = q.dropOldest()
+		old, dropped = lim.dropOldest()
 	}
-	if q.lim != nil && len(q.mail) == cap(q.mail) && q.lim.head >= len(q.mail)/2 {
-		q.compact() // reuse the array rather than grow it
+	if len(lim.mail) == cap(lim.mail) && lim.head >= len(lim.mail)/2 {
+		lim.compact() // reuse the array rather than grow it
 	}
-	q.mail = append(q.mail, m)
-	q.mailN.Store(int32(min(q.queued(), math.MaxInt32)))
+	lim.mail = append(lim.mail, letter{Mail: m, admitted: over == OverflowAdmit})
+	q.mailN.Store(int32(min(lim.queued(), math.MaxInt32)))
 	return old, dropped, nil
 }
 
-// queued is the number of letters in the lane. Under mu.
-func (q *ingress) queued() int {
-	if q.lim != nil {
-		return len(q.mail) - q.lim.head
-	}
-	return len(q.mail)
-}
+// queued is the number of letters in the lane.
+func (lim *mailLimit) queued() int { return len(lim.mail) - lim.head }
 
-// dropOldest removes the oldest letter that may be dropped. Under mu, on
-// a bounded lane.
-func (q *ingress) dropOldest() (Mail, bool) {
-	for i := q.lim.head; i < len(q.mail); i++ {
-		if q.mail[i].admitted {
+// dropOldest removes the oldest letter that may be dropped.
+func (lim *mailLimit) dropOldest() (Mail, bool) {
+	for i := lim.head; i < len(lim.mail); i++ {
+		if lim.mail[i].admitted {
 			continue
 		}
-		old := q.mail[i].Mail
-		copy(q.mail[q.lim.head+1:i+1], q.mail[q.lim.head:i]) // keep the admitted ones in order
-		q.mail[q.lim.head] = letter{}
-		q.lim.head++
+		old := lim.mail[i].Mail
+		copy(lim.mail[lim.head+1:i+1], lim.mail[lim.head:i]) // keep the admitted ones in order
+		lim.mail[lim.head] = letter{}
+		lim.head++
 		return old, true
 	}
 	return Mail{}, false
 }
 
-// compact moves a bounded lane's letters to the front of its array.
-// Under mu.
-func (q *ingress) compact() {
-	n := copy(q.mail, q.mail[q.lim.head:])
-	clear(q.mail[n:])
-	q.mail, q.lim.head = q.mail[:n], 0
+// compact moves the letters to the front of the array.
+func (lim *mailLimit) compact() {
+	n := copy(lim.mail, lim.mail[lim.head:])
+	clear(lim.mail[n:])
+	lim.mail, lim.head = lim.mail[:n], 0
 }
 
 // take removes the oldest letter of a bounded lane and signals room.
-func (q *ingress) take() (letter, bool) {
+func (q *ingress) take() (Mail, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	lim := q.lim
-	if lim.head == len(q.mail) {
-		return letter{}, false
+	if lim.head == len(lim.mail) {
+		return Mail{}, false
 	}
-	m := q.mail[lim.head]
-	q.mail[lim.head] = letter{}
+	m := lim.mail[lim.head].Mail
+	lim.mail[lim.head] = letter{}
 	lim.head++
-	if lim.head == len(q.mail) { // empty: start over, keeping a small array
-		q.mail, lim.head = q.mail[:0], 0
-		if cap(q.mail) > maxKeptBatch {
-			q.mail = nil
+	if lim.head == len(lim.mail) { // empty: start over, keeping a small array
+		lim.mail, lim.head = lim.mail[:0], 0
+		if cap(lim.mail) > maxKeptBatch {
+			lim.mail = nil
 		}
 	}
-	q.mailN.Store(int32(min(q.queued(), math.MaxInt32)))
+	q.mailN.Store(int32(min(lim.queued(), math.MaxInt32)))
 	if lim.room != nil {
 		close(lim.room)
 		lim.room = nil
@@ -139,7 +146,7 @@ func (q *ingress) take() (letter, bool) {
 func (q *ingress) roomChan() <-chan struct{} {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed || q.lim == nil || q.queued() < q.lim.bound {
+	if q.closed || q.lim == nil || q.lim.queued() < q.lim.bound {
 		return closedChan
 	}
 	if q.lim.room == nil {
@@ -156,7 +163,7 @@ var closedChan = func() chan struct{} {
 }()
 
 // close refuses further pushes and posts and releases senders waiting for
-// room; what is already queued stays for swap and take.
+// room; what is already queued stays for swap, take and drainMail.
 func (q *ingress) close() {
 	q.mu.Lock()
 	q.closed = true
@@ -179,7 +186,7 @@ func (q *ingress) swap(spare []func()) []func() {
 
 // swapMail takes every queued letter of an unbounded lane, leaving spare
 // (emptied) as the new lane.
-func (q *ingress) swapMail(spare []letter) []letter {
+func (q *ingress) swapMail(spare []Mail) []Mail {
 	q.mu.Lock()
 	batch := q.mail
 	q.mail = spare[:0]
@@ -189,15 +196,17 @@ func (q *ingress) swapMail(spare []letter) []letter {
 }
 
 // drainMail takes every letter left in the lane, bounded or not.
-func (q *ingress) drainMail() []letter {
+func (q *ingress) drainMail() []Mail {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	batch := q.mail
-	if q.lim != nil {
-		batch = batch[q.lim.head:]
-		q.lim.head = 0
-	}
 	q.mail = nil
+	if lim := q.lim; lim != nil {
+		for _, m := range lim.mail[lim.head:] {
+			batch = append(batch, m.Mail)
+		}
+		lim.mail, lim.head = nil, 0
+	}
 	q.mailN.Store(0)
 	return batch
 }

@@ -34,7 +34,7 @@ type Loop struct {
 
 	// Loop goroutine only.
 	batch     []func()
-	mbatch    []letter // an unbounded mail lane's batch, from mpos
+	mbatch    []Mail // an unbounded mail lane's batch, from mpos
 	pos       int32
 	mpos      int32
 	mailHost  bool        // host is a MailHost; set at Init

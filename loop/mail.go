@@ -81,7 +81,7 @@ func (l *Loop) Post(m Mail, over Overflow) error {
 	if !l.mailHost {
 		return ErrNoMailHost
 	}
-	old, dropped, err := l.in.post(letter{Mail: m, admitted: over == OverflowAdmit}, over)
+	old, dropped, err := l.in.post(m, over)
 	if err != nil {
 		return err
 	}
@@ -102,8 +102,8 @@ func (l *Loop) MailRoom() <-chan struct{} { return l.in.roomChan() }
 // nextMail returns the next letter to deliver, if any. On the loop.
 func (l *Loop) nextMail() (Mail, bool) {
 	if int(l.mpos) < len(l.mbatch) {
-		m := l.mbatch[l.mpos].Mail
-		l.mbatch[l.mpos] = letter{}
+		m := l.mbatch[l.mpos]
+		l.mbatch[l.mpos] = Mail{}
 		l.mpos++
 		return m, true
 	}
@@ -113,7 +113,7 @@ func (l *Loop) nextMail() (Mail, bool) {
 	if l.in.lim != nil {
 		m, ok := l.in.take()
 		l.applyTimerOps()
-		return m.Mail, ok
+		return m, ok
 	}
 	l.mbatch = l.in.swapMail(l.mbatch[:0])
 	l.mpos = 0
@@ -136,7 +136,7 @@ func (l *Loop) returnMail() {
 	}
 	h := l.host.(MailHost)
 	for i := range rest {
-		l.returnOne(h, rest[i].Mail)
+		l.returnOne(h, rest[i])
 	}
 }
 
