@@ -82,8 +82,10 @@ func (x *Context) Fail(err error) {
 	panic(&failure{err: err})
 }
 
-// Stop stops the actor named r now: its children first, then it; messages
-// it has not handled yet go to dead letters.
+// Stop stops the actor named r now, as [System.Stop]: its children first,
+// then it; the message it is handling is its last, and the messages still
+// in its mailbox go to dead letters. Stopping itself, a handler finishes
+// the current message first.
 func (x *Context) Stop(r Ref) {
 	if fx := effectsOf(x.c()); fx != nil {
 		fx.Stop(r)
