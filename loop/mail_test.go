@@ -268,10 +268,12 @@ func TestIngressHammer(t *testing.T) {
 		name  string
 		bound int
 		over  loop.Overflow
+		wait  bool // wait for room rather than be refused
 	}{
-		{"unbounded", 0, loop.OverflowRefuse},
-		{"bounded-refuse", 16, loop.OverflowRefuse},
-		{"bounded-drop-oldest", 16, loop.OverflowDropOldest},
+		{"unbounded", 0, loop.OverflowRefuse, false},
+		{"bounded-refuse", 16, loop.OverflowRefuse, false},
+		{"bounded-drop-oldest", 16, loop.OverflowDropOldest, false},
+		{"bounded-wait", 16, loop.OverflowRefuse, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const producers, per = 8, 3000
@@ -289,7 +291,12 @@ func TestIngressHammer(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					for i := 1; i <= per; i++ {
-						if l.Post(loop.Mail{Msg: stamp{p, i}}, tc.over) != nil {
+						err := l.Post(loop.Mail{Msg: stamp{p, i}}, tc.over)
+						for tc.wait && errors.Is(err, loop.ErrMailFull) {
+							<-l.MailRoom()
+							err = l.Post(loop.Mail{Msg: stamp{p, i}}, tc.over)
+						}
+						if err != nil {
 							refused.Add(1)
 						}
 						if i%4 == 0 && l.Submit(func() {
