@@ -33,8 +33,9 @@ type MailHost interface {
 	// ReturnMail receives mail the loop will never deliver, with the
 	// reason: the oldest letter, dropped to make room by a post with
 	// [OverflowDropOldest] ([ErrMailFull]; called on the posting
-	// goroutine, after the post), and the letters still queued when the
-	// loop finishes shutting down ([ErrLoopClosed]; called on the loop).
+	// goroutine, after the post), and the letters not delivered when the
+	// loop shuts down, which stops delivery at once ([ErrLoopClosed];
+	// called on the loop as it closes).
 	ReturnMail(m Mail, err error)
 }
 
