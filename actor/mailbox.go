@@ -24,15 +24,18 @@ const (
 	// letters (its ask fails with ErrMailboxFull).
 	DropOldest
 	// BlockWhenFull makes a sender outside actors wait for room under its
-	// context ([System.Send], [Ask]); senders inside handlers never block
-	// and get ErrMailboxFull, as does [System.Tell].
+	// context ([System.Send], [Ask]; an ask also under the system's ask
+	// timeout, and fails with ErrTimeout); senders inside handlers never
+	// block and get ErrMailboxFull, as does [System.Tell].
 	BlockWhenFull
 )
 
 // WithMailbox bounds the actor's mailbox to capacity user messages, with
 // the given policy when it is full. The bound counts user messages only:
 // replies, timer deliveries, promise settlements and system messages
-// (stop, watch, Terminated) are never refused. The default is unbounded.
+// (stop, watch, Terminated) travel a lane of their own and are never
+// refused; a poison ([System.Poison]) is never refused nor dropped. The
+// default is unbounded.
 func WithMailbox(capacity int, policy MailboxPolicy) SpawnOption {
 	return func(c *spawnConfig) error {
 		if capacity < 1 {
