@@ -131,9 +131,10 @@
 // panic in [Go]'s function, which runs off the loop, is not reported: it
 // rejects Go's promise, and whoever consumes that promise sees it. Rejections with
 // no reaction are reported after the checkpoint ([WithUnhandledRejectionHandler]).
-// [Loop.Shutdown] refuses new work, runs what was accepted, fires no more
-// timers, rejects pending promises with [ErrLoopClosed], and returns when
-// the loop has closed.
+// [Loop.Shutdown] refuses new work, runs the tasks accepted, hands the
+// mail not delivered back to the host, fires no more timers, rejects
+// pending promises with [ErrLoopClosed], and returns when the loop has
+// closed.
 //
 // # Metrics
 //

@@ -78,6 +78,26 @@ func ExampleLoop_Post() {
 	// returned: late loop: closed
 }
 
+// A bounded lane refuses a letter or drops the oldest; a sender that must
+// not lose its letter waits for room.
+func ExampleLoop_MailRoom() {
+	l, _ := loop.New(loop.WithHost(printer{}), loop.WithMailBound(1), loop.WithRunUntilIdle())
+	defer l.Close()
+	l.Post(loop.Mail{Msg: 1}, loop.OverflowRefuse)
+	fmt.Println(l.Post(loop.Mail{Msg: 2}, loop.OverflowRefuse))
+	l.Post(loop.Mail{Msg: 3}, loop.OverflowDropOldest)
+	room := l.MailRoom() // a sender would wait here, on its own goroutine
+	l.Run(context.Background())
+	<-room // 3 was delivered
+	l.Post(loop.Mail{Msg: 4}, loop.OverflowRefuse)
+	l.Run(context.Background())
+	// Output:
+	// loop: mail lane full
+	// returned: 1 loop: mail lane full
+	// mail: 3
+	// mail: 4
+}
+
 // Before each letter the loop runs every task queued by then, also tasks
 // queued while it delivers mail; mail keeps its order.
 func TestTasksOvertakeMail(t *testing.T) {
