@@ -71,8 +71,9 @@ func (s *System) closedErr(to Ref, err error) error {
 // Ask sends msg to the actor named to and waits for its reply, for callers
 // outside actors. Without a deadline in ctx, the system's ask timeout
 // applies. The deadline bounds the whole ask, waiting for room in a full
-// [BlockWhenFull] mailbox included: it then fails with [ErrTimeout]. From inside a handler (ctx is a *Context, or the call runs on
-// an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
+// [BlockWhenFull] mailbox included: past it the ask fails with
+// [ErrTimeout]. From inside a handler (ctx is a *Context, or the call runs
+// on an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
 // A reply that is not an R fails with [ErrNoReply].
 func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	var zero R

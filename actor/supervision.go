@@ -211,8 +211,9 @@ func (c *cell) replayPending() {
 	pending := c.more().pending
 	c.more().pending = nil
 	for i, p := range pending {
-		c.DeliverMail(loop.Mail{Msg: p.msg, Reply: p.reply}) // a poison among them stops the actor
-		if c.state == cellSuspended {                        // failed again: the rest waits again
+		// Through DeliverMail: a poison among them stops the actor.
+		c.DeliverMail(loop.Mail{Msg: p.msg, Reply: p.reply})
+		if c.state == cellSuspended { // failed again: the rest waits again
 			c.more().pending = append(c.more().pending, pending[i+1:]...)
 			return
 		}
