@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
 )
 
 // deadLog collects dead letters.
@@ -272,5 +273,47 @@ func TestPoisonErrors(t *testing.T) {
 		if !errors.Is(err, actor.ErrStopped) && !errors.Is(err, actor.ErrNotFound) {
 			t.Fatalf("poison of a stopping actor: %v, want ErrStopped or ErrNotFound", err)
 		}
+	}
+}
+
+// A poison that reaches an actor waiting in restart backoff still follows
+// the messages queued before it: the fresh instance handles them, then
+// stops.
+func TestPoisonDuringBackoff(t *testing.T) {
+	vc := loop.NewVirtualClock()
+	var dead deadLog
+	s := newSystem(t, actor.WithClock(vc), actor.WithWorkers(1), actor.WithDeadLetterHandler(dead.add))
+	var mu sync.Mutex
+	var got []any
+	ref, _ := s.Spawn("slow", "s", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if msg == "boom" {
+				panic("fail")
+			}
+			mu.Lock()
+			got = append(got, msg)
+			mu.Unlock()
+			return msg, nil
+		})
+	}, actor.WithBackoff(time.Second, 4*time.Second))
+	stopped := make(chan struct{})
+	s.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.Stopped && e.Actor == ref {
+			close(stopped)
+		}
+	})
+	s.Tell(ref, "boom")
+	s.Tell(ref, "a")
+	s.Tell(ref, "b")
+	if err := s.Poison(ref); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return vc.Pending() > 0 }) // the backoff timer is armed
+	vc.Advance(time.Second)
+	wait(t, stopped)
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(got) != "[a b]" || len(dead.list()) != 0 {
+		t.Fatalf("handled %v, dead letters %v; want [a b] and none", got, dead.list())
 	}
 }
