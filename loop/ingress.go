@@ -19,12 +19,12 @@ import (
 // queue per lane keeps per-producer FIFO trivially.
 type ingress struct {
 	mu     sync.Mutex
-	tasks  []func()
-	mail   []Mail       // an unbounded mail lane
-	lim    *mailLimit   // a bounded mail lane instead; set at Init
 	size   atomic.Int32 // len(tasks), readable without the lock
 	mailN  atomic.Int32 // letters queued in the lane, readable without the lock
 	closed bool
+	tasks  []func()
+	mail   []Mail     // an unbounded mail lane
+	lim    *mailLimit // a bounded mail lane instead; set at Init
 }
 
 // mailLimit is a bounded mail lane, under ingress.mu.

@@ -21,10 +21,12 @@ import (
 // a fast, unsynchronized path; from elsewhere they hop through the ingress
 // queue.
 type Loop struct {
-	in     ingress
+	// First, next to the ingress's lock and task lane: what a producer
+	// touches on every submit, in as few cache lines as may be.
 	status atomic.Int32 // statusIdle / statusAwake: wake-up protocol
 	state  atomic.Int32 // State
 	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
+	in     ingress
 
 	sched                *Scheduler
 	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
