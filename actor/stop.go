@@ -19,18 +19,19 @@ func (s *System) Stop(r Ref) {
 // Poison stops the actor named r after the messages already in its
 // mailbox, as [System.Stop] does once it has handled them. It is never
 // refused by a full mailbox. It returns [ErrNotFound] for an actor that
-// does not live and [ErrStopped] for one that has stopped (test with
-// [errors.Is]). Safe from any goroutine.
+// does not live, [ErrStopped] for one that has stopped, and
+// [ErrSystemClosed] once the system is shut down (test with [errors.Is]).
+// Safe from any goroutine.
 func (s *System) Poison(r Ref) error {
 	c := s.lookup(r)
 	if c == nil {
-		return fmt.Errorf("%w: %s", ErrNotFound, r)
+		return s.closedErr(r, fmt.Errorf("%w: %s", ErrNotFound, r))
 	}
 	if err := c.l.Post(loop.Mail{Msg: poisonSignal{}}, loop.OverflowAdmit); err != nil {
 		if errors.Is(err, loop.ErrLoopClosed) {
-			return fmt.Errorf("%w: %s", ErrStopped, r)
+			err = fmt.Errorf("%w: %s", ErrStopped, r)
 		}
-		return err
+		return s.closedErr(r, err)
 	}
 	return nil
 }
