@@ -152,3 +152,38 @@ func BenchmarkFanIn(b *testing.B) {
 	wg.Wait()
 	<-done
 }
+
+// BenchmarkFanInBounded: BenchmarkFanIn into a mailbox bounded with
+// BlockWhenFull, the senders waiting for room with Send; per message.
+func BenchmarkFanInBounded(b *testing.B) {
+	s := benchSystem(b)
+	const senders = 8
+	per := b.N/senders + 1
+	total := per * senders
+	done := make(chan struct{})
+	left := total
+	ref, _ := s.Spawn("sink", "s", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) {
+			if left--; left == 0 {
+				close(done)
+			}
+			return nil, nil
+		})
+	}, actor.WithMailbox(1024, actor.BlockWhenFull))
+	msg := &struct{ n int }{}
+	start := make(chan struct{})
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for range senders {
+		wg.Go(func() {
+			<-start
+			for range per {
+				_ = s.Send(ctx, ref, msg)
+			}
+		})
+	}
+	b.ResetTimer()
+	close(start)
+	wg.Wait()
+	<-done
+}

@@ -22,7 +22,6 @@ type cell struct {
 	factory Factory
 	cfg     *spawnConfig // shared by every actor spawned without options
 	parent  *cell
-	mbox    *mailbox // nil: unbounded
 
 	actor    Actor
 	state    cellState
@@ -83,10 +82,13 @@ func (c *cell) context() *Context { return (*Context)(c) }
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
 	c := &cell{sys: s, factory: f, cfg: cfg, parent: parent}
 	name(c, ref)
-	if cfg.mailboxCap > 0 {
-		c.mbox = &mailbox{cap: cfg.mailboxCap, policy: cfg.mailboxPolicy}
+	var err error
+	if cfg.mailboxCap > 0 { // the mailbox is the loop's mail lane
+		err = c.l.Init(loop.WithScheduler(s.sched), loop.WithHost(c), loop.WithMailBound(cfg.mailboxCap))
+	} else {
+		err = c.l.Init(loop.WithScheduler(s.sched), loop.WithHost(c))
 	}
-	if err := c.l.Init(loop.WithScheduler(s.sched), loop.WithHost(c)); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -363,6 +365,8 @@ func (c *cell) finish() {
 		c.parent.sendSystem(childStoppedSignal{child: c})
 	}
 	c.sys.publish(Event{Kind: Stopped, Actor: c.self(), Reason: c.more().reason})
-	// Messages still queued are refused (dead letters) as the loop drains.
+	// The loop stops delivering the mailbox at once and hands back what is
+	// left (ReturnMail: dead letters); replies and signals queued as tasks
+	// still run, and find the actor stopped.
 	_ = c.l.Shutdown(context.Background())
 }

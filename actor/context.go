@@ -82,8 +82,10 @@ func (x *Context) Fail(err error) {
 	panic(&failure{err: err})
 }
 
-// Stop stops the actor named r now: its children first, then it; messages
-// it has not handled yet go to dead letters.
+// Stop stops the actor named r now, as [System.Stop]: its children first,
+// then it; the message it is handling is its last, and the messages still
+// in its mailbox go to dead letters. Stopping itself, a handler finishes
+// the current message first.
 func (x *Context) Stop(r Ref) {
 	if fx := effectsOf(x.c()); fx != nil {
 		fx.Stop(r)
@@ -132,22 +134,6 @@ func (x *Context) Unwatch(r Ref) {
 	}
 	delete(x.c().more().watching, r)
 	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().self()})
-}
-
-// Stop stops the actor named r now (see [Context.Stop]). Safe from any
-// goroutine.
-func (s *System) Stop(r Ref) {
-	s.deliverSystem(r, stopSignal{})
-}
-
-// Poison stops the actor named r after the messages already queued for
-// it. Safe from any goroutine.
-func (s *System) Poison(r Ref) error {
-	c := s.lookup(r)
-	if c == nil {
-		return ErrNotFound
-	}
-	return c.l.Submit(func() { c.handleSystem(poisonSignal{}) })
 }
 
 // Deadline implements context.Context: an actor has none.

@@ -34,6 +34,14 @@
 // bounded with [WithMailbox]; the bound counts user messages only. A
 // handler may set a message aside with [Context.Stash].
 //
+// Two lanes: an actor's mailbox is the user lane of its loop's one queue
+// ([loop.Loop.Post]); stop, watch, [Terminated], supervision, replies to
+// its asks and promise settlements travel the other lane, which overtakes
+// it and is never refused. So [System.Stop] is "now": the message being
+// handled is the last, and the mailbox goes to dead letters, while
+// [System.Poison] travels the mailbox and stops after what is queued.
+// Messages from one sender to one receiver keep their order.
+//
 // Nothing is lost silently: a message that cannot be delivered or handled
 // goes to dead letters with the reason ([System.SubscribeDeadLetters],
 // [WithDeadLetterHandler]; a handler returns an error wrapping

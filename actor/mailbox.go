@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -24,15 +24,18 @@ const (
 	// letters (its ask fails with ErrMailboxFull).
 	DropOldest
 	// BlockWhenFull makes a sender outside actors wait for room under its
-	// context ([System.Send], [Ask]); senders inside handlers never block
-	// and get ErrMailboxFull, as does [System.Tell].
+	// context ([System.Send], [Ask]; an ask also under the system's ask
+	// timeout, and fails with ErrTimeout); senders inside handlers never
+	// block and get ErrMailboxFull, as does [System.Tell].
 	BlockWhenFull
 )
 
 // WithMailbox bounds the actor's mailbox to capacity user messages, with
 // the given policy when it is full. The bound counts user messages only:
 // replies, timer deliveries, promise settlements and system messages
-// (stop, watch, Terminated) are never refused. The default is unbounded.
+// (stop, watch, Terminated) travel a lane of their own and are never
+// refused; a poison ([System.Poison]) is never refused nor dropped. The
+// default is unbounded.
 func WithMailbox(capacity int, policy MailboxPolicy) SpawnOption {
 	return func(c *spawnConfig) error {
 		if capacity < 1 {
@@ -46,102 +49,85 @@ func WithMailbox(capacity int, policy MailboxPolicy) SpawnOption {
 	}
 }
 
-// mailbox tracks the user messages queued on a bounded actor's loop.
-type mailbox struct {
-	cap    int
-	policy MailboxPolicy
-	mu     sync.Mutex
-	queued []*envelope   // in the order their tasks run
-	room   chan struct{} // closed when a message leaves; then replaced
-}
-
-// envelope is one queued user message of a bounded actor.
-type envelope struct {
-	msg     any
-	reply   replyFunc
-	dropped bool // under mailbox.mu
-}
-
-// enqueue admits a message to a bounded mailbox and queues its task; with
-// wait set, a BlockWhenFull mailbox makes the sender wait under ctx.
-func (c *cell) enqueue(ctx context.Context, wait bool, msg any, reply replyFunc) error {
-	mb := c.mbox
-	mb.mu.Lock()
-	for len(mb.queued) >= mb.cap {
-		if err := c.makeRoom(ctx, wait); err != nil {
-			mb.mu.Unlock()
+// post queues a user message in the actor's mailbox, the user lane of its
+// loop, under the mailbox's bound and policy. With wait set, a
+// BlockWhenFull mailbox makes a sender outside actors wait for room under
+// ctx and, if expired is not nil, until it fires (an ask's timeout).
+func (c *cell) post(ctx context.Context, wait bool, expired <-chan time.Time, m loop.Mail) error {
+	over := loop.OverflowRefuse
+	if c.cfg.mailboxPolicy == DropOldest {
+		over = loop.OverflowDropOldest
+	}
+	for {
+		err := c.l.Post(m, over)
+		switch {
+		case err == nil:
+			return nil
+		case !errors.Is(err, loop.ErrMailFull):
+			return fmt.Errorf("%w: %s", ErrStopped, c.self())
+		case !wait || c.cfg.mailboxPolicy != BlockWhenFull || loop.OnLoopGoroutine():
+			return fmt.Errorf("%w: %s", ErrMailboxFull, c.self())
+		}
+		if err := c.waitRoom(ctx, expired); err != nil {
 			return err
 		}
 	}
-	e := &envelope{msg: msg, reply: reply}
-	if err := c.l.Submit(func() { c.handleEnvelope(e) }); err != nil {
-		mb.mu.Unlock()
-		return fmt.Errorf("%w: %s", ErrStopped, c.self())
-	}
-	mb.queued = append(mb.queued, e)
-	mb.mu.Unlock()
-	return nil
 }
 
-// makeRoom applies the full mailbox's policy; with BlockWhenFull it waits
-// for room, releasing the lock meanwhile. Under mb.mu.
-func (c *cell) makeRoom(ctx context.Context, wait bool) error {
-	mb := c.mbox
-	switch {
-	case mb.policy == DropOldest:
-		old := mb.queued[0]
-		mb.queued[0] = nil
-		mb.queued = mb.queued[1:]
-		old.dropped = true
-		mb.signalRoom()
-		c.sys.deadLetter(c.self(), old.msg, ErrMailboxFull)
-		if old.reply != nil {
-			old.reply(nil, fmt.Errorf("%w: %s: dropped as the oldest", ErrMailboxFull, c.self()))
-		}
+// waitRoom waits until the mailbox may have room, ctx is done or expired
+// fires.
+func (c *cell) waitRoom(ctx context.Context, expired <-chan time.Time) error {
+	select {
+	case <-c.l.MailRoom():
 		return nil
-	case mb.policy == BlockWhenFull && wait && !loop.OnLoopGoroutine():
-		if mb.room == nil {
-			mb.room = make(chan struct{})
-		}
-		room := mb.room
-		mb.mu.Unlock()
-		defer mb.mu.Lock()
-		select {
-		case <-room:
-			return nil
-		case <-ctx.Done():
-			return fmt.Errorf("%w: %s: %w", ErrMailboxFull, c.self(), ctx.Err())
-		}
-	}
-	return fmt.Errorf("%w: %s", ErrMailboxFull, c.self())
-}
-
-func (mb *mailbox) signalRoom() {
-	if mb.room != nil {
-		close(mb.room)
-		mb.room = nil
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %s: %w", ErrMailboxFull, c.self(), ctx.Err())
+	case <-expired:
+		return fmt.Errorf("%w: %s: no room within %s: %w", ErrTimeout, c.self(), c.sys.askTimeout, ErrMailboxFull)
 	}
 }
 
-// handleEnvelope runs on the loop: a message dropped while queued is
-// skipped; otherwise it leaves the mailbox and is handled.
-func (c *cell) handleEnvelope(e *envelope) {
-	mb := c.mbox
-	mb.mu.Lock()
-	if e.dropped {
-		mb.mu.Unlock()
+// DeliverMail runs a message from the actor's mailbox, as its loop's
+// [loop.MailHost]. On the loop.
+func (c *cell) DeliverMail(m loop.Mail) {
+	if _, ok := m.Msg.(poisonSignal); ok {
+		c.poisoned()
 		return
 	}
-	mb.queued[0] = nil
-	mb.queued = mb.queued[1:]
-	mb.signalRoom()
-	mb.mu.Unlock()
-	c.handle(e.msg, e.reply)
+	c.handle(m.Msg, m.Reply)
+}
+
+// poisoned stops the actor, once the messages that arrived before the
+// poison and wait for a start or restart have been handled. On the loop.
+func (c *cell) poisoned() {
+	if c.state == cellSuspended || c.state == cellStarting {
+		c.more().pending = append(c.more().pending, pendingMsg{msg: poisonSignal{}})
+		return
+	}
+	c.stop(nil)
+}
+
+// ReturnMail sends a message the actor will never handle to dead letters
+// and fails its ask, as its loop's [loop.MailHost]: the oldest, dropped to
+// make room (on the sender's goroutine), or one still queued when the
+// actor stopped (on the loop).
+func (c *cell) ReturnMail(m loop.Mail, err error) {
+	if _, ok := m.Msg.(poisonSignal); ok {
+		return // the actor has stopped, as the poison asked
+	}
+	if !errors.Is(err, loop.ErrMailFull) {
+		c.refuse(m.Msg, m.Reply)
+		return
+	}
+	c.sys.deadLetter(c.self(), m.Msg, ErrMailboxFull)
+	if m.Reply != nil {
+		m.Reply(nil, fmt.Errorf("%w: %s: dropped as the oldest", ErrMailboxFull, c.self()))
+	}
 }
 
 // Send sends msg like [System.Tell], but to an actor whose mailbox is
 // bounded with [BlockWhenFull] it waits for room until ctx is done. Called
 // from a handler it never blocks.
 func (s *System) Send(ctx context.Context, to Ref, msg any) error {
-	return s.deliverCtx(ctx, true, to, msg, nil)
+	return s.post(ctx, true, nil, to, msg, nil)
 }

@@ -17,38 +17,44 @@ type replyFunc func(v any, err error)
 // Tell sends msg to the actor named to, at most once, and returns at once.
 // Messages from one sender to one receiver are handled in the order sent.
 // A message that cannot be delivered goes to dead letters, and Tell
-// returns the reason ([ErrNotFound], [ErrStopped]; [ErrSystemClosed]
-// once the system is shut down). Safe from any goroutine.
-func (s *System) Tell(to Ref, msg any) error { return s.deliver(to, msg, nil) }
+// returns the reason ([ErrNotFound], [ErrStopped], [ErrMailboxFull];
+// [ErrSystemClosed] once the system is shut down). Safe from any
+// goroutine.
+func (s *System) Tell(to Ref, msg any) error {
+	return s.post(context.Background(), false, nil, to, msg, nil)
+}
 
 // deliver queues msg on the target's loop without blocking, or
 // dead-letters it.
 func (s *System) deliver(to Ref, msg any, reply replyFunc) error {
-	return s.deliverCtx(context.Background(), false, to, msg, reply)
+	return s.post(context.Background(), false, nil, to, msg, reply)
 }
 
 // deliverCtx is deliver for a sender that, if wait is set, may wait for
 // room in a bounded mailbox under ctx.
 func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, reply replyFunc) error {
+	return s.post(ctx, wait, nil, to, msg, reply)
+}
+
+// post queues msg in the mailbox of the actor named to, or dead-letters it
+// and fails its ask with the reason. A sender that may wait (wait set)
+// waits for room in a BlockWhenFull mailbox under ctx and, if expired is
+// not nil, until it fires.
+func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, to Ref, msg any, reply replyFunc) error {
 	if to.system != s.name {
 		return s.sendRemote(ctx, to, msg, reply)
 	}
 	c := s.reg.get(to.h, to.path) // lookup, less the system check just made
 	var err error
-	switch {
-	case c == nil:
+	if c == nil {
 		err = fmt.Errorf("%w: %s", ErrNotFound, to)
-	case c.mbox != nil:
-		err = c.enqueue(ctx, wait, msg, reply)
-	case c.l.Submit(handleTask(c, msg, reply)) != nil:
-		err = fmt.Errorf("%w: %s", ErrStopped, to)
+	} else if err = c.post(ctx, wait, expired, loop.Mail{Msg: msg, Reply: reply}); err == nil {
+		return nil
 	}
-	if err != nil {
-		err = s.closedErr(to, err)
-		s.deadLetter(to, msg, err)
-		if reply != nil {
-			reply(nil, err)
-		}
+	err = s.closedErr(to, err)
+	s.deadLetter(to, msg, err)
+	if reply != nil {
+		reply(nil, err)
 	}
 	return err
 }
@@ -62,19 +68,12 @@ func (s *System) closedErr(to Ref, err error) error {
 	return err
 }
 
-// handleTask returns the loop task that handles msg. A tell's closure
-// leaves out the nil reply: 32 bytes instead of 48, on every message.
-func handleTask(c *cell, msg any, reply replyFunc) func() {
-	if reply == nil {
-		return func() { c.handle(msg, nil) }
-	}
-	return func() { c.handle(msg, reply) }
-}
-
 // Ask sends msg to the actor named to and waits for its reply, for callers
 // outside actors. Without a deadline in ctx, the system's ask timeout
-// applies. From inside a handler (ctx is a *Context, or the call runs on
-// an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
+// applies. The deadline bounds the whole ask, waiting for room in a full
+// [BlockWhenFull] mailbox included: past it the ask fails with
+// [ErrTimeout]. From inside a handler (ctx is a *Context, or the call runs
+// on an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
 // A reply that is not an R fails with [ErrNoReply].
 func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	var zero R
@@ -91,7 +90,14 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		expired = t.C
 	}
 	ch := askChans.Get().(chan askResult)
-	_ = s.deliverCtx(ctx, true, to, msg, func(v any, err error) { ch <- askResult{v, err} })
+	if err := s.post(ctx, true, expired, to, msg, func(v any, err error) { ch <- askResult{v, err} }); err != nil {
+		<-ch // the refusal's reply: ch is free again
+		askChans.Put(ch)
+		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) { // ran out of time waiting for room
+			err = fmt.Errorf("%w: %w", ErrTimeout, err)
+		}
+		return zero, err
+	}
 	select {
 	case r := <-ch:
 		askChans.Put(ch) // the reply came, and a reply comes once: ch is free

@@ -2,8 +2,10 @@ package actor
 
 import "fmt"
 
-// System messages travel the same loop as user messages but are handled by
-// the runtime, never by Receive, and are never refused.
+// System messages travel the task lane of the actor's loop, which overtakes
+// its mailbox (the mail lane): they are handled by the runtime, never by
+// Receive, and never refused by a full mailbox. The poison is the
+// exception: it travels the mailbox, behind the messages already queued.
 
 type stopSignal struct{ reason error }
 
@@ -17,9 +19,10 @@ type terminatedSignal struct{ t Terminated }
 
 type childStoppedSignal struct{ child *cell }
 
-// sendSystem queues a system message on the cell's loop. It fails only
-// once the loop is closing, that is, once the actor has stopped; callers
-// for which that matters (a watch, a Terminated) say what then happens.
+// sendSystem queues a system message on the cell's loop, ahead of the
+// mailbox. It fails only once the loop is closing, that is, once the actor
+// has stopped; callers for which that matters (a watch, a Terminated) say
+// what then happens.
 func (c *cell) sendSystem(sig any) error {
 	return c.l.Submit(func() { c.handleSystem(sig) })
 }
@@ -60,8 +63,6 @@ func (c *cell) handleSystem(sig any) {
 	switch m := sig.(type) {
 	case stopSignal:
 		c.stop(m.reason)
-	case poisonSignal:
-		c.stop(nil)
 	case watchSignal:
 		if c.state == cellStopped {
 			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})

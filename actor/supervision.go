@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/loop"
 )
 
 // Strategy says how an actor supervises its children when one fails.
@@ -209,7 +211,8 @@ func (c *cell) replayPending() {
 	pending := c.more().pending
 	c.more().pending = nil
 	for i, p := range pending {
-		c.handle(p.msg, p.reply)
+		// Through DeliverMail: a poison among them stops the actor.
+		c.DeliverMail(loop.Mail{Msg: p.msg, Reply: p.reply})
 		if c.state == cellSuspended { // failed again: the rest waits again
 			c.more().pending = append(c.more().pending, pending[i+1:]...)
 			return

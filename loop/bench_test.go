@@ -25,6 +25,32 @@ func BenchmarkSubmitExec(b *testing.B) {
 	<-done
 }
 
+// sink is a MailHost that counts letters down and signals at zero.
+type sink struct {
+	left int
+	done chan struct{}
+}
+
+func (s *sink) LoopPanic(error)             {}
+func (s *sink) ReturnMail(loop.Mail, error) {}
+func (s *sink) DeliverMail(loop.Mail) {
+	if s.left--; s.left == 0 {
+		close(s.done)
+	}
+}
+
+// BenchmarkPostDeliver is BenchmarkSubmitExec for the mail lane.
+func BenchmarkPostDeliver(b *testing.B) {
+	h := &sink{left: b.N, done: make(chan struct{})}
+	l := startLoop(b, loop.WithHost(h))
+	msg := &struct{}{}
+	b.ResetTimer()
+	for range b.N {
+		l.Post(loop.Mail{Msg: msg}, loop.OverflowRefuse)
+	}
+	<-h.done
+}
+
 func BenchmarkRoundtrip(b *testing.B) {
 	l := startLoop(b)
 	back := make(chan struct{})

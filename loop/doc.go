@@ -8,15 +8,24 @@
 // promises ([Promise], [NewPromise], [Then], [All], [Go]...). It knows
 // nothing of actors.
 //
+// The ingress has two lanes: tasks ([Loop.Submit]) and mail ([Loop.Post]),
+// values the loop hands to its host ([MailHost]) without a closure per
+// message. Tasks overtake mail: before each letter the loop runs every task
+// queued by then. Only the mail lane can be bounded ([WithMailBound]); at
+// its bound a post is refused, drops the oldest letter, or is admitted
+// ([Overflow]), and a sender may wait for room ([Loop.MailRoom]). An actor
+// runtime uses the tasks for its control messages and the mail as the
+// mailbox, so a stop is never queued behind the backlog.
+//
 // # Order
 //
 // A loop runs one callback at a time. Each round fires the due timers (in
 // deadline order, equal deadlines in scheduling order), then the queued
-// tasks (in submission order per goroutine), then the immediates queued
-// before the round. Every one of these macrotasks is followed by a
-// microtask checkpoint that drains the microtask queue completely,
-// including microtasks queued during the drain, as HTML and Node (>= 11)
-// do. Promise reactions are microtasks. Timers scheduled by a timer
+// tasks (in submission order per goroutine) and mail (tasks first), then
+// the immediates queued before the round. Every one of these macrotasks is
+// followed by a microtask checkpoint that drains the microtask queue
+// completely, including microtasks queued during the drain, as HTML and
+// Node (>= 11) do. Promise reactions are microtasks. Timers scheduled by a timer
 // callback, and immediates queued by an immediate, wait for the next round.
 //
 // # Standalone and driven loops
@@ -122,9 +131,10 @@
 // panic in [Go]'s function, which runs off the loop, is not reported: it
 // rejects Go's promise, and whoever consumes that promise sees it. Rejections with
 // no reaction are reported after the checkpoint ([WithUnhandledRejectionHandler]).
-// [Loop.Shutdown] refuses new work, runs what was accepted, fires no more
-// timers, rejects pending promises with [ErrLoopClosed], and returns when
-// the loop has closed.
+// [Loop.Shutdown] refuses new work, runs the tasks accepted, hands the
+// mail not delivered back to the host, fires no more timers, rejects
+// pending promises with [ErrLoopClosed], and returns when the loop has
+// closed.
 //
 // # Metrics
 //

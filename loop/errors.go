@@ -12,6 +12,13 @@ var (
 	// down or closed, and is the reason a pending promise is rejected when its
 	// loop shuts down.
 	ErrLoopClosed = errors.New("loop: closed")
+	// ErrMailFull is returned by [Loop.Post] for a letter refused by a full
+	// bounded mail lane, and is the reason a letter dropped to make room
+	// is handed back to the host.
+	ErrMailFull = errors.New("loop: mail lane full")
+	// ErrNoMailHost is returned by [Loop.Post] on a loop whose host is not
+	// a [MailHost]: there is no one to deliver the mail to.
+	ErrNoMailHost = errors.New("loop: no mail host")
 	// ErrLoopRunning is returned by Run when the loop is already running,
 	// including a reentrant Run from one of the loop's own callbacks.
 	ErrLoopRunning = errors.New("loop: already running")

@@ -59,19 +59,24 @@ func (l *Loop) runTasks(budget int) {
 	}
 }
 
+// runTasksGuarded runs tasks and delivers mail: before each letter, every
+// task queued by then, so tasks overtake mail.
 func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
 	for *budget > 0 {
-		if int(l.pos) == len(l.batch) && !l.refill() {
+		if int(l.pos) < len(l.batch) || l.refill() {
+			fn := l.batch[l.pos]
+			l.batch[l.pos] = nil
+			l.pos++
+			*budget--
+			l.stats.delta[cTasks]++
+			l.runSampled(fn)
+		} else if !l.mailHost || !l.deliverNext() {
 			return false
+		} else {
+			*budget--
 		}
-		fn := l.batch[l.pos]
-		l.batch[l.pos] = nil
-		l.pos++
-		*budget--
-		l.stats.delta[cTasks]++
-		l.runSampled(fn)
 		l.checkpoint()
 		if l.yielding {
 			return false
@@ -80,9 +85,24 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	return false
 }
 
+// deliverNext hands the next letter, if any, to the host. A loop shutting
+// down delivers no more: it hands the rest back when it closes.
+func (l *Loop) deliverNext() bool {
+	if l.State() == StateShuttingDown {
+		return false
+	}
+	m, ok := l.nextMail()
+	if !ok {
+		return false
+	}
+	l.stats.delta[cTasks]++
+	l.deliverSampled(l.host.(MailHost), m)
+	return true
+}
+
 // refill swaps the ingress queue for the emptied current batch.
 func (l *Loop) refill() bool {
-	if !l.in.pending() {
+	if !l.in.tasksPending() {
 		return false
 	}
 	l.batch = l.in.swap(l.batch[:0])
@@ -198,7 +218,12 @@ func (l *Loop) idleTrim() {
 	} else {
 		l.batch = l.batch[:0]
 	}
-	l.pos = 0
+	if cap(l.mbatch) > maxKeptBatch {
+		l.mbatch = nil
+	} else {
+		l.mbatch = l.mbatch[:0]
+	}
+	l.pos, l.mpos = 0, 0
 	l.dropTimers()
 	if l.micro.len() == 0 {
 		l.micro = nil

@@ -6,19 +6,43 @@ import (
 	"sync/atomic"
 )
 
-// ingress is the loop's multi-producer queue of macrotasks. Producers append
-// under a mutex; the loop takes the whole batch in one swap and hands the
+// ingress is the loop's multi-producer queue, one queue with two lanes
+// under one lock: the task lane (closures from Submit, run first) and the
+// mail lane (values from Post, handed to the host, optionally bounded).
+//
+// The loop takes the task lane's whole batch in one swap and hands the
 // emptied previous batch back as the next append target, so steady traffic
 // allocates nothing and the loop touches the lock once per batch, not once
-// per task. One queue for all producers keeps per-producer FIFO trivially.
+// per task. An unbounded mail lane is swapped the same way. A bounded one
+// is taken one letter at a time, under the lock: its bound must count every
+// letter not yet delivered, and a drop of the oldest must reach it. One
+// queue per lane keeps per-producer FIFO trivially.
 type ingress struct {
 	mu     sync.Mutex
-	tasks  []func()
 	size   atomic.Int32 // len(tasks), readable without the lock
+	mailN  atomic.Int32 // letters queued in the lane, readable without the lock
 	closed bool
+	tasks  []func()
+	mail   []Mail     // an unbounded mail lane
+	lim    *mailLimit // a bounded mail lane instead; set at Init
 }
 
-// push appends fn; it reports false, queueing nothing, once closed.
+// mailLimit is a bounded mail lane, under ingress.mu.
+type mailLimit struct {
+	mail  []letter // mail[head:] are queued
+	head  int
+	bound int
+	room  chan struct{} // closed when a letter leaves; made on demand
+}
+
+// letter is one item of a bounded mail lane.
+type letter struct {
+	Mail
+	admitted bool // posted with OverflowAdmit: never dropped
+}
+
+// push appends fn to the task lane; it reports false, queueing nothing,
+// once closed.
 func (q *ingress) push(fn func()) bool {
 	q.mu.Lock()
 	if q.closed {
@@ -31,10 +55,122 @@ func (q *ingress) push(fn func()) bool {
 	return true
 }
 
-// close refuses further pushes; tasks already queued stay for swap.
+// post appends m to the mail lane under its bound. With OverflowDropOldest
+// at the bound it removes the oldest letter not admitted past the bound and
+// returns it (dropped reports whether it did).
+func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return Mail{}, false, ErrLoopClosed
+	}
+	if q.lim != nil {
+		return q.postBounded(m, over) // unlocks
+	}
+	q.mail = append(q.mail, m)
+	q.mailN.Store(int32(min(len(q.mail), math.MaxInt32)))
+	q.mu.Unlock()
+	return Mail{}, false, nil
+}
+
+// postBounded is post for a bounded lane. Under mu, which it releases.
+func (q *ingress) postBounded(m Mail, over Overflow) (old Mail, dropped bool, err error) {
+	defer q.mu.Unlock()
+	lim := q.lim
+	if over != OverflowAdmit && lim.queued() >= lim.bound {
+		if over != OverflowDropOldest {
+			return Mail{}, false, ErrMailFull
+		}
+		old, dropped = lim.dropOldest()
+	}
+	if len(lim.mail) == cap(lim.mail) && lim.head >= len(lim.mail)/2 {
+		lim.compact() // reuse the array rather than grow it
+	}
+	lim.mail = append(lim.mail, letter{Mail: m, admitted: over == OverflowAdmit})
+	q.mailN.Store(int32(min(lim.queued(), math.MaxInt32)))
+	return old, dropped, nil
+}
+
+// queued is the number of letters in the lane.
+func (lim *mailLimit) queued() int { return len(lim.mail) - lim.head }
+
+// dropOldest removes the oldest letter that may be dropped.
+func (lim *mailLimit) dropOldest() (Mail, bool) {
+	for i := lim.head; i < len(lim.mail); i++ {
+		if lim.mail[i].admitted {
+			continue
+		}
+		old := lim.mail[i].Mail
+		copy(lim.mail[lim.head+1:i+1], lim.mail[lim.head:i]) // keep the admitted ones in order
+		lim.mail[lim.head] = letter{}
+		lim.head++
+		return old, true
+	}
+	return Mail{}, false
+}
+
+// compact moves the letters to the front of the array.
+func (lim *mailLimit) compact() {
+	n := copy(lim.mail, lim.mail[lim.head:])
+	clear(lim.mail[n:])
+	lim.mail, lim.head = lim.mail[:n], 0
+}
+
+// take removes the oldest letter of a bounded lane and signals room.
+func (q *ingress) take() (Mail, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	lim := q.lim
+	if lim.head == len(lim.mail) {
+		return Mail{}, false
+	}
+	m := lim.mail[lim.head].Mail
+	lim.mail[lim.head] = letter{}
+	lim.head++
+	if lim.head == len(lim.mail) { // empty: start over, keeping a small array
+		lim.mail, lim.head = lim.mail[:0], 0
+		if cap(lim.mail) > maxKeptBatch {
+			lim.mail = nil
+		}
+	}
+	q.mailN.Store(int32(min(lim.queued(), math.MaxInt32)))
+	if lim.room != nil {
+		close(lim.room)
+		lim.room = nil
+	}
+	return m, true
+}
+
+// roomChan returns a channel closed once a bounded lane has room or the
+// ingress has closed.
+func (q *ingress) roomChan() <-chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || q.lim == nil || q.lim.queued() < q.lim.bound {
+		return closedChan
+	}
+	if q.lim.room == nil {
+		q.lim.room = make(chan struct{})
+	}
+	return q.lim.room
+}
+
+// closedChan is ready at once.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// close refuses further pushes and posts and releases senders waiting for
+// room; what is already queued stays for swap, take and drainMail.
 func (q *ingress) close() {
 	q.mu.Lock()
 	q.closed = true
+	if q.lim != nil && q.lim.room != nil {
+		close(q.lim.room)
+		q.lim.room = nil
+	}
 	q.mu.Unlock()
 }
 
@@ -48,8 +184,38 @@ func (q *ingress) swap(spare []func()) []func() {
 	return batch
 }
 
-// pending reports whether tasks are queued.
-func (q *ingress) pending() bool { return q.size.Load() > 0 }
+// swapMail takes every queued letter of an unbounded lane, leaving spare
+// (emptied) as the new lane.
+func (q *ingress) swapMail(spare []Mail) []Mail {
+	q.mu.Lock()
+	batch := q.mail
+	q.mail = spare[:0]
+	q.mailN.Store(0)
+	q.mu.Unlock()
+	return batch
+}
+
+// drainMail takes every letter left in the lane, bounded or not.
+func (q *ingress) drainMail() []Mail {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	batch := q.mail
+	q.mail = nil
+	if lim := q.lim; lim != nil {
+		for _, m := range lim.mail[lim.head:] {
+			batch = append(batch, m.Mail)
+		}
+		lim.mail, lim.head = nil, 0
+	}
+	q.mailN.Store(0)
+	return batch
+}
+
+// pending reports whether tasks or letters are queued.
+func (q *ingress) pending() bool { return q.size.Load() > 0 || q.mailN.Load() > 0 }
+
+// tasksPending reports whether tasks are queued: they overtake the mail.
+func (q *ingress) tasksPending() bool { return q.size.Load() > 0 }
 
 // maxKeptBatch bounds the batch array an idle loop keeps for reuse; larger
 // ones are dropped when the loop goes idle.

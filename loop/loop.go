@@ -21,10 +21,12 @@ import (
 // a fast, unsynchronized path; from elsewhere they hop through the ingress
 // queue.
 type Loop struct {
-	in     ingress
+	// First, next to the ingress's lock and task lane: what a producer
+	// touches on every submit, in as few cache lines as may be.
 	status atomic.Int32 // statusIdle / statusAwake: wake-up protocol
 	state  atomic.Int32 // State
 	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
+	in     ingress
 
 	sched                *Scheduler
 	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
@@ -34,7 +36,10 @@ type Loop struct {
 
 	// Loop goroutine only.
 	batch     []func()
+	mbatch    []Mail // an unbounded mail lane's batch, from mpos
 	pos       int32
+	mpos      int32
+	mailHost  bool        // host is a MailHost; set at Init
 	yielding  bool        // the microtask budget ran out: end this round
 	nowStale  bool        // now may predate the running callback; see runStart
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
@@ -128,6 +133,7 @@ func (l *Loop) Init(opts ...Option) error {
 	if l.cfg == nil {
 		l.cfg = &defaultConfig
 	}
+	_, l.mailHost = l.host.(MailHost)
 	if l.sched != nil {
 		if l.cfg.clock != nil {
 			return errClockWithScheduler
@@ -221,8 +227,9 @@ func (l *Loop) OnLoop() bool {
 }
 
 // Submit queues fn to run on the loop as a macrotask, after the tasks
-// already queued. Tasks submitted from one goroutine run in submission
-// order. Safe from any goroutine; it never blocks. It returns
+// already queued and before any mail ([Loop.Post]) not yet delivered.
+// Tasks submitted from one goroutine run in submission order. Safe from
+// any goroutine; it never blocks. It returns
 // [ErrLoopClosed] once the loop is shutting down, and [ErrNilFunc] for nil.
 func (l *Loop) Submit(fn func()) error {
 	if fn == nil {
@@ -254,7 +261,8 @@ func (l *Loop) notify() {
 
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
-	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) || l.timerOpsUrgent() {
+	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) ||
+		int(l.mpos) < len(l.mbatch) || l.timerOpsUrgent() {
 		return true
 	}
 	if l.timers != nil {

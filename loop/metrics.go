@@ -18,7 +18,8 @@ type Metrics struct {
 	ImmediatesRun uint64
 	// Panics counts faults reported to the panic handler.
 	Panics uint64
-	// IngressDepth is the number of tasks waiting in the ingress queue.
+	// IngressDepth is the number of tasks and letters waiting in the
+	// ingress queue.
 	IngressDepth int
 	// TimersPending is the number of scheduled timers, as of the loop's last
 	// round.
@@ -93,7 +94,7 @@ func (l *Loop) Metrics() Metrics {
 		MicrotasksRun: s.pub[cMicrotasks].Load(),
 		ImmediatesRun: s.pub[cImmediates].Load(),
 		Panics:        s.pub[cPanics].Load(),
-		IngressDepth:  int(l.in.size.Load()),
+		IngressDepth:  int(l.in.size.Load()) + int(l.in.mailN.Load()),
 		TimersPending: int(s.pub[cTimersPending].Load()),
 	}
 	if est := s.latency.Load(); est != nil {
@@ -112,6 +113,20 @@ func (l *Loop) runSampled(fn func()) {
 	l.updateTime()
 	start := time.Now()
 	fn()
+	l.observe(time.Since(start))
+}
+
+// deliverSampled hands a letter to the host, timing one in sampleEvery
+// macrotasks as runSampled does. On the loop.
+func (l *Loop) deliverSampled(h MailHost, m Mail) {
+	l.stats.sample++
+	if l.stats.sample&(sampleEvery-1) != 0 {
+		h.DeliverMail(m)
+		return
+	}
+	l.updateTime()
+	start := time.Now()
+	h.DeliverMail(m)
 	l.observe(time.Since(start))
 }
 

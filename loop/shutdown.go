@@ -5,8 +5,10 @@ import (
 	"math"
 )
 
-// Shutdown stops the loop gracefully: it refuses new work at once, runs the
-// tasks, immediates and microtasks already accepted, cancels every timer
+// Shutdown stops the loop gracefully: it refuses new work and stops
+// delivering mail at once, runs the tasks, immediates and microtasks
+// already accepted, hands the mail not delivered back to the host
+// ([MailHost.ReturnMail]), cancels every timer
 // (none fires again), closes registered fds' watches, rejects pending
 // promises with [ErrLoopClosed] (their reactions still run), and then closes
 // the loop. It waits for that to finish or for ctx to be done, whichever
@@ -79,6 +81,7 @@ func (l *Loop) finishShutdown() {
 	l.timers = nil
 	l.nextDue.Store(noDeadline)
 	l.closeFDs()
+	l.returnMail() // closed: no letter can follow
 	for {
 		l.yielding = false
 		l.runTasks(math.MaxInt)

@@ -1,0 +1,37 @@
+package actor
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// Stop stops the actor named r now: the message it is handling, if any,
+// is its last; its children stop first, then it; the messages still in its
+// mailbox, and those sent to it from then on, go to dead letters with
+// [ErrStopped] (their asks fail with it). The stop travels ahead of the
+// mailbox, so a full mailbox does not delay it. Safe from any goroutine.
+func (s *System) Stop(r Ref) {
+	s.deliverSystem(r, stopSignal{})
+}
+
+// Poison stops the actor named r after the messages already in its
+// mailbox, as [System.Stop] does once it has handled them. It is never
+// refused by a full mailbox. It returns [ErrNotFound] for an actor that
+// does not live, [ErrStopped] for one that has stopped, and
+// [ErrSystemClosed] once the system is shut down (test with [errors.Is]).
+// Safe from any goroutine.
+func (s *System) Poison(r Ref) error {
+	c := s.lookup(r)
+	if c == nil {
+		return s.closedErr(r, fmt.Errorf("%w: %s", ErrNotFound, r))
+	}
+	if err := c.l.Post(loop.Mail{Msg: poisonSignal{}}, loop.OverflowAdmit); err != nil {
+		if errors.Is(err, loop.ErrLoopClosed) {
+			err = fmt.Errorf("%w: %s", ErrStopped, r)
+		}
+		return s.closedErr(r, err)
+	}
+	return nil
+}
