@@ -42,6 +42,9 @@ func buildersMap() map[string]func(in *instance) goja.Value {
 		"self":            (*instance).buildSelf,
 		"performance":     (*instance).buildPerformance,
 	}
+	for _, name := range guardedGlobals() {
+		m[name] = buildGuarded(name)
+	}
 	for _, extra := range extraGlobals {
 		for _, name := range extra.names {
 			m[name] = extra.build
@@ -68,6 +71,7 @@ type cache struct {
 	follow   goja.Callable
 	modules  map[string]goja.Value
 	perf     *perfState
+	mem      *memGuard
 }
 
 func (in *instance) cached() *cache {

@@ -62,6 +62,7 @@ func (in *instance) Started(c *actor.Context) {
 	in.rt.SetPromiseRejectionTracker(in.trackRejection)
 	in.installGlobals()
 	in.captureBuiltins()
+	in.installMemGuards()
 	watchdogRegister(in)
 	seq := in.begin()
 	err := in.runScript()

@@ -30,6 +30,7 @@ type config struct {
 	spawnOpts []actor.SpawnOption
 	convNodes int // conversion budget; 0 for the defaults (see budget.go)
 	convBytes int
+	memBudget int64 // see memguard.go; 0 for the default
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says

@@ -1,0 +1,264 @@
+package jsactor
+
+import (
+	"strconv"
+
+	"github.com/dop251/goja"
+)
+
+// The guarded constructors and JSON are reached only through their
+// globals (and through the prototype's constructor property, which the
+// guard replaces too), so they are guarded lazily: before the script runs
+// their globals are taken off the global object and kept, and the lazy
+// global prototype (globals.go) builds the guarded version on first use.
+// An actor that never touches a typed array pays only for taking the
+// global off.
+
+// elemBytes is the element size of each guarded constructor.
+var elemBytes = map[string]float64{
+	"ArrayBuffer": 1, "Uint8Array": 1, "Uint8ClampedArray": 1, "Int8Array": 1,
+	"Uint16Array": 2, "Int16Array": 2, "Uint32Array": 4, "Int32Array": 4,
+	"Float32Array": 4, "Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8,
+}
+
+// guardedGlobals are the globals stashLazy takes off the global object.
+func guardedGlobals() []string {
+	names := []string{"JSON"}
+	for n := range elemBytes {
+		names = append(names, n)
+	}
+	return names
+}
+
+// stashLazy keeps the originals of the lazily guarded globals and takes
+// them off the global object.
+func (g *memGuard) stashLazy() {
+	global := g.in.rt.GlobalObject()
+	g.stash = make(map[string]*goja.Object, len(elemBytes)+1)
+	for _, name := range guardedGlobals() {
+		o, _ := global.Get(name).(*goja.Object)
+		g.stash[name] = o
+		_ = global.Delete(name)
+	}
+}
+
+// buildGuarded is the lazy global builder of the stashed globals.
+func buildGuarded(name string) func(in *instance) goja.Value {
+	return func(in *instance) goja.Value {
+		g := in.cached().mem
+		orig := g.stash[name]
+		if orig == nil {
+			return goja.Undefined()
+		}
+		if name == "JSON" {
+			g.parse = g.replace(orig, "parse", g.guardParse)
+			g.strfy = g.replace(orig, "stringify", g.guardStringify)
+			return orig
+		}
+		return g.guardCtor(orig, elemBytes[name])
+	}
+}
+
+// guardCtor wraps an ArrayBuffer or typed array constructor in a native
+// constructor that checks the size asked for, then constructs with the
+// original (new.target kept, so subclasses work). The wrapper inherits
+// the original's static properties (from, of, isView, BYTES_PER_ELEMENT)
+// and shares its prototype, whose constructor becomes the wrapper: from,
+// of and species construct through it. (A Proxy would be shorter, but
+// goja's instanceof rejects a Proxy of a constructor.)
+func (g *memGuard) guardCtor(orig *goja.Object, elem float64) goja.Value {
+	rt := g.in.rt
+	ctor, _ := goja.AssertConstructor(orig)
+	w := rt.ToValue(func(c goja.ConstructorCall) *goja.Object {
+		args := g.checkView(c.Arguments, elem)
+		o, err := ctor(c.NewTarget, args...)
+		if err != nil {
+			panic(err)
+		}
+		return o
+	}).(*goja.Object)
+	_ = w.SetPrototype(orig)
+	proto, _ := orig.Get("prototype").(*goja.Object)
+	_ = w.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	_ = w.DefineDataProperty("name", orig.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = w.DefineDataProperty("length", orig.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	if proto != nil {
+		_ = proto.DefineDataProperty("constructor", w, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	return w
+}
+
+// checkView checks what new C(args...) would allocate: a length, or the
+// length of an array-like or typed array to copy (a view on an existing
+// ArrayBuffer allocates nothing). A length is converted once and passed
+// on converted.
+func (g *memGuard) checkView(args []goja.Value, elem float64) []goja.Value {
+	if len(args) == 0 {
+		return args
+	}
+	switch a := args[0].(type) {
+	case *goja.Object:
+		if _, isBuf := a.Export().(goja.ArrayBuffer); isBuf {
+			return args
+		}
+		g.check(length(a)*elem, "a typed array")
+	default:
+		if goja.IsUndefined(a) {
+			return args
+		}
+		n := a.ToNumber()
+		g.check(n.ToFloat()*elem, "an ArrayBuffer or typed array")
+		args = append([]goja.Value{n}, args[1:]...)
+	}
+	return args
+}
+
+// guardParse refuses a text nested deeper than maxDataNesting before goja's
+// recursive parser sees it.
+func (g *memGuard) guardParse(c goja.FunctionCall) goja.Value {
+	text := g.str(c.Argument(0))
+	if text != nil && jsonDepth(text.String()) > maxDataNesting {
+		g.throwRange("JSON.parse: text nested more than "+strconv.Itoa(maxDataNesting)+" deep")
+	}
+	return g.call(g.parse, c.This, text, c.Argument(1))
+}
+
+// jsonDepth is the deepest nesting of arrays and objects in s, strings
+// skipped.
+func jsonDepth(s string) int {
+	depth, deepest, inStr, esc := 0, 0, false, false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case inStr:
+			if esc {
+				esc = false
+			} else if b == '\\' {
+				esc = true
+			} else if b == '"' {
+				inStr = false
+			}
+		case b == '"':
+			inStr = true
+		case b == '[' || b == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case b == ']' || b == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// guardStringify walks the value first, as stringify will (every path to
+// a shared object counted), and refuses one nested more than maxDataNesting
+// deep or whose text would be over the budget. A toJSON or replacer may
+// make stringify see other values than the walk: they are script code,
+// which the watchdog bounds.
+func (g *memGuard) guardStringify(c goja.FunctionCall) goja.Value {
+	indent := 0.0
+	switch sp := c.Argument(2).(type) {
+	case goja.String:
+		indent = min(10, float64(sp.Length()))
+	default:
+		if !goja.IsUndefined(sp) && !goja.IsNull(sp) {
+			if f := sp.ToFloat(); f > 0 {
+				indent = min(10, f)
+			}
+		}
+	}
+	w := jsonWalk{g: g, indent: indent, path: map[*goja.Object]bool{}}
+	w.walk(c.Argument(0), 0)
+	return g.call(g.strfy, c.This, c.Arguments...)
+}
+
+type jsonWalk struct {
+	g      *memGuard
+	indent float64
+	bytes  float64
+	path   map[*goja.Object]bool // objects on the path walked (cycles)
+}
+
+func (w *jsonWalk) walk(v goja.Value, depth int) {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		if s, ok := v.(goja.String); ok {
+			w.bytes += strBytes(s) + 4
+		} else {
+			w.bytes += valueBytes
+		}
+		w.g.check(w.bytes, "JSON.stringify")
+		return
+	}
+	if w.path[o] {
+		return // stringify throws its TypeError for the cycle
+	}
+	if depth >= maxDataNesting {
+		w.g.throwRange("JSON.stringify: value nested more than "+strconv.Itoa(maxDataNesting)+" deep")
+	}
+	if _, isFn := goja.AssertFunction(o); isFn {
+		return
+	}
+	w.bytes += valueBytes + w.indent*float64(depth)
+	w.g.check(w.bytes, "JSON.stringify")
+	w.path[o] = true
+	defer delete(w.path, o)
+	if o.ClassName() == "Array" {
+		l := length(o)
+		w.g.check(w.bytes+l*valueBytes, "JSON.stringify")
+		for i := 0; i < int(l); i++ {
+			w.walk(o.Get(strconv.Itoa(i)), depth+1)
+		}
+		return
+	}
+	for _, k := range o.Keys() {
+		w.bytes += 2*float64(len(k)) + 4
+		w.walk(o.Get(k), depth+1)
+	}
+}
+
+// join is Array.prototype.join (and so Array.prototype.toString and
+// String() of an array) with the budget counted as the string grows, and
+// the nesting of arrays joined within arrays bounded; a cycle joins as
+// the empty string, as in V8.
+func (g *memGuard) join(c goja.FunctionCall) goja.Value {
+	rt := g.in.rt
+	o := c.This.ToObject(rt)
+	for _, p := range g.joining {
+		if p == o {
+			return rt.ToValue("")
+		}
+	}
+	if len(g.joining) >= maxDataNesting {
+		g.throwRange("Array.prototype.join: arrays nested more than "+strconv.Itoa(maxDataNesting)+" deep")
+	}
+	g.joining = append(g.joining, o)
+	defer func() { g.joining = g.joining[:len(g.joining)-1] }()
+	l := length(o)
+	var sep goja.String
+	if a := c.Argument(0); !goja.IsUndefined(a) {
+		sep = g.str(a)
+	} else {
+		sep = g.str(rt.ToValue(","))
+	}
+	if l == 0 {
+		return rt.ToValue("")
+	}
+	total := (l-1)*strBytes(sep) + l // every element costs at least its step
+	g.check(total, "Array.prototype.join")
+	var b goja.StringBuilder
+	for i := 0; i < int(l); i++ {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		e := o.Get(strconv.Itoa(i))
+		if nullish(e) {
+			continue
+		}
+		s := g.str(e)
+		total += strBytes(s)
+		g.check(total, "Array.prototype.join")
+		b.WriteString(s)
+	}
+	return b.String()
+}
