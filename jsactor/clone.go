@@ -187,8 +187,8 @@ func (c *cloner) props(o, out *goja.Object) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := out.Set(k, v); err != nil {
-			return nil, err
+		if err := out.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return nil, err // a data property, as in HTML: see defineData
 		}
 	}
 	return out, nil

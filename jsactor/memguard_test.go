@@ -108,3 +108,20 @@ func TestGuardedBuiltinsStillWork(t *testing.T) {
 		}
 	}
 }
+
+// A catastrophically backtracking regular expression (one goja runs on
+// its backtracking engine) gives up after jsactor.RegexpMatchTimeout
+// instead of holding the actor's worker for hours.
+func TestBacktrackingRegexpBounded(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("redos", `module.exports = {
+		run() { return /^(a+)+(?=c)/.test("a".repeat(40) + "b") },
+		ok() { return /^(a)\1(?=b)/.test("aab") },
+	};`)
+	if got := r.call(ref, "run"); got != false {
+		t.Fatalf("run: %v", got)
+	}
+	if got := r.call(ref, "ok"); got != true {
+		t.Fatalf("a quick backtracking match: %v", got)
+	}
+}

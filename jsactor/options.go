@@ -42,6 +42,7 @@ const DefaultBudget = 100 * time.Millisecond
 const DefaultMaxCallStack = 5000
 
 func newConfig(opts []Option) (*config, error) {
+	boundRegexps()
 	cfg := &config{budget: DefaultBudget, maxStack: DefaultMaxCallStack}
 	for _, o := range opts {
 		if err := o(cfg); err != nil {

@@ -170,18 +170,18 @@ func (c *toJS) call(x Call, depth int) (goja.Value, error) {
 		return nil, err
 	}
 	o := c.rt.NewObject()
-	_ = o.Set("method", x.Method)
-	_ = o.Set("args", args)
+	defineData(o, "method", c.rt.ToValue(x.Method))
+	defineData(o, "args", args)
 	return o, nil
 }
 
 func (c *toJS) terminated(x actor.Terminated) goja.Value {
 	o := c.rt.NewObject()
-	_ = o.Set("terminated", c.in.refJS(x.Actor))
+	defineData(o, "terminated", c.in.refJS(x.Actor))
 	if x.Reason != nil {
-		_ = o.Set("reason", x.Reason.Error())
+		defineData(o, "reason", c.rt.ToValue(x.Reason.Error()))
 	} else {
-		_ = o.Set("reason", goja.Null())
+		defineData(o, "reason", goja.Null())
 	}
 	return o
 }
@@ -313,7 +313,7 @@ func (c *toJS) mapJS(rv reflect.Value, depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", k, err)
 		}
-		_ = o.Set(k, ev)
+		defineData(o, k, ev)
 	}
 	return o, nil
 }
@@ -336,7 +336,7 @@ func (c *toJS) structJS(rv reflect.Value, depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
-		_ = o.Set(f.name, ev)
+		defineData(o, f.name, ev)
 	}
 	return o, nil
 }
@@ -390,4 +390,13 @@ func (in *instance) newError(msg string) *goja.Object {
 	}
 	_ = o.DefineDataProperty("message", in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return o
+}
+
+// defineData gives o the own data property k (writable, enumerable,
+// configurable), as structured clone does: a received object is only
+// data. Assigning instead (o.Set) would make a "__proto__" key the
+// object's prototype and run setters the receiver put on its own
+// Object.prototype.
+func defineData(o *goja.Object, k string, v goja.Value) {
+	_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
