@@ -118,7 +118,7 @@ func (g *memGuard) checkView(args []goja.Value, elem float64) []goja.Value {
 func (g *memGuard) guardParse(c goja.FunctionCall) goja.Value {
 	text := g.str(c.Argument(0))
 	if text != nil && jsonDepth(text.String()) > maxDataNesting {
-		g.throwRange("JSON.parse: text nested more than "+strconv.Itoa(maxDataNesting)+" deep")
+		g.throwRange("JSON.parse: text nested more than " + strconv.Itoa(maxDataNesting) + " deep")
 	}
 	return g.call(g.parse, c.This, text, c.Argument(1))
 }
@@ -194,7 +194,7 @@ func (w *jsonWalk) walk(v goja.Value, depth int) {
 		return // stringify throws its TypeError for the cycle
 	}
 	if depth >= maxDataNesting {
-		w.g.throwRange("JSON.stringify: value nested more than "+strconv.Itoa(maxDataNesting)+" deep")
+		w.g.throwRange("JSON.stringify: value nested more than " + strconv.Itoa(maxDataNesting) + " deep")
 	}
 	if _, isFn := goja.AssertFunction(o); isFn {
 		return
@@ -230,7 +230,7 @@ func (g *memGuard) join(c goja.FunctionCall) goja.Value {
 		}
 	}
 	if len(g.joining) >= maxDataNesting {
-		g.throwRange("Array.prototype.join: arrays nested more than "+strconv.Itoa(maxDataNesting)+" deep")
+		g.throwRange("Array.prototype.join: arrays nested more than " + strconv.Itoa(maxDataNesting) + " deep")
 	}
 	g.joining = append(g.joining, o)
 	defer func() { g.joining = g.joining[:len(g.joining)-1] }()

@@ -27,7 +27,7 @@ func Compile(name, src string) (*Script, error) {
 	// The wrapper is added on the first line so that line numbers in
 	// stack traces match the source.
 	wrapped := "(function (exports, module) {" + src + "\n})"
-	boundRegexps() // goja compiles regexp literals with the program
+	boundRegexps()                                  // goja compiles regexp literals with the program
 	prog, err := goja.Compile(name, wrapped, false) // sloppy unless the script says "use strict", as in Node
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrScript, name, err)
