@@ -59,3 +59,20 @@ func WithConversionLimits(nodes, bytes int) Option {
 		return nil
 	}
 }
+
+// maxPathSteps is how many steps of the path to a value that cannot
+// cross an error names.
+const maxPathSteps = 8
+
+// atPath prefixes err with step, one step of the path to the value that
+// failed, at the outermost maxPathSteps levels only: a value nested too
+// deep would otherwise fail with a path of a thousand steps.
+func atPath(depth int, step string, err error) error {
+	switch {
+	case depth < maxPathSteps:
+		return fmt.Errorf("%s: %w", step, err)
+	case depth == maxPathSteps:
+		return fmt.Errorf("...: %w", err)
+	}
+	return err
+}

@@ -36,6 +36,9 @@ var (
 	ErrRejectionHandled = errors.New("jsactor: promise rejection handled later")
 	// ErrModule: require named a module the host did not register.
 	ErrModule = errors.New("jsactor: module not registered")
+	// ErrStackOverflow: a turn went deeper than WithMaxCallStackSize
+	// frames. Like an interrupt, it is fatal to the instance.
+	ErrStackOverflow = errors.New("jsactor: maximum call stack size exceeded")
 	// ErrNilScript: Spawn, SpawnChild or Factory got no script.
 	ErrNilScript = errors.New("jsactor: nil script")
 )

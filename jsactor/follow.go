@@ -10,7 +10,7 @@ import (
 // does not change how the host learns of a reply. (A promise whose
 // constructor property was tampered with is resolved through its then,
 // as await does; if that throws, the reply is rejected with the error.)
-var followShim = goja.MustCompile("follow", `(function () {
+var followShim = goja.MustCompile(shimPrefix+"follow", `(function () {
 	return async function follow(p, ok, err) {
 		let v;
 		try { v = await p; } catch (e) { err(e); return; }

@@ -202,7 +202,7 @@ func (f *fromJS) array(o *goja.Object) (any, error) {
 	for i := range out {
 		ev, err := f.value(o.Get(strconv.Itoa(i)))
 		if err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
+			return nil, atPath(f.depth, fmt.Sprintf("[%d]", i), err)
 		}
 		out[i] = ev
 	}
@@ -236,7 +236,7 @@ func (f *fromJS) plain(o *goja.Object) (any, error) {
 		}
 		ev, err := f.value(o.Get(k))
 		if err != nil {
-			return nil, fmt.Errorf("%q: %w", k, err)
+			return nil, atPath(f.depth, strconv.Quote(k), err)
 		}
 		out[k] = ev
 	}

@@ -2,6 +2,7 @@ package jsactor
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -38,7 +39,14 @@ func (in *instance) guard(f func()) (err error) {
 func (in *instance) valueString(v goja.Value) string {
 	var s string
 	if err := in.guard(func() { s = v.String() }); err != nil {
-		return "(a value whose toString failed: " + err.Error() + ")"
+		msg := err.Error()
+		if je, ok := err.(*Error); ok {
+			msg = je.Message
+		}
+		if strings.Contains(msg, "Could not convert") { // goja's text shows a Go value
+			msg = "TypeError: Cannot convert object to primitive value"
+		}
+		return "(a value whose toString failed: " + msg + ")"
 	}
 	return s
 }
@@ -46,7 +54,7 @@ func (in *instance) valueString(v goja.Value) string {
 // errorDetails fills the stack and Go cause of an Error object.
 func (in *instance) errorDetails(e *Error, o *goja.Object) {
 	if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
-		e.Stack = trimStack(s.String(), e.Message)
+		e.Stack = in.cleanStack(s.String(), e.Message)
 	}
 	if gv := o.Get("value"); gv != nil { // a Go error thrown through JavaScript
 		if ge, ok := gv.Export().(error); ok {

@@ -10,7 +10,7 @@ import (
 // script could replace: its callbacks run at the current turn's
 // checkpoint, in order with promise reactions. An exception in one is
 // reported, as browsers report it, and does not stop the others.
-var microtaskShim = goja.MustCompile("queueMicrotask", `(function (report, check) {
+var microtaskShim = goja.MustCompile(shimPrefix+"queueMicrotask", `(function (report, check) {
 	async function run(callback) {
 		await undefined;
 		try { callback(); } catch (e) { report(e); }

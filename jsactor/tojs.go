@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/dop251/goja"
@@ -291,7 +292,7 @@ func (c *toJS) list(rv reflect.Value, depth int) (goja.Value, error) {
 	for i := range items {
 		ev, err := c.value(rv.Index(i).Interface(), depth+1)
 		if err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
+			return nil, atPath(depth, fmt.Sprintf("[%d]", i), err)
 		}
 		items[i] = ev
 	}
@@ -311,7 +312,7 @@ func (c *toJS) mapJS(rv reflect.Value, depth int) (goja.Value, error) {
 		}
 		ev, err := c.value(it.Value().Interface(), depth+1)
 		if err != nil {
-			return nil, fmt.Errorf("%q: %w", k, err)
+			return nil, atPath(depth, strconv.Quote(k), err)
 		}
 		defineData(o, k, ev)
 	}

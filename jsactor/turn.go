@@ -3,6 +3,7 @@ package jsactor
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dop251/goja"
 	"go.uber.org/zap"
@@ -41,7 +42,7 @@ func (in *instance) end(seq uint64, err error) {
 	case err != nil:
 		var so *goja.StackOverflowError
 		if errors.As(err, &so) {
-			in.failure = in.jsError(err)
+			in.failure = in.stackOverflow(so)
 		} else {
 			in.failure = fmt.Errorf("jsactor: turn aborted: %w", err)
 		}
@@ -54,10 +55,25 @@ func (in *instance) end(seq uint64, err error) {
 
 // isUncatchable reports whether err is one JavaScript code cannot catch,
 // after which goja has dropped its queued jobs: fatal to the instance.
+//
+// It unwraps by hand and stops at a *goja.Exception: goja's
+// Exception.Unwrap walks the thrown value's prototype chain, which runs a
+// Proxy's getPrototypeOf trap (or throws for a revoked Proxy), so
+// errors.Is and errors.As must never reach one.
 func isUncatchable(err error) bool {
-	var ie *goja.InterruptedError
-	var so *goja.StackOverflowError
-	return errors.As(err, &ie) || errors.As(err, &so)
+	for err != nil {
+		switch e := err.(type) {
+		case *goja.InterruptedError, *goja.StackOverflowError:
+			return true
+		case *goja.Exception:
+			return false
+		case interface{ Unwrap() error }:
+			err = e.Unwrap()
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // call runs fn as one turn of a callback (timer, immediate, settlement):
@@ -89,13 +105,27 @@ func (in *instance) jsError(err error) error {
 	}
 	e := in.errorOf(ex.Value())
 	if je, ok := e.(*Error); ok && je.Stack == "" {
-		_ = in.guard(func() { je.Stack = stackOf(ex) })
+		_ = in.guard(func() { je.Stack = in.stackOf(ex) })
 	}
 	return e
 }
 
-// errorOf converts a thrown or rejected value into an *Error.
+// errorOf converts a thrown or rejected value into an *Error. Reading
+// the value runs script code (a Proxy's traps, getters, toString), which
+// may throw in turn: then the *Error says the value could not be read.
 func (in *instance) errorOf(v goja.Value) error {
+	var e error
+	if err := in.guard(func() { e = in.readError(v) }); err != nil {
+		msg := err.Error()
+		if je, ok := err.(*Error); ok {
+			msg = je.Message
+		}
+		return &Error{Message: "(a thrown value that could not be read: " + msg + ")"}
+	}
+	return e
+}
+
+func (in *instance) readError(v goja.Value) error {
 	e := &Error{Message: "undefined"}
 	if v == nil {
 		return e
@@ -113,12 +143,12 @@ func (in *instance) errorOf(v goja.Value) error {
 }
 
 // stackOf formats an exception's frames.
-func stackOf(ex *goja.Exception) string {
+func (in *instance) stackOf(ex *goja.Exception) string {
 	s := ex.String()
 	if v := ex.Value(); v != nil {
-		return trimStack(s, v.String())
+		return in.cleanStack(s, v.String())
 	}
-	return s
+	return in.cleanStack(s, "")
 }
 
 // trimStack removes the message line that goja puts first.
@@ -130,4 +160,11 @@ func trimStack(stack, msg string) string {
 		stack = stack[1:]
 	}
 	return stack
+}
+
+// stackOverflow is the failure of a turn that went too deep: goja's error
+// has no message, only the stack.
+func (in *instance) stackOverflow(so *goja.StackOverflowError) error {
+	return fmt.Errorf("%w (more than %d frames)\n%s", ErrStackOverflow, in.cfg.maxStack,
+		strings.TrimRight(in.cleanStack(so.String(), ""), "\n"))
 }

@@ -36,7 +36,7 @@ func (in *instance) buildURL() goja.Value {
 	return nil
 }
 
-var textShim = goja.MustCompile("text.js", `(function (encode, encodeInto, decode, define) {
+var textShim = goja.MustCompile(shimPrefix+"text", `(function (encode, encodeInto, decode, define) {
 "use strict";
 class TextEncoder {
 	get encoding() { return "utf-8"; }

@@ -17,7 +17,7 @@ func init() {
 	})
 }
 
-var eventsShim = goja.MustCompile("events.js", `(function (setTimeout, define) {
+var eventsShim = goja.MustCompile(shimPrefix+"events", `(function (setTimeout, define) {
 "use strict";
 class DOMException extends Error {
 	constructor(message = "", name = "Error") {
