@@ -86,6 +86,48 @@
 // [ErrInstanceLost]. The call stack depth is bounded
 // ([WithMaxCallStackSize]) the same way.
 //
+// # What the sandbox guarantees, and what it does not
+//
+// A JS actor's sandbox is its own goja Runtime on the actor's loop, with
+// no ambient authority. Within one process it guarantees that
+// JavaScript by itself costs at most the actor that runs it:
+//
+//   - runaway turns (loops, promise storms) are interrupted by the
+//     watchdog ([WithBudget]) and recursion by the call stack bound
+//     ([WithMaxCallStackSize], failing with [ErrStackOverflow]);
+//   - builtins that would allocate far more than their input in one
+//     native call, which the watchdog cannot interrupt, check the size
+//     asked for against a memory budget ([WithMemoryBudget], default
+//     [DefaultMemoryBudget]) and throw a catchable RangeError before
+//     allocating: String.prototype.repeat, padStart, padEnd, concat;
+//     Array.prototype.join (and so String() of an array), fill, sort;
+//     Array.from; ArrayBuffer and the typed array constructors (from,
+//     of and species included); JSON.stringify;
+//   - builtins that recurse in Go over nested data (JSON.parse,
+//     JSON.stringify, join) refuse data nested more than 1000 levels
+//     deep, as do conversions and structuredClone, since a Go stack
+//     overflow is fatal to the process;
+//   - a backtracking regular expression gives up after
+//     [RegexpMatchTimeout] (a match that times out does not match);
+//   - values crossing actors are data only: received objects are built
+//     from own data properties, so a "__proto__" key stays a key and
+//     the receiver's prototype setters see nothing;
+//   - whatever a script throws (a Proxy, a revoked Proxy, an object
+//     with no prototype) ends as an [*Error], whose stack shows the
+//     script's frames only.
+//
+// It is not a memory-isolation boundary. The budget bounds each call, not
+// the actor's total: a script can still fill the process's memory a step
+// at a time within its turns, and a native code path the host grants
+// ([WithModule]) runs with the host's full power, bugs included. goja
+// paths not listed above (such as spreading a huge sparse array into a
+// call) are bounded by the watchdog's time, not by the budget. To run
+// scripts you do not trust, host them on a node process of their own
+// (package remote): a crash of that process is a lost node, which actors
+// watching the script's ref see as actor.Terminated with a reason
+// wrapping remote.ErrUnreachable, and the rest of the system goes on.
+// examples/untrusted does exactly that.
+//
 // # Values crossing actors
 //
 // Values are copied, never shared, in both directions; see the comments
