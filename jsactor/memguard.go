@@ -60,6 +60,11 @@ type memGuard struct {
 	padS    goja.Callable
 	padE    goja.Callable
 	concat  goja.Callable
+	split   goja.Callable
+	repl    goja.Callable
+	replAll goja.Callable
+	apply   goja.Callable
+	mapFn   goja.Callable
 	fill    goja.Callable
 	sort    goja.Callable
 	from    goja.Callable
@@ -83,10 +88,16 @@ func (in *instance) installMemGuards() {
 	g.padS = g.replace(sp, "padStart", g.guardPad(&g.padS))
 	g.padE = g.replace(sp, "padEnd", g.guardPad(&g.padE))
 	g.concat = g.replace(sp, "concat", g.guardConcat)
+	g.split = g.replace(sp, "split", g.guardSplit)
+	g.repl = g.replace(sp, "replace", g.guardReplace(&g.repl, false))
+	g.replAll = g.replace(sp, "replaceAll", g.guardReplace(&g.replAll, true))
+	fp := rt.Get("Function").ToObject(rt).Get("prototype").ToObject(rt)
+	g.apply = g.replace(fp, "apply", g.guardApply)
 	arr := rt.Get("Array").ToObject(rt)
 	ap := arr.Get("prototype").ToObject(rt)
 	g.fill = g.replace(ap, "fill", g.guardFill)
 	g.sort = g.replace(ap, "sort", g.guardLength(&g.sort))
+	g.mapFn = g.replace(ap, "map", g.guardLength(&g.mapFn))
 	g.replace(ap, "join", g.join)
 	g.from = g.replace(arr, "from", g.guardFrom)
 	in.cached().mem = g

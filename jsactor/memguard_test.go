@@ -32,6 +32,13 @@ func TestHostileBuiltinsContained(t *testing.T) {
 		{"join sparse", `(() => { const a = []; a.length = 2**32 - 1; return a.join('xy') })()`},
 		{"join DAG", `(() => { let a = ['x'.repeat(1 << 16)]; for (let i = 0; i < 40; i++) a = [a, a]; return a.join() })()`},
 		{"String of DAG", `(() => { let a = ['x'.repeat(1 << 16)]; for (let i = 0; i < 40; i++) a = [a, a]; return String(a) })()`},
+		{"map sparse", `new Array(2**32 - 1).map(x => x)`},
+		{"apply", `(function () {}).apply(null, { length: 2**32 - 1 })`},
+		{"split", `'x'.repeat(1 << 22).split('')`},
+		{"split by string", `'ab'.repeat(1 << 21).split('b')`},
+		{"replace global", `'x'.repeat(1 << 16).replace(/(?:)/g, 'y'.repeat(1 << 10))`},
+		{"replaceAll", `'x'.repeat(1 << 16).replaceAll('', 'y'.repeat(1 << 10))`},
+		{"replaceAll suffix pattern", "'x'.repeat(1 << 14).replaceAll('', \"$'\")"},
 		{"JSON.parse deep", `JSON.parse('['.repeat(5e6) + ']'.repeat(5e6))`},
 		{"JSON.stringify deep", `(() => { let a = []; for (let i = 0; i < 2e4; i++) a = [a]; return JSON.stringify(a) })()`},
 		{"String deep", `(() => { let a = []; for (let i = 0; i < 2e4; i++) a = [a]; return String(a) })()`},
@@ -91,13 +98,17 @@ func TestGuardedBuiltinsStillWork(t *testing.T) {
 					new ArrayBuffer(1).constructor === ArrayBuffer, typeof ArrayBuffer.isView,
 					(class X extends Uint8Array {}).name, new (class X extends Uint8Array {})(3).length,
 					String.prototype.repeat.call(5, 2), JSON.stringify({ toJSON() { return [1] } }),
+					'a,b'.split(',').length, 'abc'.split('').join('|'), 'a1b2'.split(/\d/).join(), 'aXbX'.replace('X', '-'),
+					'aXbX'.replaceAll('X', '$&$&'), 'ab'.replace(/b/g, (m) => m.toUpperCase()), Math.max.apply(null, [1, 5, 2]),
+					[1, 2].map(x => x * 2).join(),
 				];
 			},
 		};`)
 	got := r.call(ref, "run")
 	want := []any{"ababab", "---x", "x  ", "ab1null", "1-2-3", "1,2,3", ",,1", "1,2,", "777", "0,2",
 		int64(5), "1,2,44", int64(8), int64(4), int64(2), int64(2),
-		`{"a":[1,{"b":2}],"c":"d"}`, true, true, true, true, "function", "X", int64(3), "55", "[1]"}
+		`{"a":[1,{"b":2}],"c":"d"}`, true, true, true, true, "function", "X", int64(3), "55", "[1]",
+		int64(2), "a|b|c", "a,b,", "a-bX", "aXXbXX", "aB", int64(5), "2,4"}
 	gs, ok := got.([]any)
 	if !ok || len(gs) != len(want) {
 		t.Fatalf("got %#v", got)
