@@ -53,15 +53,23 @@ func buildersMap() map[string]func(in *instance) goja.Value {
 	return m
 }
 
-// extraGlobal is a group of globals built together (web APIs).
+// extraGlobal is a group of globals built together.
 type extraGlobal struct {
 	names []string
 	build func(in *instance) goja.Value
 }
 
-// extraGlobals is filled by the init functions of the web APIs' files,
-// before the first lookup.
-var extraGlobals []extraGlobal
+// extraGlobals are the web platform's globals (web_basics.go,
+// web_events.go), listed here rather than registered by init functions
+// of those files, so that this file shows every global a script sees.
+var extraGlobals = []extraGlobal{
+	{names: []string{"TextEncoder", "TextDecoder"}, build: (*instance).buildText},
+	{names: []string{"URL", "URLSearchParams"}, build: (*instance).buildURL},
+	{names: []string{"atob"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.atob) }},
+	{names: []string{"btoa"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.btoa) }},
+	{names: []string{"crypto"}, build: (*instance).buildCrypto},
+	{names: []string{"EventTarget", "Event", "CustomEvent", "AbortController", "AbortSignal", "DOMException"}, build: (*instance).buildEvents},
+}
 
 // cache holds helpers built on first use, per instance.
 type cache struct {

@@ -16,16 +16,6 @@ import (
 // (goja_nodejs's url module, loaded directly, without its require
 // registry).
 
-func init() {
-	extraGlobals = append(extraGlobals,
-		extraGlobal{names: []string{"TextEncoder", "TextDecoder"}, build: (*instance).buildText},
-		extraGlobal{names: []string{"URL", "URLSearchParams"}, build: (*instance).buildURL},
-		extraGlobal{names: []string{"atob"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.atob) }},
-		extraGlobal{names: []string{"btoa"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.btoa) }},
-		extraGlobal{names: []string{"crypto"}, build: (*instance).buildCrypto},
-	)
-}
-
 func (in *instance) buildURL() goja.Value {
 	module := in.rt.NewObject()
 	exports := in.rt.NewObject()

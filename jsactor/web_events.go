@@ -10,13 +10,6 @@ import (
 // AbortSignal.timeout uses the actor's setTimeout, so it follows the
 // loop's clock.
 
-func init() {
-	extraGlobals = append(extraGlobals, extraGlobal{
-		names: []string{"EventTarget", "Event", "CustomEvent", "AbortController", "AbortSignal", "DOMException"},
-		build: (*instance).buildEvents,
-	})
-}
-
 var eventsShim = goja.MustCompile(shimPrefix+"events", `(function (setTimeout, define) {
 "use strict";
 class DOMException extends Error {
