@@ -10,13 +10,7 @@ import (
 // does not change how the host learns of a reply. (A promise whose
 // constructor property was tampered with is resolved through its then,
 // as await does; if that throws, the reply is rejected with the error.)
-var followShim = goja.MustCompile(shimPrefix+"follow", `(function () {
-	return async function follow(p, ok, err) {
-		let v;
-		try { v = await p; } catch (e) { err(e); return; }
-		ok(v);
-	};
-})`, true)
+var followShim = mustCompileShim("follow", true)
 
 // follow attaches onOK and onErr to p through followShim (built on first
 // use). An error is one goja reports synchronously: an uncatchable one

@@ -10,16 +10,7 @@ import (
 // script could replace: its callbacks run at the current turn's
 // checkpoint, in order with promise reactions. An exception in one is
 // reported, as browsers report it, and does not stop the others.
-var microtaskShim = goja.MustCompile(shimPrefix+"queueMicrotask", `(function (report, check) {
-	async function run(callback) {
-		await undefined;
-		try { callback(); } catch (e) { report(e); }
-	}
-	return function queueMicrotask(callback) {
-		check(callback);
-		run(callback);
-	};
-})`, true)
+var microtaskShim = mustCompileShim("queueMicrotask", true)
 
 func (in *instance) buildQueueMicrotask() goja.Value {
 	report := func(call goja.FunctionCall) goja.Value {
