@@ -21,6 +21,7 @@ func bare() *instance {
 	in.rt = goja.New()
 	in.installGlobals()
 	in.captureBuiltins()
+	in.installMemGuards()
 	return in
 }
 

@@ -80,6 +80,9 @@ type cache struct {
 	modules  map[string]goja.Value
 	perf     *perfState
 	mem      *memGuard
+	// origGlobal is goja's own global object; see lazyGlobals.
+	origGlobal *goja.Object
+	globals    map[string]goja.Value // the lazy globals built so far
 }
 
 func (in *instance) cached() *cache {
@@ -89,14 +92,30 @@ func (in *instance) cached() *cache {
 	return in.cache
 }
 
-// lazyGlobals is the dynamic prototype of the global object.
-type lazyGlobals struct{ in *instance }
+// lazyGlobals is the dynamic prototype of the global object. goja's own
+// global object (orig) is not the script's: the script's global object
+// is a plain object whose prototype this is, and goja's globals are
+// copied from orig on first lookup. So a builtin the memory guard wraps
+// (memguard_globals.go) is built, original and wrapper, only when a
+// script first looks it up, and the original is never reachable by name.
+type lazyGlobals struct {
+	in   *instance
+	orig *goja.Object
+}
 
 // installGlobals makes the lazy globals visible. globalThis is goja's own
-// (writable, configurable, not enumerable, as in ES2020).
+// property (writable, configurable, not enumerable, as in ES2020), whose
+// value is the script's global object.
 func (in *instance) installGlobals() {
-	lazy := in.rt.NewDynamicObject(lazyGlobals{in})
-	_ = in.rt.GlobalObject().SetPrototype(lazy)
+	orig := in.rt.GlobalObject()
+	lazy := in.rt.NewDynamicObject(lazyGlobals{in: in, orig: orig})
+	global := in.rt.NewObject()
+	_ = global.SetPrototype(lazy)
+	for _, name := range []string{"undefined", "NaN", "Infinity"} { // read-only, as in ES
+		_ = global.DefineDataProperty(name, orig.Get(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	}
+	in.rt.SetGlobalObject(global)
+	in.cached().origGlobal = orig
 }
 
 // define makes name a data property of the global object, as built-ins are.
@@ -104,11 +123,41 @@ func (in *instance) define(name string, v goja.Value) {
 	_ = in.rt.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
-// Get implements goja.DynamicObject: it builds a global on first lookup.
+// gojaGlobals are the names of goja's own globals.
+var gojaGlobals = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	for _, n := range goja.New().GlobalObject().GetOwnPropertyNames() {
+		names[n] = true
+	}
+	return names
+})
+
+// Get implements goja.DynamicObject: it builds a global on first lookup,
+// or copies goja's own from orig.
 func (lg lazyGlobals) Get(key string) goja.Value {
+	c := lg.in.cached()
+	if v, done := c.globals[key]; done { // looked up through the prototype itself
+		return v
+	}
+	v := lg.build(key)
+	if v != nil {
+		if c.globals == nil {
+			c.globals = map[string]goja.Value{}
+		}
+		c.globals[key] = v
+	}
+	return v
+}
+
+func (lg lazyGlobals) build(key string) goja.Value {
 	build, ok := globalBuilders()[key]
 	if !ok {
-		return nil
+		if !gojaGlobals()[key] {
+			return nil
+		}
+		v := lg.orig.Get(key)
+		lg.in.define(key, v)
+		return v
 	}
 	v := build(lg.in)
 	if v == nil { // a group builder: it defined all its names
@@ -121,6 +170,11 @@ func (lg lazyGlobals) Get(key string) goja.Value {
 // Set implements goja.DynamicObject: assigning a global that was not built
 // yet defines it on the global object.
 func (lg lazyGlobals) Set(key string, v goja.Value) bool {
+	if gojaGlobals()[key] || globalBuilders()[key] != nil {
+		lg.Get(key)                             // now an own property of the global object, with its attributes
+		_ = lg.in.rt.GlobalObject().Set(key, v) // fails silently for a read-only one, as in sloppy mode
+		return true
+	}
 	_ = lg.in.rt.GlobalObject().DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	return true
 }
@@ -128,7 +182,7 @@ func (lg lazyGlobals) Set(key string, v goja.Value) bool {
 // Has implements goja.DynamicObject.
 func (lg lazyGlobals) Has(key string) bool {
 	_, ok := globalBuilders()[key]
-	return ok
+	return ok || gojaGlobals()[key]
 }
 
 // Delete implements goja.DynamicObject: a global not built yet cannot be

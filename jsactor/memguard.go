@@ -71,7 +71,6 @@ type memGuard struct {
 	parse   goja.Callable
 	strfy   goja.Callable
 	joining []*goja.Object // arrays whose join is in progress (cycles, depth)
-	stash   map[string]*goja.Object
 }
 
 // installMemGuards replaces the allocating builtins with their guards.
@@ -101,7 +100,6 @@ func (in *instance) installMemGuards() {
 	g.replace(ap, "join", g.join)
 	g.from = g.replace(arr, "from", g.guardFrom)
 	in.cached().mem = g
-	g.stashLazy()
 }
 
 // replace puts guard in place of o[name] and returns the original.

@@ -8,11 +8,10 @@ import (
 
 // The guarded constructors and JSON are reached only through their
 // globals (and through the prototype's constructor property, which the
-// guard replaces too), so they are guarded lazily: before the script runs
-// their globals are taken off the global object and kept, and the lazy
-// global prototype (globals.go) builds the guarded version on first use.
-// An actor that never touches a typed array pays only for taking the
-// global off.
+// guard replaces too), so they are guarded lazily: the lazy global
+// prototype (globals.go) builds the guarded version on first lookup, from
+// goja's original, which the script's global object never holds. An
+// actor that never touches a typed array pays nothing for its guard.
 
 // elemBytes is the element size of each guarded constructor.
 var elemBytes = map[string]float64{
@@ -21,7 +20,7 @@ var elemBytes = map[string]float64{
 	"Float32Array": 4, "Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8,
 }
 
-// guardedGlobals are the globals stashLazy takes off the global object.
+// guardedGlobals are the globals built by buildGuarded.
 func guardedGlobals() []string {
 	names := []string{"JSON"}
 	for n := range elemBytes {
@@ -30,23 +29,11 @@ func guardedGlobals() []string {
 	return names
 }
 
-// stashLazy keeps the originals of the lazily guarded globals and takes
-// them off the global object.
-func (g *memGuard) stashLazy() {
-	global := g.in.rt.GlobalObject()
-	g.stash = make(map[string]*goja.Object, len(elemBytes)+1)
-	for _, name := range guardedGlobals() {
-		o, _ := global.Get(name).(*goja.Object)
-		g.stash[name] = o
-		_ = global.Delete(name)
-	}
-}
-
 // buildGuarded is the lazy global builder of the stashed globals.
 func buildGuarded(name string) func(in *instance) goja.Value {
 	return func(in *instance) goja.Value {
 		g := in.cached().mem
-		orig := g.stash[name]
+		orig, _ := in.cached().origGlobal.Get(name).(*goja.Object)
 		if orig == nil {
 			return goja.Undefined()
 		}

@@ -111,3 +111,24 @@ func TestRequireUnregistered(t *testing.T) {
 		t.Fatalf("got %q", v)
 	}
 }
+
+// The script's global object behaves as goja's for the builtins: the
+// read-only values stay read-only, builtins are own, non-enumerable
+// properties, and the originals of the guarded builtins are not
+// reachable through it.
+func TestGlobalObjectBuiltins(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("globals", `module.exports = { run() {
+		undefined = 1; NaN = 2; Infinity = 3;
+		Math.PI; // globals become own properties on first lookup
+		const d = Object.getOwnPropertyDescriptor(globalThis, "Math");
+		const protoChain = []; for (let o = Object.getPrototypeOf(globalThis); o; o = Object.getPrototypeOf(o)) protoChain.push(o);
+		return [typeof undefined, Number.isNaN(NaN), Infinity === 1 / 0, d.writable && d.configurable && !d.enumerable,
+			Object.keys(globalThis).includes("Math"), globalThis === this || globalThis === Function("return this")(),
+			protoChain.some((o) => { try { return o.Uint8Array !== undefined && o.Uint8Array !== Uint8Array } catch { return false } }),
+			typeof Promise, typeof Reflect.ownKeys, typeof eval].join();
+	} };`)
+	if got := r.call(ref, "run"); got != "undefined,true,true,true,false,true,false,function,function,function" {
+		t.Fatalf("got %v", got)
+	}
+}
