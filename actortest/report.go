@@ -72,7 +72,7 @@ func (s *System) ExpectDeadLetter() actor.DeadLetter {
 		}
 		break
 	}
-	s.t.Fatalf("actortest: want a dead letter, got none (system idle at %v)", s.Now())
+	s.t.Fatalf("actortest: system %s: want a dead letter, got none (idle at %v)", s.Name(), s.Now())
 	return actor.DeadLetter{}
 }
 
@@ -106,10 +106,10 @@ func (s *System) report() {
 		d = nil
 	}
 	for _, x := range d {
-		s.t.Errorf("actortest: unexpected dead letter to %v: %T %+v: %v", x.To, x.Message, x.Message, x.Reason)
+		s.t.Errorf("actortest: system %s: unexpected dead letter to %v: %T %+v: %v", s.Name(), x.To, x.Message, x.Message, x.Reason)
 	}
 	for _, e := range f {
-		s.t.Errorf("actortest: unexpected actor failure: %v %v: %v", e.Actor, e.Kind, e.Reason)
+		s.t.Errorf("actortest: system %s: unexpected actor failure: %v %v: %v", s.Name(), e.Actor, e.Kind, e.Reason)
 	}
 }
 
