@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/netactor"
 )
 
@@ -355,21 +356,25 @@ func TestShutdownFlushesOpenConnections(t *testing.T) {
 	}
 }
 
+// TestIdleTimeoutIsAnActorTimer: on virtual time, the connection closes
+// exactly when its idle timeout runs out. The connection opening is real
+// I/O: the probe waits for it in real time.
 func TestIdleTimeoutIsAnActorTimer(t *testing.T) {
 	checkFDs(t)
-	clk := newClock()
-	sys, ev := newSystem(t, actor.WithClock(clk))
-	opened := make(chan struct{}, 1)
-	srv, err := netactor.Serve(sys, "idle", "l", "tcp", "127.0.0.1:0",
-		func() netactor.ConnActor { return &echoConn{opened: opened} }, netactor.WithIdleTimeout(time.Minute))
+	s := newKitSystem(t)
+	opened := s.NewProbe("opened")
+	srv, err := netactor.Serve(s.System, "idle", "l", "tcp", "127.0.0.1:0",
+		func() netactor.ConnActor { return &echoConn{opened: opened.Ref()} }, netactor.WithIdleTimeout(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := dial(t, srv.Addr())
 	defer c.Close()
-	<-opened
-	clk.Advance(time.Minute)
-	ev.waitStopped(t, "idle.conn", 1)
+	conn := actortest.ExpectMessageType[actor.Ref](opened)
+	opened.Watch(conn)
+	opened.ExpectNoMessage(time.Minute - time.Nanosecond)
+	s.Advance(time.Nanosecond)
+	opened.ExpectTerminated(conn)
 	if n, err := c.Read(make([]byte, 1)); n != 0 || !errors.Is(err, io.EOF) {
 		t.Fatalf("read %d, %v after the idle timeout; want EOF", n, err)
 	}
@@ -402,7 +407,7 @@ func TestUnixSocket(t *testing.T) {
 // socket.
 type notifier struct {
 	conn   *netactor.Conn
-	opened chan<- actor.Ref
+	opened actor.Ref // told the actor's ref when it opens
 }
 
 func (n *notifier) Receive(_ *actor.Context, msg any) (any, error) {
@@ -416,31 +421,32 @@ func (n *notifier) Receive(_ *actor.Context, msg any) (any, error) {
 
 func (n *notifier) Opened(c *actor.Context, conn *netactor.Conn) {
 	n.conn = conn
-	n.opened <- c.Self()
+	_ = c.Tell(n.opened, c.Self())
 }
 
 func (n *notifier) Data(*actor.Context, *netactor.Conn, []byte) {}
 
 func TestMessagesWriteAndStopClosesSocket(t *testing.T) {
 	checkFDs(t)
-	sys, ev := newSystem(t)
-	opened := make(chan actor.Ref, 1)
-	srv, err := netactor.Serve(sys, "note", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
-		return &notifier{opened: opened}
+	s := newKitSystem(t)
+	opened := s.NewProbe("opened")
+	srv, err := netactor.Serve(s.System, "note", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
+		return &notifier{opened: opened.Ref()}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := dial(t, srv.Addr())
 	defer c.Close()
-	ref := <-opened
-	for _, s := range []string{"one ", "two ", "three"} {
-		if err := sys.Tell(ref, s); err != nil {
+	ref := actortest.ExpectMessageType[actor.Ref](opened)
+	opened.Watch(ref)
+	for _, msg := range []string{"one ", "two ", "three"} {
+		if err := s.Tell(ref, msg); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Poison: stop after the queued tells; stopping flushes what they wrote.
-	if err := sys.Poison(ref); err != nil {
+	if err := s.Poison(ref); err != nil {
 		t.Fatal(err)
 	}
 	got, err := io.ReadAll(c)
@@ -450,7 +456,7 @@ func TestMessagesWriteAndStopClosesSocket(t *testing.T) {
 	if string(got) != "one two three" {
 		t.Fatalf("read %q", got)
 	}
-	ev.waitStopped(t, "note.conn", 1)
+	opened.ExpectTerminated(ref)
 }
 
 func TestLingerBoundsShutdownFlush(t *testing.T) {
