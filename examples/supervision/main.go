@@ -29,6 +29,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,17 +92,18 @@ func run(out io.Writer, sys *actor.System) error {
 		if err != nil {
 			return err
 		}
-		if err := crash(ws[0], restarts, sc.restarts); err != nil {
+		ids, err := crash(ws[0], restarts, sc.restarts)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%s: %s crashed; restarts: %d; jobs done: %s\n", sc.team, sc.workers[0], sc.restarts, done(ctx, ws...))
+		fmt.Fprintf(out, "%s: %s crashed; restarted: %s; jobs done: %s\n", sc.team, sc.workers[0], ids, done(ctx, ws...))
 	}
 
 	// escalation: restarts back off; past the limit the worker stops, its
 	// team hears of it, and the team, failed by the escalation, restarts.
 	ws, err := hire(ctx, sys, "strict", actor.OneForOne, note, fragile, "fragile")
 	for i := 0; err == nil && i <= restartLimit; i++ {
-		err = crash(ws[0], restarts, 1) // the worker's restart, then the team's
+		_, err = crash(ws[0], restarts, 1) // the worker's restart, then the team's
 		if i < restartLimit {
 			fmt.Fprintf(out, "escalation: crash %d, restarted after its %v backoff\n", i+1, backoffMin<<i)
 		}
@@ -143,18 +145,22 @@ func hire(ctx context.Context, sys *actor.System, id string, strategy actor.Stra
 	return ws, nil
 }
 
-// crash crashes w and waits for n restarts: w's, its siblings', its
-// team's.
-func crash(w WorkerRef, restarts <-chan actor.Event, n int) error {
+// crash crashes w, waits for n restarts (w's, its siblings', its team's)
+// and returns the ids of the actors restarted, "c d".
+func crash(w WorkerRef, restarts <-chan actor.Event, n int) (string, error) {
 	if err := w.Crash("bad input"); err != nil {
-		return err
+		return "", err
 	}
+	var ids []string
 	for range n {
-		if _, err := next(restarts); err != nil {
-			return err
+		e, err := next(restarts)
+		if err != nil {
+			return "", err
 		}
+		ids = append(ids, e.Actor.ID())
 	}
-	return nil
+	slices.Sort(ids)
+	return strings.Join(ids, " "), nil
 }
 
 // next receives from ch, giving up after 10s: on the real clock a bug

@@ -133,8 +133,8 @@ func TestEscalation(t *testing.T) {
 
 // story is what the command prints; the team's two notes come in either
 // order.
-const story = `one-for-one: a crashed; restarts: 1; jobs done: a=0 b=2
-all-for-one: c crashed; restarts: 2; jobs done: c=0 d=0
+const story = `one-for-one: a crashed; restarted: a; jobs done: a=0 b=2
+all-for-one: c crashed; restarted: c d; jobs done: c=0 d=0
 escalation: crash 1, restarted after its 50ms backoff
 escalation: crash 2, restarted after its 100ms backoff
 escalation: crash 3 is past the limit of 2 restarts: the team restarted
