@@ -105,8 +105,8 @@ func (e *events) waitStopped(t *testing.T, kind string, n int) []actor.Event {
 // request and panics on "boom".
 type echoConn struct {
 	conn   *netactor.Conn
-	paused chan<- netactor.Stats // told once when backpressure first pauses reading
-	opened actor.Ref             // told the actor's ref when it opens, if not zero
+	paused actor.Ref // told the conn's Stats once, when backpressure first pauses reading
+	opened actor.Ref // told the actor's ref when it opens, if not zero
 }
 
 type statsReq struct{}
@@ -125,14 +125,14 @@ func (e *echoConn) Opened(c *actor.Context, conn *netactor.Conn) {
 	}
 }
 
-func (e *echoConn) Data(_ *actor.Context, conn *netactor.Conn, p []byte) {
+func (e *echoConn) Data(c *actor.Context, conn *netactor.Conn, p []byte) {
 	if string(p) == "boom" {
 		panic("boom")
 	}
 	_, _ = conn.Write(p)
-	if conn.ReadPaused() && e.paused != nil {
-		e.paused <- conn.Stats()
-		e.paused = nil
+	if conn.ReadPaused() && !e.paused.IsZero() {
+		_ = c.Tell(e.paused, conn.Stats())
+		e.paused = actor.Ref{}
 	}
 }
 
