@@ -8,7 +8,8 @@
 // logging to t.Log. Dead letters and actor failures (restarts, stops with
 // a reason) fail the test at its end unless it takes them
 // ([System.TakeDeadLetters], [System.TakeFailures]) or allows them
-// ([AllowDeadLetters], [AllowFailures]). At cleanup the system shuts down
+// ([AllowDeadLetters], [AllowFailures]); [System.ExpectDeadLetter] waits
+// for one as a probe waits for a message. At cleanup the system shuts down
 // and the kit checks that no goroutine leaked.
 //
 // # Time that settles

@@ -2,6 +2,7 @@ package actortest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -124,6 +125,18 @@ func ExampleBehavior() {
 		fmt.Printf("%T %v\n", e, e)
 	}
 	// Output: actortest.Sent {troupe://test/packer/p {tea}}
+}
+
+// A test that expects a message to go to dead letters takes it.
+func ExampleSystem_ExpectDeadLetter() {
+	t := exampleT()
+	defer t.finish()
+
+	s := actortest.NewSystem(t)
+	s.Tell(actor.NewRef("test", "nobody", "x"), "hello")
+	d := s.ExpectDeadLetter()
+	fmt.Println(d.Message, errors.Is(d.Reason, actor.ErrNotFound))
+	// Output: hello true
 }
 
 // exampleTB stands in for the *testing.T of a test, so the examples run:

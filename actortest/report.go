@@ -14,8 +14,13 @@ import (
 func (s *System) recordDead(d actor.DeadLetter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.closing && !s.cfg.allowDead {
-		s.dead = append(s.dead, d)
+	if s.closing {
+		return
+	}
+	s.dead = append(s.dead, d) // kept when allowed too, for ExpectDeadLetter
+	select {
+	case s.deadArrived <- struct{}{}:
+	default:
 	}
 }
 
@@ -42,6 +47,46 @@ func (s *System) TakeDeadLetters() []actor.DeadLetter {
 	return d
 }
 
+// ExpectDeadLetter takes the oldest dead letter not taken yet, failing
+// the test if there is none. Like a probe's expectations it settles the
+// system first and then, with [WithOutsideWait], waits up to that long in
+// real time for one from outside the system's loops: a message another
+// node reports undeliverable.
+func (s *System) ExpectDeadLetter() actor.DeadLetter {
+	s.t.Helper()
+	s.Settle()
+	deadline := time.NewTimer(s.cfg.outsideWait)
+	defer deadline.Stop()
+	for {
+		if d, ok := s.popDead(); ok {
+			return d
+		}
+		if s.cfg.outsideWait <= 0 {
+			break
+		}
+		select {
+		case <-s.deadArrived:
+			s.Settle()
+			continue
+		case <-deadline.C:
+		}
+		break
+	}
+	s.t.Fatalf("actortest: system %s: want a dead letter, got none (idle at %v)", s.Name(), s.Now())
+	return actor.DeadLetter{}
+}
+
+func (s *System) popDead() (actor.DeadLetter, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.dead) == 0 {
+		return actor.DeadLetter{}, false
+	}
+	d := s.dead[0]
+	s.dead = s.dead[1:]
+	return d, true
+}
+
 // TakeFailures returns the actor failures (restarts, and stops with a
 // reason) recorded since the last call and forgets them, so they do not
 // fail the test.
@@ -57,11 +102,14 @@ func (s *System) TakeFailures() []actor.Event {
 // failures not taken by the end of the test.
 func (s *System) report() {
 	d, f := s.TakeDeadLetters(), s.TakeFailures()
+	if s.cfg.allowDead {
+		d = nil
+	}
 	for _, x := range d {
-		s.t.Errorf("actortest: unexpected dead letter to %v: %T %+v: %v", x.To, x.Message, x.Message, x.Reason)
+		s.t.Errorf("actortest: system %s: unexpected dead letter to %v: %T %+v: %v", s.Name(), x.To, x.Message, x.Message, x.Reason)
 	}
 	for _, e := range f {
-		s.t.Errorf("actortest: unexpected actor failure: %v %v: %v", e.Actor, e.Kind, e.Reason)
+		s.t.Errorf("actortest: system %s: unexpected actor failure: %v %v: %v", s.Name(), e.Actor, e.Kind, e.Reason)
 	}
 }
 

@@ -32,6 +32,8 @@ type System struct {
 	failures []actor.Event
 	closing  bool
 	probes   int
+
+	deadArrived chan struct{} // signalled at each dead letter recorded
 }
 
 // Option configures a test [System].
@@ -108,7 +110,8 @@ func NewSystem(t testing.TB, opts ...Option) *System {
 	if err != nil {
 		t.Fatalf("actortest: %v", err)
 	}
-	s := &System{System: sys, t: t, clock: vc, sched: actorhook.Scheduler(sys), cfg: cfg}
+	s := &System{System: sys, t: t, clock: vc, sched: actorhook.Scheduler(sys), cfg: cfg,
+		deadArrived: make(chan struct{}, 1)}
 	sys.SubscribeDeadLetters(s.recordDead)
 	sys.SubscribeEvents(s.recordEvent)
 	t.Cleanup(func() { s.cleanup(leakOpts) })

@@ -170,3 +170,39 @@ func TestFailuresFail(t *testing.T) {
 		t.Fatalf("failures %+v", f)
 	}
 }
+
+// TestExpectDeadLetter: ExpectDeadLetter takes a dead letter, waits for
+// one from outside the system with WithOutsideWait, and fails when none
+// comes.
+func TestExpectDeadLetter(t *testing.T) {
+	nobody := actor.NewRef("test", "nobody", "x")
+	mustFail(t, func(tb testing.TB) {
+		actortest.NewSystem(tb).ExpectDeadLetter()
+	}, "want a dead letter, got none")
+	mustFail(t, func(tb testing.TB) { // taken already
+		s := actortest.NewSystem(tb)
+		s.Tell(nobody, "hello")
+		s.ExpectDeadLetter()
+		s.ExpectDeadLetter()
+	}, "want a dead letter, got none")
+
+	s := actortest.NewSystem(t)
+	s.Tell(nobody, "hello")
+	if d := s.ExpectDeadLetter(); d.Message != "hello" || !errors.Is(d.Reason, actor.ErrNotFound) {
+		t.Fatalf("dead letter %+v", d)
+	}
+
+	// From a goroutine of its own, outside the system's loops.
+	s2 := actortest.NewSystem(t, actortest.WithName("outside"), actortest.WithOutsideWait(30*time.Second))
+	go func() { _ = s2.Tell(nobody, "later") }()
+	if d := s2.ExpectDeadLetter(); d.Message != "later" {
+		t.Fatalf("dead letter %+v", d)
+	}
+	// Allowed dead letters can still be expected.
+	s3 := actortest.NewSystem(t, actortest.WithName("allowed"), actortest.AllowDeadLetters())
+	s3.Tell(nobody, "a")
+	s3.Tell(nobody, "b")
+	if d := s3.ExpectDeadLetter(); d.Message != "a" {
+		t.Fatalf("dead letter %+v", d)
+	}
+}

@@ -8,11 +8,13 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/netactor"
 )
 
@@ -90,8 +92,8 @@ func TestPartialReads(t *testing.T) {
 
 func TestPartialWritesSmallSendBuffer(t *testing.T) {
 	checkFDs(t)
-	sys, _ := newSystem(t)
-	srv, err := netactor.Serve(sys, "echo", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor { return &smallBufEcho{} })
+	s := newKitSystem(t)
+	srv, err := netactor.Serve(s.System, "echo", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor { return &smallBufEcho{} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestPartialWritesSmallSendBuffer(t *testing.T) {
 	defer c.Close()
 	const size = 2 << 20
 	roundTrip(t, c, pattern(size))
-	st := askStats(t, sys, srv.Ref().Child("echo.conn", "1"))
+	st := actortest.Ask[netactor.Stats](s, srv.Ref().Child("echo.conn", "1"), statsReq{})
 	if st.PeakBuffered == 0 || st.BytesWritten != size {
 		t.Fatalf("stats %+v: want output that waited for a small send buffer", st)
 	}
@@ -228,10 +230,10 @@ func TestServerHalfClose(t *testing.T) {
 func TestSlowReaderBackpressure(t *testing.T) {
 	checkFDs(t)
 	const highWater = 128 << 10
-	sys, _ := newSystem(t)
-	paused := make(chan netactor.Stats, 1)
-	srv, err := netactor.Serve(sys, "echo", "l", "tcp", "127.0.0.1:0",
-		func() netactor.ConnActor { return &echoConn{paused: paused} }, netactor.WithHighWater(highWater))
+	s := newKitSystem(t)
+	paused := s.NewProbe("paused")
+	srv, err := netactor.Serve(s.System, "echo", "l", "tcp", "127.0.0.1:0",
+		func() netactor.ConnActor { return &echoConn{paused: paused.Ref()} }, netactor.WithHighWater(highWater))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +244,7 @@ func TestSlowReaderBackpressure(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { _, _ = c.Write(msg) })
 	// The client reads nothing until the server has stopped reading.
-	st := <-paused
+	st := actortest.ExpectMessageType[netactor.Stats](paused)
 	const bound = highWater + 64<<10 // one read's echo past the mark
 	if st.PeakBuffered > bound {
 		t.Fatalf("buffered %d bytes before pausing, bound %d", st.PeakBuffered, bound)
@@ -255,7 +257,7 @@ func TestSlowReaderBackpressure(t *testing.T) {
 	if !bytes.Equal(got, msg) {
 		t.Fatal("echo differs")
 	}
-	conn := askStats(t, sys, srv.Ref().Child("echo.conn", "1"))
+	conn := actortest.Ask[netactor.Stats](s, srv.Ref().Child("echo.conn", "1"), statsReq{})
 	if conn.PeakBuffered > bound {
 		t.Fatalf("peak buffered %d, bound %d", conn.PeakBuffered, bound)
 	}
@@ -265,19 +267,10 @@ func TestSlowReaderBackpressure(t *testing.T) {
 	t.Logf("32 MiB echoed to a slow reader: peak buffered %d bytes, %d pauses", conn.PeakBuffered, conn.Pauses)
 }
 
-func askStats(t *testing.T, sys *actor.System, r actor.Ref) netactor.Stats {
-	t.Helper()
-	st, err := actor.Ask[netactor.Stats](context.Background(), sys, r, statsReq{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 func TestCrashClosesSocket(t *testing.T) {
 	checkFDs(t)
-	sys, ev := newSystem(t)
-	srv := serveEcho(t, sys)
+	s := newKitSystem(t)
+	srv := serveEcho(t, s.System)
 	c := dial(t, srv.Addr())
 	defer c.Close()
 	roundTrip(t, c, []byte("ping"))
@@ -287,7 +280,18 @@ func TestCrashClosesSocket(t *testing.T) {
 	if _, err := io.ReadAll(c); err != nil && !errors.Is(err, io.EOF) && !isReset(err) {
 		t.Fatalf("after the crash the client read %v, want EOF or reset", err)
 	}
-	ev.waitStopped(t, "echo.conn", 1)
+	// The socket closed on the actor's loop as it failed: settled, the
+	// failure is handled. (The actor's events say it restarted: its fresh
+	// instance stops at once, for good.)
+	s.Settle()
+	f := s.TakeFailures()
+	if len(f) != 1 || f[0].Actor.Kind() != "echo.conn" || !strings.Contains(f[0].Reason.Error(), "boom") {
+		t.Fatalf("failures %v, want the connection actor's panic", f)
+	}
+	s.Tell(f[0].Actor, statsReq{})
+	if d := s.ExpectDeadLetter(); !errors.Is(d.Reason, actor.ErrNotFound) {
+		t.Fatalf("dead letter %+v: the connection actor is still there", d)
+	}
 	// The listener is unaffected.
 	c2 := dial(t, srv.Addr())
 	defer c2.Close()
@@ -355,21 +359,25 @@ func TestShutdownFlushesOpenConnections(t *testing.T) {
 	}
 }
 
+// TestIdleTimeoutIsAnActorTimer: on virtual time, the connection closes
+// exactly when its idle timeout runs out. The connection opening is real
+// I/O: the probe waits for it in real time.
 func TestIdleTimeoutIsAnActorTimer(t *testing.T) {
 	checkFDs(t)
-	clk := newClock()
-	sys, ev := newSystem(t, actor.WithClock(clk))
-	opened := make(chan struct{}, 1)
-	srv, err := netactor.Serve(sys, "idle", "l", "tcp", "127.0.0.1:0",
-		func() netactor.ConnActor { return &echoConn{opened: opened} }, netactor.WithIdleTimeout(time.Minute))
+	s := newKitSystem(t)
+	opened := s.NewProbe("opened")
+	srv, err := netactor.Serve(s.System, "idle", "l", "tcp", "127.0.0.1:0",
+		func() netactor.ConnActor { return &echoConn{opened: opened.Ref()} }, netactor.WithIdleTimeout(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := dial(t, srv.Addr())
 	defer c.Close()
-	<-opened
-	clk.Advance(time.Minute)
-	ev.waitStopped(t, "idle.conn", 1)
+	conn := actortest.ExpectMessageType[actor.Ref](opened)
+	opened.Watch(conn)
+	opened.ExpectNoMessage(time.Minute - time.Nanosecond)
+	s.Advance(time.Nanosecond)
+	opened.ExpectTerminated(conn)
 	if n, err := c.Read(make([]byte, 1)); n != 0 || !errors.Is(err, io.EOF) {
 		t.Fatalf("read %d, %v after the idle timeout; want EOF", n, err)
 	}
@@ -402,7 +410,7 @@ func TestUnixSocket(t *testing.T) {
 // socket.
 type notifier struct {
 	conn   *netactor.Conn
-	opened chan<- actor.Ref
+	opened actor.Ref // told the actor's ref when it opens
 }
 
 func (n *notifier) Receive(_ *actor.Context, msg any) (any, error) {
@@ -416,31 +424,32 @@ func (n *notifier) Receive(_ *actor.Context, msg any) (any, error) {
 
 func (n *notifier) Opened(c *actor.Context, conn *netactor.Conn) {
 	n.conn = conn
-	n.opened <- c.Self()
+	_ = c.Tell(n.opened, c.Self())
 }
 
 func (n *notifier) Data(*actor.Context, *netactor.Conn, []byte) {}
 
 func TestMessagesWriteAndStopClosesSocket(t *testing.T) {
 	checkFDs(t)
-	sys, ev := newSystem(t)
-	opened := make(chan actor.Ref, 1)
-	srv, err := netactor.Serve(sys, "note", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
-		return &notifier{opened: opened}
+	s := newKitSystem(t)
+	opened := s.NewProbe("opened")
+	srv, err := netactor.Serve(s.System, "note", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
+		return &notifier{opened: opened.Ref()}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := dial(t, srv.Addr())
 	defer c.Close()
-	ref := <-opened
-	for _, s := range []string{"one ", "two ", "three"} {
-		if err := sys.Tell(ref, s); err != nil {
+	ref := actortest.ExpectMessageType[actor.Ref](opened)
+	opened.Watch(ref)
+	for _, msg := range []string{"one ", "two ", "three"} {
+		if err := s.Tell(ref, msg); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Poison: stop after the queued tells; stopping flushes what they wrote.
-	if err := sys.Poison(ref); err != nil {
+	if err := s.Poison(ref); err != nil {
 		t.Fatal(err)
 	}
 	got, err := io.ReadAll(c)
@@ -450,7 +459,7 @@ func TestMessagesWriteAndStopClosesSocket(t *testing.T) {
 	if string(got) != "one two three" {
 		t.Fatalf("read %q", got)
 	}
-	ev.waitStopped(t, "note.conn", 1)
+	opened.ExpectTerminated(ref)
 }
 
 func TestLingerBoundsShutdownFlush(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/netactor"
 )
 
@@ -71,6 +72,15 @@ func newSystem(t *testing.T, opts ...actor.Option) (*actor.System, *events) {
 	return sys, ev
 }
 
+// newKitSystem starts a test system of the kit (actortest) on virtual
+// time. Connections open and close by real I/O, outside its loops: its
+// probes wait up to 30 s of real time for what that causes.
+func newKitSystem(t *testing.T) *actortest.System {
+	t.Helper()
+	return actortest.NewSystem(t, actortest.WithName("net"), actortest.WithOutsideWait(30*time.Second),
+		actortest.WithoutLeakCheck()) // TestMain checks leaks, once the runtime's poller started
+}
+
 type events struct{ stopped chan actor.Event }
 
 // waitStopped waits for n actors of kind to stop.
@@ -95,8 +105,8 @@ func (e *events) waitStopped(t *testing.T, kind string, n int) []actor.Event {
 // request and panics on "boom".
 type echoConn struct {
 	conn   *netactor.Conn
-	paused chan<- netactor.Stats // told once when backpressure first pauses reading
-	opened chan<- struct{}
+	paused actor.Ref // told the conn's Stats once, when backpressure first pauses reading
+	opened actor.Ref // told the actor's ref when it opens, if not zero
 }
 
 type statsReq struct{}
@@ -108,21 +118,21 @@ func (e *echoConn) Receive(_ *actor.Context, msg any) (any, error) {
 	return nil, errors.New("echoConn: unexpected message")
 }
 
-func (e *echoConn) Opened(_ *actor.Context, conn *netactor.Conn) {
+func (e *echoConn) Opened(c *actor.Context, conn *netactor.Conn) {
 	e.conn = conn
-	if e.opened != nil {
-		e.opened <- struct{}{}
+	if !e.opened.IsZero() {
+		_ = c.Tell(e.opened, c.Self())
 	}
 }
 
-func (e *echoConn) Data(_ *actor.Context, conn *netactor.Conn, p []byte) {
+func (e *echoConn) Data(c *actor.Context, conn *netactor.Conn, p []byte) {
 	if string(p) == "boom" {
 		panic("boom")
 	}
 	_, _ = conn.Write(p)
-	if conn.ReadPaused() && e.paused != nil {
-		e.paused <- conn.Stats()
-		e.paused = nil
+	if conn.ReadPaused() && !e.paused.IsZero() {
+		_ = c.Tell(e.paused, conn.Stats())
+		e.paused = actor.Ref{}
 	}
 }
 

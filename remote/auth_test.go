@@ -59,7 +59,7 @@ func TestLeafAuthPassesThrough(t *testing.T) {
 	withCreds := strings.Replace(hub.node.LeafURL(), "nats-leaf://", "nats-leaf://leaf:secret@", 1)
 	leaf := startNode(t, "n2", remote.WithLeafRemotes(withCreds))
 	meet(t, hub, leaf)
-	acct := spawnAccount(t, hub, "a", nil)
+	acct := spawnAccount(t, hub, "a")
 	if sum, err := actor.Ask[int64](waitCtx(t), leaf.sys, acct, "balance"); err != nil || sum != 0 {
 		t.Fatalf("ask through an authenticated leaf = %d, %v", sum, err)
 	}
@@ -69,5 +69,8 @@ func TestLeafAuthPassesThrough(t *testing.T) {
 	outsider := startNode(t, "n3", remote.WithLeafRemotes(hub.node.LeafURL()), remote.WithHeartbeat(50*time.Millisecond, 2))
 	if _, err := actor.Ask[int64](waitCtx(t), outsider.sys, acct, "balance"); !errors.Is(err, remote.ErrUnreachable) {
 		t.Fatalf("ask through a refused leaf = %v, want ErrUnreachable", err)
+	}
+	if d := outsider.ExpectDeadLetter(); d.To != acct || !errors.Is(d.Reason, remote.ErrUnreachable) {
+		t.Fatalf("dead letter = %+v, want the ask", d)
 	}
 }

@@ -74,7 +74,7 @@ func twoNodesAsk(t *testing.T, url string, opts ...nats.Option) {
 	n1 := startNode(t, "n1", remote.WithURL(url), remote.WithNATSOptions(opts...))
 	n2 := startNode(t, "n2", remote.WithURL(url), remote.WithNATSOptions(opts...))
 	meet(t, n1, n2)
-	acct := spawnAccount(t, n2, "a", nil)
+	acct := spawnAccount(t, n2, "a")
 	if err := n1.sys.Tell(acct, deposit{Amount: 3}); err != nil {
 		t.Fatal(err)
 	}

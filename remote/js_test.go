@@ -174,11 +174,14 @@ func TestJSActorAcrossNodesErrors(t *testing.T) {
 		args   []any
 		is     error
 		want   string
+		// the ask's other traces: the JS actor restarted by its throw
+		// on n1, or the ask in n2's dead letters
+		restart, dead bool
 	}{
-		{"JS handler throws", "fail", nil, nil, "shop is closed"},
-		{"Go actor fails under a JS ask", "quote", []any{inv, map[string]any{"sku": "none"}}, nil, "no such sku"},
-		{"argument is not a JS value", "echo", []any{map[string]any{"c": make(chan int)}}, wire.ErrNotJSValue, "chan int"},
-		{"uint64 beyond int64 comes back a BigInt", "echo", []any{map[string]any{"big": uint64(math.MaxUint64)}}, nil, ""},
+		{"JS handler throws", "fail", nil, nil, "shop is closed", true, false},
+		{"Go actor fails under a JS ask", "quote", []any{inv, map[string]any{"sku": "none"}}, nil, "no such sku", true, false},
+		{"argument is not a JS value", "echo", []any{map[string]any{"c": make(chan int)}}, wire.ErrNotJSValue, "chan int", false, true},
+		{"uint64 beyond int64 comes back a BigInt", "echo", []any{map[string]any{"big": uint64(math.MaxUint64)}}, nil, "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,6 +200,15 @@ func TestJSActorAcrossNodesErrors(t *testing.T) {
 			}
 			if tt.is != nil && !errors.Is(err, tt.is) {
 				t.Fatalf("err %v does not wrap %v", err, tt.is)
+			}
+			if tt.dead {
+				if d := n2.ExpectDeadLetter(); d.To != shop || !errors.Is(d.Reason, tt.is) {
+					t.Fatalf("dead letter on n2 = %+v, want the ask", d)
+				}
+			}
+			n1.Settle()
+			if f := n1.TakeFailures(); tt.restart != (len(f) == 1 && f[0].Actor == shop && f[0].Kind == actor.Restarted) {
+				t.Fatalf("n1's failures %v, want the shop restarted: %v", f, tt.restart)
 			}
 		})
 	}

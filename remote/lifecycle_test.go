@@ -2,12 +2,14 @@ package remote_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/remote"
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -22,21 +24,19 @@ func TestRestartIsALoss(t *testing.T) {
 	hub := startNode(t, "n1", remote.WithLeafListen("127.0.0.1:0"), slow)
 	old := startNode(t, "n2", remote.WithLeafRemotes(hub.node.LeafURL()), slow)
 	meet(t, hub, old)
-	acct := spawnAccount(t, old, "a", nil)
-	got := startWatcher(t, hub, "w", acct)
-	if _, err := actor.Ask[int64](waitCtx(t), hub.sys, acct, "balance"); err != nil {
-		t.Fatal(err)
-	}
+	acct := spawnAccount(t, old, "a")
+	w := watch(hub, acct)
+	actortest.Ask[int64](hub.System, acct, "balance")
 	old.node.Kill()
 	fresh := startNode(t, "n2", remote.WithLeafRemotes(hub.node.LeafURL()), slow)
-	term := recv(t, got)
-	if term.Actor != acct || !errors.Is(term.Reason, remote.ErrUnreachable) || !strings.Contains(term.Reason.Error(), "restarted") {
+	term := w.ExpectTerminated(acct)
+	if !errors.Is(term.Reason, remote.ErrUnreachable) || !strings.Contains(term.Reason.Error(), "restarted") {
 		t.Fatalf("watcher got %+v, want %s unreachable: node restarted", term, acct)
 	}
 	meet(t, hub, fresh)
-	spawnAccount(t, fresh, "a", nil)
-	if sum, err := actor.Ask[int64](waitCtx(t), hub.sys, acct, "balance"); err != nil || sum != 0 {
-		t.Fatalf("balance on the new run = %d, %v; want 0", sum, err)
+	spawnAccount(t, fresh, "a")
+	if sum := actortest.Ask[int64](hub.System, acct, "balance"); sum != 0 {
+		t.Fatalf("balance on the new run = %d; want 0", sum)
 	}
 }
 
@@ -57,13 +57,11 @@ func TestLeavingEndsLocalWatches(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ns := cluster(t, 2)
-			acct := spawnAccount(t, ns[1], "a", nil)
-			got := startWatcher(t, ns[0], "w", acct)
-			if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "balance"); err != nil {
-				t.Fatal(err)
-			}
+			acct := spawnAccount(t, ns[1], "a")
+			w := watch(ns[0], acct)
+			actortest.Ask[int64](ns[0].System, acct, "balance")
 			tt.leave(t, ns[0])
-			if term := recv(t, got); term.Actor != acct || !errors.Is(term.Reason, remote.ErrClosed) {
+			if term := w.ExpectTerminated(acct); !errors.Is(term.Reason, remote.ErrClosed) {
 				t.Fatalf("watcher got %+v, want %s with ErrClosed", term, acct)
 			}
 			if _, err := ns[0].node.Spawn(waitCtx(t), "n2", "account", "b"); !errors.Is(err, remote.ErrClosed) {
@@ -83,7 +81,7 @@ func TestReplyTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = actor.Ask[[]byte](waitCtx(t), ns[0].sys, big, "x")
+	_, err = actor.Ask[[]byte](context.Background(), ns[0].sys, big, "x")
 	if !errors.Is(err, wire.ErrTooLarge) || errors.Is(err, actor.ErrTimeout) {
 		t.Fatalf("ask = %v, want an error wrapping wire.ErrTooLarge", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
+	"github.com/troupe-go/troupe/actortest/remotetest"
 	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/remote"
 	"github.com/troupe-go/troupe/remote/wire"
@@ -79,11 +81,11 @@ func registry(t testing.TB) *wire.Registry {
 }
 
 // account: a deposit adds, "balance" replies the sum, "fail" replies an
-// error, "hang" never replies (a promise nobody settles) and signals
-// hung, a note is echoed back.
+// error, "hang" never replies (a promise nobody settles) and tells hung
+// "hung", a note is echoed back.
 type account struct {
 	sum  int64
-	hung chan<- struct{}
+	hung actor.Ref
 }
 
 func (a *account) Receive(c *actor.Context, msg any) (any, error) {
@@ -103,8 +105,8 @@ func (a *account) Receive(c *actor.Context, msg any) (any, error) {
 			return nil, errors.New("insufficient funds")
 		case "hang":
 			p, _ := loop.NewPromise[int64](c.Loop())
-			if a.hung != nil {
-				a.hung <- struct{}{}
+			if !a.hung.IsZero() {
+				_ = c.Tell(a.hung, "hung")
 			}
 			return p, nil
 		}
@@ -112,83 +114,71 @@ func (a *account) Receive(c *actor.Context, msg any) (any, error) {
 	return nil, fmt.Errorf("account: unexpected %T", msg)
 }
 
-// node is one member of a test cluster.
+// node is one member of a test cluster: a remotetest node (a test
+// system on virtual time, its probes waiting up to waitLimit for messages
+// from other nodes), with the tests' registry.
 type node struct {
+	*remotetest.Node
 	sys  *actor.System
 	node *remote.Node
 }
 
-func startNode(t testing.TB, name string, opts ...remote.Option) *node {
-	t.Helper()
-	sys, err := actor.NewSystem(name, actor.WithAskTimeout(time.Minute))
-	if err != nil {
-		t.Fatal(err)
+func nodeOptions(t testing.TB, opts []remote.Option) []remotetest.Option {
+	return []remotetest.Option{
+		remotetest.WithOutsideWait(waitLimit),
+		remotetest.WithSystemOptions(actortest.WithActorOptions(actor.WithAskTimeout(time.Minute))),
+		remotetest.WithRemoteOptions(append([]remote.Option{remote.WithRegistry(registry(t))}, opts...)...),
 	}
-	opts = append([]remote.Option{remote.WithRegistry(registry(t))}, opts...)
-	n, err := remote.Start(sys, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if err := n.Close(ctx); err != nil {
-			t.Errorf("close %s: %v", name, err)
-		}
-		if err := sys.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown %s: %v", name, err)
-		}
-	})
-	return &node{sys: sys, node: n}
 }
 
-// cluster starts a hub node "n1" accepting leaf nodes and leaf nodes
-// n2..nk joined to it over loopback, and waits until all see each other.
+func wrap(n *remotetest.Node) *node { return &node{Node: n, sys: n.System.System, node: n.Remote} }
+
+// startNode starts a node on its own, joined as opts say.
+func startNode(t testing.TB, name string, opts ...remote.Option) *node {
+	t.Helper()
+	return wrap(remotetest.Start(t, name, nodeOptions(t, opts)...))
+}
+
+// cluster starts a hub node "n1" and leaf nodes n2..nk joined to it over
+// loopback, and waits until all see each other.
 func cluster(t *testing.T, k int, opts ...remote.Option) []*node {
 	t.Helper()
-	hub := startNode(t, "n1", append([]remote.Option{remote.WithLeafListen("127.0.0.1:0")}, opts...)...)
-	nodes := []*node{hub}
-	for i := 2; i <= k; i++ {
-		nodes = append(nodes, startNode(t, fmt.Sprintf("n%d", i), append([]remote.Option{remote.WithLeafRemotes(hub.node.LeafURL())}, opts...)...))
+	c := remotetest.NewCluster(t)
+	var nodes []*node
+	for i := 1; i <= k; i++ {
+		nodes = append(nodes, wrap(c.Node(fmt.Sprintf("n%d", i), nodeOptions(t, opts)...)))
 	}
-	meet(t, nodes...)
 	return nodes
 }
 
 // meet waits until every node reaches every other.
 func meet(t *testing.T, nodes ...*node) {
 	t.Helper()
-	for _, a := range nodes {
-		for _, b := range nodes {
-			if a != b {
-				if err := a.node.WaitPeer(waitCtx(t), b.node.Name()); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+	var ns []*remotetest.Node
+	for _, n := range nodes {
+		ns = append(ns, n.Node)
 	}
+	remotetest.Meet(t, ns...)
 }
 
-func spawnAccount(t *testing.T, n *node, id string, hung chan<- struct{}) actor.Ref {
+// spawnAccount spawns an account on n; one given hung tells it "hung"
+// when it hangs.
+func spawnAccount(t *testing.T, n *node, id string, hung ...actor.Ref) actor.Ref {
 	t.Helper()
-	ref, err := n.sys.Spawn("account", id, func() actor.Actor { return &account{hung: hung} })
+	ref, err := n.sys.Spawn("account", id, func() actor.Actor { return &account{hung: append(hung, actor.Ref{})[0]} })
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ref
 }
 
-// deadLetters collects a system's dead letters on a channel.
-func deadLetters(t *testing.T, s *actor.System) <-chan actor.DeadLetter {
-	ch := make(chan actor.DeadLetter, 64)
-	cancel := s.SubscribeDeadLetters(func(d actor.DeadLetter) {
-		select {
-		case ch <- d:
-		default:
-		}
-	})
-	t.Cleanup(cancel)
-	return ch
+// watch returns a probe on n watching targets.
+func watch(n *node, targets ...actor.Ref) *actortest.Probe {
+	p := n.NewProbe("w")
+	for _, r := range targets {
+		p.Watch(r)
+	}
+	return p
 }
 
 // proxy forwards TCP connections to target. cut drops the current ones
@@ -270,28 +260,8 @@ func (p *proxy) cut() {
 	p.conns = nil
 }
 
-// recv receives from ch, failing the test after waitLimit.
-func recv[T any](t *testing.T, ch <-chan T) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(waitLimit):
-		t.Fatalf("nothing received within %s", waitLimit)
-		panic("unreachable")
-	}
-}
-
 // benchCluster is cluster for benchmarks: two nodes, n2 a leaf of n1.
 func benchCluster(b *testing.B) []*node {
-	hub := startNode(b, "n1", remote.WithLeafListen("127.0.0.1:0"))
-	leaf := startNode(b, "n2", remote.WithLeafRemotes(hub.node.LeafURL()))
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	for _, p := range [][2]*node{{hub, leaf}, {leaf, hub}} {
-		if err := p[0].node.WaitPeer(ctx, p[1].node.Name()); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return []*node{hub, leaf}
+	c := remotetest.NewCluster(b)
+	return []*node{wrap(c.Node("n1", nodeOptions(b, nil)...)), wrap(c.Node("n2", nodeOptions(b, nil)...))}
 }

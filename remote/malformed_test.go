@@ -2,16 +2,18 @@ package remote_test
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 	"testing"
 
-	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/remote"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
 func TestMalformedInputIsRejected(t *testing.T) {
 	ns := cluster(t, 2, remote.WithMaxFrame(4096))
-	acct := spawnAccount(t, ns[1], "a", nil)
+	acct := spawnAccount(t, ns[1], "a")
 	valid := func(e *wire.Envelope) []byte { return wire.AppendFrame(nil, e) }
 	tell := func(to wire.Ref, typ string, body []byte) *wire.Envelope {
 		return &wire.Envelope{Kind: wire.KindTell, Node: "n1", To: to, Type: typ, Body: body}
@@ -42,10 +44,18 @@ func TestMalformedInputIsRejected(t *testing.T) {
 	if err := ns[0].sys.Tell(acct, deposit{Amount: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if sum, err := actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "balance"); err != nil || sum != 3 {
-		t.Fatalf("after junk: balance %d, %v", sum, err)
+	if sum := actortest.Ask[int64](ns[0].System, acct, "balance"); sum != 3 {
+		t.Fatalf("after junk: balance %d", sum)
 	}
 	if got := ns[1].node.Stats().Rejected; got != uint64(len(tests)) {
 		t.Fatalf("Rejected = %d, want %d", got, len(tests))
+	}
+	// n2 tells the frames' origin of the tells it rejected after reading
+	// them: n1, which did not send them, dead-letters them.
+	for _, want := range []string{"not this node", "unknown message type", "malformed input"} {
+		var re *remote.Error
+		if d := ns[0].ExpectDeadLetter(); !errors.As(d.Reason, &re) || re.Node != "n2" || !strings.Contains(d.Reason.Error(), want) {
+			t.Fatalf("dead letter = %+v, want one rejected by n2: %s", d, want)
+		}
 	}
 }

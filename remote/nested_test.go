@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/remote"
 )
 
@@ -25,7 +26,7 @@ func (branch) Receive(c *actor.Context, msg any) (any, error) {
 // other actor of its kind and id there: tells, asks and watch cross nodes.
 func TestNestedRefAcrossNodes(t *testing.T) {
 	ns := cluster(t, 2)
-	top := spawnAccount(t, ns[1], "a1", nil) // same kind and id, top level
+	top := spawnAccount(t, ns[1], "a1") // same kind and id, top level
 	b, err := ns[1].sys.Spawn("branch", "b1", func() actor.Actor { return branch{} })
 	if err != nil {
 		t.Fatal(err)
@@ -44,21 +45,22 @@ func TestNestedRefAcrossNodes(t *testing.T) {
 		ref  actor.Ref
 		want int64
 	}{{child, 7}, {top, 0}} {
-		if got, err := actor.Ask[int64](waitCtx(t), ns[0].sys, tc.ref, "balance"); err != nil || got != tc.want {
-			t.Fatalf("balance of %v = %d, %v; want %d", tc.ref, got, err, tc.want)
+		if got := actortest.Ask[int64](ns[0].System, tc.ref, "balance"); got != tc.want {
+			t.Fatalf("balance of %v = %d; want %d", tc.ref, got, tc.want)
 		}
 	}
 	// In a message body (CBOR, through Ref.MarshalBinary) too.
-	if echo, err := actor.Ask[refNote](waitCtx(t), ns[0].sys, child, refNote{Ref: child}); err != nil || echo.Ref != child {
-		t.Fatalf("a ref in a message came back as %v, %v; want %v", echo.Ref, err, child)
+	if echo := actortest.Ask[refNote](ns[0].System, child, refNote{Ref: child}); echo.Ref != child {
+		t.Fatalf("a ref in a message came back as %v; want %v", echo.Ref, child)
 	}
-	got := startWatcher(t, ns[0], "w", child)
+	w := watch(ns[0], child)
 	ns[1].sys.Stop(child)
-	if term := recv(t, got); term.Actor != child {
-		t.Fatalf("Terminated for %v, want %v", term.Actor, child)
-	}
+	w.ExpectTerminated(child)
 	if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, child, "balance"); !errors.Is(err, actor.ErrNotFound) {
 		t.Fatalf("ask the stopped child: %v, want ErrNotFound", err)
+	}
+	if d := ns[1].ExpectDeadLetter(); d.To != child {
+		t.Fatalf("dead letter on n2 = %+v, want the ask of the stopped child", d)
 	}
 }
 

@@ -16,12 +16,11 @@ import (
 // letters with ErrUnreachable; later tells fail at once.
 func TestNoRespondersDeadLettersTheFrame(t *testing.T) {
 	n := startNode(t, "solo")
-	dead := deadLetters(t, n.sys)
 	ghost := actor.NewRef("ghost", "account", "a")
 	if err := n.sys.Tell(ghost, deposit{Amount: 7}); err != nil {
 		t.Fatalf("first tell = %v; the sender learns of the failure later", err)
 	}
-	d := recv(t, dead)
+	d := n.ExpectDeadLetter()
 	if d.To != ghost || d.Message != (deposit{Amount: 7}) || !errors.Is(d.Reason, remote.ErrUnreachable) {
 		t.Fatalf("dead letter = %+v, want the deposit to %s with ErrUnreachable", d, ghost)
 	}
@@ -29,7 +28,7 @@ func TestNoRespondersDeadLettersTheFrame(t *testing.T) {
 	if !errors.Is(err, remote.ErrUnreachable) {
 		t.Fatalf("tell after the node was found missing = %v, want ErrUnreachable", err)
 	}
-	if d := recv(t, dead); d.Message != (deposit{Amount: 8}) {
+	if d := n.ExpectDeadLetter(); d.Message != (deposit{Amount: 8}) {
 		t.Fatalf("dead letter = %+v, want the second deposit", d)
 	}
 	if st := n.node.Stats(); st.Unconfirmed != 0 {
@@ -41,12 +40,11 @@ func TestNoRespondersDeadLettersTheFrame(t *testing.T) {
 // ago, however many names it has sent to.
 func TestLostPeersAreForgotten(t *testing.T) {
 	n := startNode(t, "solo", remote.WithHeartbeat(10*time.Millisecond, 2))
-	dead := deadLetters(t, n.sys)
 	for i := range 5 {
 		if err := n.sys.Tell(actor.NewRef(fmt.Sprintf("ghost%d", i), "k", "i"), deposit{Amount: 1}); err != nil {
 			t.Fatal(err)
 		}
-		recv(t, dead) // its no-responders status came back: the peer is lost
+		n.ExpectDeadLetter() // its no-responders status came back: the peer is lost
 	}
 	ctx := waitCtx(t)
 	for n.node.Stats().Peers != 0 {

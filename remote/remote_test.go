@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/remote"
 )
 
 func TestTellAndAskAcrossNodes(t *testing.T) {
 	ns := cluster(t, 3)
-	acct := spawnAccount(t, ns[1], "a1", nil)
+	acct := spawnAccount(t, ns[1], "a1")
 	for _, from := range []*node{ns[0], ns[2]} {
 		for range 50 {
 			if err := from.sys.Tell(acct, deposit{Amount: 2, Memo: "x"}); err != nil {
@@ -20,20 +21,14 @@ func TestTellAndAskAcrossNodes(t *testing.T) {
 		}
 	}
 	// Tells from one sender arrive in order before its ask.
-	sum, err := actor.Ask[int64](waitCtx(t), ns[2].sys, acct, "balance")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum < 100 || sum > 200 {
+	if sum := actortest.Ask[int64](ns[2].System, acct, "balance"); sum < 100 || sum > 200 {
 		t.Fatalf("balance = %d after n3's 50 deposits of 2 (and n1's, maybe)", sum)
 	}
-	sum, err = actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "balance")
-	if err != nil || sum != 200 {
-		t.Fatalf("balance = %d, %v; want 200", sum, err)
+	if sum := actortest.Ask[int64](ns[0].System, acct, "balance"); sum != 200 {
+		t.Fatalf("balance = %d; want 200", sum)
 	}
-	echo, err := actor.Ask[note](waitCtx(t), ns[0].sys, acct, note{Text: "hi"})
-	if err != nil || echo.Text != "echo hi" {
-		t.Fatalf("CBOR ask = %+v, %v", echo, err)
+	if echo := actortest.Ask[note](ns[0].System, acct, note{Text: "hi"}); echo.Text != "echo hi" {
+		t.Fatalf("CBOR ask = %+v", echo)
 	}
 	st := ns[0].node.Stats()
 	if st.Sent < 52 || st.FramesSent == 0 || st.Rejected != 0 {
@@ -43,20 +38,21 @@ func TestTellAndAskAcrossNodes(t *testing.T) {
 
 func TestAskErrors(t *testing.T) {
 	ns := cluster(t, 2)
-	acct := spawnAccount(t, ns[1], "a1", nil)
+	acct := spawnAccount(t, ns[1], "a1")
 	type unregistered struct{}
 	tests := []struct {
-		name string
-		to   actor.Ref
-		msg  any
-		want error // nil: a *remote.Error with no known cause
+		name   string
+		to     actor.Ref
+		msg    any
+		want   error // nil: a *remote.Error with no known cause
+		deadOn int   // the node whose dead letters get the ask; -1: none
 	}{
-		{"handler error", acct, "fail", nil},
-		{"not hosted", actor.NewRef("n2", "account", "missing"), "balance", actor.ErrNotFound},
-		{"no such node", actor.NewRef("nowhere", "account", "a1"), "balance", actor.ErrNotFound},
-		{"no such node is unreachable", actor.NewRef("nowhere", "account", "a1"), "balance", remote.ErrUnreachable},
-		{"bad ref", actor.NewRef("n2", "", "a1"), "balance", remote.ErrBadRef},
-		{"unregistered type", acct, unregistered{}, nil},
+		{"handler error", acct, "fail", nil, -1},
+		{"not hosted", actor.NewRef("n2", "account", "missing"), "balance", actor.ErrNotFound, 1},
+		{"no such node", actor.NewRef("nowhere", "account", "a1"), "balance", actor.ErrNotFound, 0},
+		{"no such node is unreachable", actor.NewRef("nowhere", "account", "a1"), "balance", remote.ErrUnreachable, 0},
+		{"bad ref", actor.NewRef("n2", "", "a1"), "balance", remote.ErrBadRef, 0},
+		{"unregistered type", acct, unregistered{}, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +66,11 @@ func TestAskErrors(t *testing.T) {
 			if errors.Is(err, actor.ErrTimeout) {
 				t.Fatalf("ask timed out instead of failing: %v", err)
 			}
+			if tt.deadOn >= 0 {
+				if d := ns[tt.deadOn].ExpectDeadLetter(); d.To != tt.to || d.Message != tt.msg {
+					t.Fatalf("dead letter on %s = %+v, want the ask", ns[tt.deadOn].Name(), d)
+				}
+			}
 		})
 	}
 	var re *remote.Error
@@ -81,18 +82,21 @@ func TestAskErrors(t *testing.T) {
 
 func TestUndeliverableTellsGoToDeadLetters(t *testing.T) {
 	ns := cluster(t, 2)
-	dead := deadLetters(t, ns[0].sys)
 	missing := actor.NewRef("n2", "account", "missing")
 	if err := ns[0].sys.Tell(missing, deposit{Amount: 7}); err != nil {
 		t.Fatalf("tell = %v; the sender learns of the failure later", err)
 	}
-	d := recv(t, dead)
+	d := ns[0].ExpectDeadLetter()
 	if d.To != missing || !errors.Is(d.Reason, actor.ErrNotFound) || d.Message != (deposit{Amount: 7}) {
 		t.Fatalf("dead letter = %+v, want the deposit to %s with ErrNotFound", d, missing)
 	}
+	// n2, which has no such actor, has it in its dead letters too.
+	if d := ns[1].ExpectDeadLetter(); d.To != missing || !errors.Is(d.Reason, actor.ErrNotFound) {
+		t.Fatalf("dead letter on n2 = %+v, want the deposit", d)
+	}
 	type unregistered struct{}
 	err := ns[0].sys.Tell(actor.NewRef("n2", "account", "a"), unregistered{})
-	if d := recv(t, dead); err == nil || d.Reason != err {
+	if d := ns[0].ExpectDeadLetter(); err == nil || d.Reason != err {
 		t.Fatalf("unregistered type: tell = %v, dead letter %+v", err, d)
 	}
 }
@@ -109,8 +113,8 @@ func TestRemoteSpawn(t *testing.T) {
 	if err := ns[0].sys.Tell(ref, deposit{Amount: 5}); err != nil {
 		t.Fatal(err)
 	}
-	if sum, err := actor.Ask[int64](waitCtx(t), ns[0].sys, ref, "balance"); err != nil || sum != 5 {
-		t.Fatalf("spawned actor: balance %d, %v", sum, err)
+	if sum := actortest.Ask[int64](ns[0].System, ref, "balance"); sum != 5 {
+		t.Fatalf("spawned actor: balance %d", sum)
 	}
 	if _, err := ns[0].node.Spawn(waitCtx(t), "n2", "account", "spawned"); !errors.Is(err, actor.ErrNameTaken) {
 		t.Fatalf("second spawn = %v, want ErrNameTaken", err)
@@ -124,7 +128,7 @@ func TestRemoteSpawn(t *testing.T) {
 // and the promise settles on its own loop.
 func TestAskAsyncFromAnActor(t *testing.T) {
 	ns := cluster(t, 2)
-	acct := spawnAccount(t, ns[1], "a", nil)
+	acct := spawnAccount(t, ns[1], "a")
 	if err := ns[0].sys.Tell(acct, deposit{Amount: 9}); err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +140,8 @@ func TestAskAsyncFromAnActor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum, err := actor.Ask[int64](waitCtx(t), ns[0].sys, asker, "balance"); err != nil || sum != 9 {
-		t.Fatalf("balance through an actor = %d, %v; want 9", sum, err)
+	if sum := actortest.Ask[int64](ns[0].System, asker, "balance"); sum != 9 {
+		t.Fatalf("balance through an actor = %d; want 9", sum)
 	}
 	if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, asker, "fail"); err == nil || !strings.Contains(err.Error(), "insufficient funds") {
 		t.Fatalf("remote error through an actor = %v", err)

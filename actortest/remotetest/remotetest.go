@@ -7,7 +7,7 @@
 // listening on loopback for leaf connections; every further node runs its
 // own embedded server joined to the hub as a leaf, as separate processes
 // would. [Cluster.Node] returns once the new node and every node started
-// before it reach each other.
+// before it reach each other. [Start] and [Meet] make other topologies.
 //
 // Time: each node's actors run on its own virtual clock ([actortest.System]
 // Advance and Settle), but the transport does not: NATS connections,
@@ -41,6 +41,8 @@ type Node struct {
 	*actortest.System
 	// Remote is the node's transport.
 	Remote *remote.Node
+
+	wait time.Duration // WithOutsideWait
 }
 
 // Option configures a node of a [Cluster].
@@ -64,7 +66,8 @@ func WithRemoteOptions(opts ...remote.Option) Option {
 }
 
 // WithOutsideWait sets how long the node's probes wait, in real time, for
-// a message from another node (default 10 s).
+// a message from another node, and how long [Meet] waits for the node to
+// reach another (default 10 s).
 func WithOutsideWait(d time.Duration) Option { return func(c *nodeConfig) { c.outsideWait = d } }
 
 // NewCluster returns an empty cluster for the test t; nodes join it with
@@ -76,6 +79,23 @@ func NewCluster(t testing.TB) *Cluster { return &Cluster{t: t} }
 // node reach each other. It fails the test if the node cannot start.
 func (c *Cluster) Node(name string, opts ...Option) *Node {
 	c.t.Helper()
+	join := remote.WithLeafListen("127.0.0.1:0")
+	if len(c.nodes) > 0 {
+		join = remote.WithLeafRemotes(c.nodes[0].Remote.LeafURL())
+	}
+	n := Start(c.t, name, append([]Option{WithRemoteOptions(join)}, opts...)...)
+	Meet(c.t, append(c.nodes, n)...)
+	c.nodes = append(c.nodes, n)
+	return n
+}
+
+// Start starts a node named name on its own, outside any [Cluster]: alone,
+// or joined as its [WithRemoteOptions] say (to a given hub, through a
+// proxy), for a topology a Cluster does not make; [Meet] then waits until
+// the nodes reach each other. The node closes at t's cleanup. Start fails
+// the test if the node cannot start.
+func Start(t testing.TB, name string, opts ...Option) *Node {
+	t.Helper()
 	cfg := nodeConfig{outsideWait: 10 * time.Second}
 	for _, o := range opts {
 		o(&cfg)
@@ -88,37 +108,41 @@ func (c *Cluster) Node(name string, opts ...Option) *Node {
 		// NATS goroutines are still running then
 		actortest.WithoutLeakCheck(),
 	}, cfg.kit...)
-	sys := actortest.NewSystem(c.t, kit...)
-	ropts := []remote.Option{remote.WithLeafListen("127.0.0.1:0")}
-	if len(c.nodes) > 0 {
-		ropts = []remote.Option{remote.WithLeafRemotes(c.nodes[0].Remote.LeafURL())}
-	}
-	rn, err := remote.Start(sys.System, append(ropts, cfg.remote...)...)
+	sys := actortest.NewSystem(t, kit...)
+	rn, err := remote.Start(sys.System, cfg.remote...)
 	if err != nil {
-		c.t.Fatalf("remotetest: start node %s: %v", name, err)
+		t.Fatalf("remotetest: start node %s: %v", name, err)
 	}
-	c.t.Cleanup(func() {
+	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := rn.Close(ctx); err != nil {
-			c.t.Errorf("remotetest: close node %s: %v", name, err)
+			t.Errorf("remotetest: close node %s: %v", name, err)
 		}
 	})
-	n := &Node{System: sys, Remote: rn}
-	for _, other := range c.nodes {
-		c.meet(n, other)
-		c.meet(other, n)
-	}
-	c.nodes = append(c.nodes, n)
-	return n
+	return &Node{System: sys, Remote: rn, wait: cfg.outsideWait}
 }
 
-func (c *Cluster) meet(a, b *Node) {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+// Meet waits until every node of nodes reaches every other, each for up
+// to its [WithOutsideWait] in real time, and fails the test if one does
+// not.
+func Meet(t testing.TB, nodes ...*Node) {
+	t.Helper()
+	for _, a := range nodes {
+		for _, b := range nodes {
+			if a != b {
+				meet(t, a, b)
+			}
+		}
+	}
+}
+
+func meet(t testing.TB, a, b *Node) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), a.wait)
 	defer cancel()
 	if err := a.Remote.WaitPeer(ctx, b.Name()); err != nil {
-		c.t.Fatalf("remotetest: node %s does not reach %s: %v", a.Name(), b.Name(), err)
+		t.Fatalf("remotetest: node %s does not reach %s: %v", a.Name(), b.Name(), err)
 	}
 }
 

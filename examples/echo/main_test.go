@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/troupe-go/troupe/actortest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -20,9 +22,8 @@ func TestDemo(t *testing.T) {
 }
 
 func TestClientAgainstServer(t *testing.T) {
-	sys, stop := newTestSystem(t)
-	defer stop()
-	srv, err := serve(sys, "127.0.0.1:0")
+	s := actortest.NewSystem(t, actortest.WithName("echo-test"))
+	srv, err := serve(s.System, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,9 @@
 //     method taking actor.Terminated, which troupegen dispatches but
 //     leaves off the typed ref) learns when one stopped for good.
 //
-// Run it with:
+// The command learns of restarts from the system's events. Its tests run
+// the same scenes on the test kit's virtual time (actortest), where each
+// backoff is exact.
 //
 //	go run ./examples/supervision
 package main
@@ -22,9 +24,16 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"log"
 	"os"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 // Backoff and restart limit of the fragile worker.
@@ -34,15 +43,20 @@ const (
 	restartLimit = 2
 )
 
+// fragile are the spawn options of the escalation scene's worker.
+var fragile = []actor.SpawnOption{
+	actor.WithBackoff(backoffMin, backoffMax), actor.WithRestartLimit(restartLimit, time.Minute),
+}
+
 func main() {
-	d, err := newDemo(os.Stdout, nil)
+	sys, err := actor.NewSystem("supervision")
 	if err != nil {
 		log.Fatal(err)
 	}
-	err = d.run()
+	err = run(os.Stdout, sys)
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := d.shutdown(shut); err != nil {
+	if err := sys.Shutdown(shut); err != nil {
 		log.Fatal(err)
 	}
 	if err != nil {
@@ -50,12 +64,126 @@ func main() {
 	}
 }
 
-// run plays the three scenes.
-func (d *demo) run() error {
-	for _, scene := range []func() error{d.oneForOne, d.allForOne, d.escalation} {
-		if err := scene(); err != nil {
+// scene is a team of two workers of which the first crashes.
+type scene struct {
+	team     string
+	strategy actor.Strategy
+	workers  [2]string
+	restarts int // the crash's: one-for-one 1, all-for-one 2
+}
+
+// run plays the scenes in sys, printing to out.
+func run(out io.Writer, sys *actor.System) error {
+	restarts := make(chan actor.Event, 16) // the scenes make 6
+	defer sys.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.Restarted {
+			restarts <- e
+		}
+	})()
+	notes := make(chan string, 16)
+	note := func(s string) { notes <- s }
+	ctx := context.Background()
+
+	for _, sc := range []scene{
+		{"one-for-one", actor.OneForOne, [2]string{"a", "b"}, 1}, // a restarts alone
+		{"all-for-one", actor.AllForOne, [2]string{"c", "d"}, 2}, // c takes d down with it
+	} {
+		ws, err := hire(ctx, sys, sc.team, sc.strategy, note, nil, sc.workers[:]...)
+		if err != nil {
 			return err
 		}
+		ids, err := crash(ws[0], restarts, sc.restarts)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s: %s crashed; restarted: %s; jobs done: %s\n", sc.team, sc.workers[0], ids, done(ctx, ws...))
+	}
+
+	// escalation: restarts back off; past the limit the worker stops, its
+	// team hears of it, and the team, failed by the escalation, restarts.
+	ws, err := hire(ctx, sys, "strict", actor.OneForOne, note, fragile, "fragile")
+	for i := 0; err == nil && i <= restartLimit; i++ {
+		_, err = crash(ws[0], restarts, 1) // the worker's restart, then the team's
+		if i < restartLimit {
+			fmt.Fprintf(out, "escalation: crash %d, restarted after its %v backoff\n", i+1, backoffMin<<i)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "escalation: crash %d is past the limit of %d restarts: the team restarted\n", restartLimit+1, restartLimit)
+	for range 2 { // the worker's stop and the team's restart
+		n, err := next(notes)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "  "+n)
 	}
 	return nil
+}
+
+// hire spawns a team named id supervising with strategy, hires workers
+// ids with opts, and has each do 2 jobs.
+func hire(ctx context.Context, sys *actor.System, id string, strategy actor.Strategy,
+	note func(string), opts []actor.SpawnOption, ids ...string) ([]WorkerRef, error) {
+	team, err := SpawnTeam(sys, id, func() *Team { return &Team{Options: opts, Note: note} },
+		actor.WithChildStrategy(strategy))
+	if err != nil {
+		return nil, err
+	}
+	var ws []WorkerRef
+	for _, wid := range ids {
+		w, err := team.Hire(ctx, wid)
+		for i := 0; err == nil && i < 2; i++ {
+			_, err = w.Work(ctx)
+		}
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+// crash crashes w, waits for n restarts (w's, its siblings', its team's)
+// and returns the ids of the actors restarted, "c d".
+func crash(w WorkerRef, restarts <-chan actor.Event, n int) (string, error) {
+	if err := w.Crash("bad input"); err != nil {
+		return "", err
+	}
+	var ids []string
+	for range n {
+		e, err := next(restarts)
+		if err != nil {
+			return "", err
+		}
+		ids = append(ids, e.Actor.ID())
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, " "), nil
+}
+
+// next receives from ch, giving up after 10s: on the real clock a bug
+// would otherwise hang the command.
+func next[T any](ch <-chan T) (T, error) {
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-time.After(10 * time.Second):
+		var zero T
+		return zero, errors.New("supervision: nothing happened within 10s")
+	}
+}
+
+// done returns what each worker reports as done, "a=0 b=2".
+func done(ctx context.Context, ws ...WorkerRef) string {
+	var parts []string
+	for _, w := range ws {
+		n, err := w.Done(ctx)
+		if err != nil {
+			return err.Error()
+		}
+		parts = append(parts, fmt.Sprintf("%s=%d", w.Ref().ID(), n))
+	}
+	return strings.Join(parts, " ")
 }

@@ -3,7 +3,6 @@ package player_test
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -11,28 +10,22 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/examples/pingpong/player"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func newSystem(t *testing.T) *actor.System {
+// newSystem is a test system of the kit: the tests settle it instead of
+// polling.
+func newSystem(t *testing.T, opts ...actortest.Option) *actortest.System {
 	t.Helper()
-	sys, err := actor.NewSystem("pingpong")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := sys.Shutdown(context.Background()); err != nil {
-			t.Error(err)
-		}
-	})
-	return sys
+	return actortest.NewSystem(t, append([]actortest.Option{actortest.WithName("pingpong")}, opts...)...)
 }
 
-func spawn(t *testing.T, sys *actor.System, id string) player.PlayerRef {
+func spawn(t *testing.T, s *actortest.System, id string) player.PlayerRef {
 	t.Helper()
-	ref, err := player.SpawnPlayer(sys, id, func() *player.Player { return &player.Player{} })
+	ref, err := player.SpawnPlayer(s.System, id, func() *player.Player { return &player.Player{} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +53,8 @@ func hits(t *testing.T, p player.PlayerRef) int {
 // TestRally: a rally of n round trips makes n hits per player, rally after
 // rally.
 func TestRally(t *testing.T) {
-	sys := newSystem(t)
-	alice, bob := spawn(t, sys, "alice"), spawn(t, sys, "bob")
+	s := newSystem(t)
+	alice, bob := spawn(t, s, "alice"), spawn(t, s, "bob")
 	meet(t, alice, bob)
 	total := 0
 	for _, n := range []int{1, 2, 100, 5000} {
@@ -78,8 +71,8 @@ func TestRally(t *testing.T) {
 
 // TestConcurrentRallies: both players serve at once; the balls cross.
 func TestConcurrentRallies(t *testing.T) {
-	sys := newSystem(t)
-	alice, bob := spawn(t, sys, "alice"), spawn(t, sys, "bob")
+	s := newSystem(t)
+	alice, bob := spawn(t, s, "alice"), spawn(t, s, "bob")
 	meet(t, alice, bob)
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -103,13 +96,13 @@ func TestConcurrentRallies(t *testing.T) {
 
 // TestServeRefused: bad serves fail at once with a clear error.
 func TestServeRefused(t *testing.T) {
-	sys := newSystem(t)
-	alone := spawn(t, sys, "alone")
+	s := newSystem(t)
+	alone := spawn(t, s, "alone")
 	ctx := context.Background()
 	if _, err := alone.Serve(ctx, 1); !errors.Is(err, player.ErrNoOpponent) {
 		t.Fatalf("Serve without opponent: %v, want ErrNoOpponent", err)
 	}
-	bob := spawn(t, sys, "bob")
+	bob := spawn(t, s, "bob")
 	meet(t, alone, bob)
 	for _, n := range []int{0, -3} {
 		if _, err := alone.Serve(ctx, n); !errors.Is(err, player.ErrBadRally) {
@@ -122,38 +115,41 @@ func TestServeRefused(t *testing.T) {
 // instead of waiting for the ask timeout; the player learns it through
 // its handler of actor.Terminated.
 func TestOpponentStops(t *testing.T) {
-	sys := newSystem(t)
-	alice, bob := spawn(t, sys, "alice"), spawn(t, sys, "bob")
+	s := newSystem(t, actortest.WithOutsideWait(time.Minute))
+	alice, bob := spawn(t, s, "alice"), spawn(t, s, "bob")
 	meet(t, alice, bob)
-	done := make(chan error, 1)
-	go func() {
+	served := s.NewProbe("served")
+	go func() { // the serve's ask blocks until the rally ends
 		_, err := alice.Serve(context.Background(), 1<<40)
-		done <- err
+		_ = s.Tell(served.Ref(), serveResult{err})
 	}()
 	bob.Stop()
-	err := <-done
+	err := actortest.ExpectMessageType[serveResult](served).err
 	if !errors.Is(err, player.ErrOpponentGone) && !errors.Is(err, actor.ErrStopped) &&
 		!errors.Is(err, actor.ErrNotFound) && !errors.Is(err, player.ErrNoOpponent) {
 		t.Fatalf("rally against a stopped opponent: %v", err)
 	}
-	// Once the Terminated is handled, a new serve is refused.
-	for {
-		_, err := alice.Serve(context.Background(), 1)
-		if errors.Is(err, player.ErrNoOpponent) {
-			break
-		}
-		if err == nil {
-			t.Fatal("a rally against a stopped opponent succeeded")
+	// Once the Terminated is handled (settled), a new serve is refused.
+	s.Settle()
+	for _, d := range s.TakeDeadLetters() { // the ball in flight, if bob stopped mid-rally
+		if d.To != bob.Ref() {
+			t.Errorf("dead letter %v, want none but a ball to bob", d)
 		}
 	}
+	if _, err := alice.Serve(context.Background(), 1); !errors.Is(err, player.ErrNoOpponent) {
+		t.Fatalf("serve after bob stopped: %v, want ErrNoOpponent", err)
+	}
 }
+
+// serveResult is the outcome of a serve, told to a probe.
+type serveResult struct{ err error }
 
 // TestServeWhileRallyOn: bob has no opponent, so alice's ball never comes
 // back; her rally stays on, and a second serve is refused. Stopping bob
 // ends the rally through her handler of actor.Terminated.
 func TestServeWhileRallyOn(t *testing.T) {
-	sys := newSystem(t)
-	alice, bob := spawn(t, sys, "alice"), spawn(t, sys, "bob")
+	s := newSystem(t)
+	alice, bob := spawn(t, s, "alice"), spawn(t, s, "bob")
 	if err := alice.Meet(context.Background(), bob); err != nil {
 		t.Fatal(err)
 	}
@@ -167,14 +163,8 @@ func TestServeWhileRallyOn(t *testing.T) {
 		t.Fatalf("second serve: %v, want ErrRallyOn", err)
 	}
 	bob.Stop()
-	for {
-		_, err := alice.Serve(context.Background(), 1)
-		if errors.Is(err, player.ErrNoOpponent) {
-			break // the Terminated was handled: the rally ended, the opponent is gone
-		}
-		if !errors.Is(err, player.ErrRallyOn) {
-			t.Fatalf("serve after bob stopped: %v, want ErrRallyOn until ErrNoOpponent", err)
-		}
-		runtime.Gosched()
+	s.Settle() // the Terminated was handled: the rally ended, the opponent is gone
+	if _, err := alice.Serve(context.Background(), 1); !errors.Is(err, player.ErrNoOpponent) {
+		t.Fatalf("serve after bob stopped: %v, want ErrNoOpponent", err)
 	}
 }
