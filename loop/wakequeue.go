@@ -1,23 +1,55 @@
 package loop
 
-import "sync"
+import (
+	"math/bits"
+	"slices"
+	"sync"
+)
 
 // Idle driven loops that have pending timers need one wake-up each, at
 // their earliest deadline. Rather than one runtime timer per idle loop
 // (time.AfterFunc: ~160 B per armed loop, a goroutine per fire), each
-// scheduler worker keeps a wakeQueue: a min-heap of (deadline, loop) driven
-// by a single clock timer re-armed to the heap's minimum. An armed loop
-// costs one 32-byte entry. See the package doc for the measurements that
-// chose this design.
+// scheduler worker keeps a wakeQueue: a hierarchical hashed timing wheel of
+// (deadline, loop) driven by a single clock timer armed for the earliest
+// deadline. Arming, moving and disarming a loop's wake-up are O(1) whatever
+// the number armed; the min-heap this replaced cost O(log n) with a cache
+// miss per level, ~10× slower at 1M armed than at 10k. The package doc has
+// the measurements (BenchmarkWakeQueue; the heap is kept in
+// wakeheap_test.go to reproduce them).
+//
+// The wheel has wheelLevels levels of wheelSlots slots. Deadlines are
+// counted in ticks of 2^tickShift ns (~1 ms); a level-k slot spans
+// wheelSlots^k ticks. An entry sits at the level of the highest base-64
+// digit in which its tick differs from the wheel's current tick (elapsed),
+// so the slots of all levels partition the future into disjoint ranges, the
+// lowest occupied level holding the earliest. Firing moves elapsed forward,
+// hands due entries of level 0 to the caller in deadline order, and
+// re-files (cascades) the entries of a higher slot whose range has come.
+//
+// Ticks are only the filing key: every entry keeps its exact deadline, the
+// clock timer is armed for the exact earliest one (scanning one slot), and
+// an entry in the current tick fires only once the clock reaches its own
+// deadline. A virtual clock therefore sees the same clock-timer deadlines
+// as with a heap: [VirtualClock.Next] is the earliest loop's deadline.
+const (
+	tickShift   = 20 // 1 tick = 2^20 ns ≈ 1.05 ms
+	wheelBits   = 6
+	wheelSlots  = 1 << wheelBits
+	wheelMask   = wheelSlots - 1
+	wheelLevels = 8 // 8 × 6 bits ≥ 63 - tickShift: any int64 deadline fits
+)
 
-// wakeQueue is one worker's heap of idle loops' wake-up deadlines.
+// wakeQueue is one worker's timing wheel of idle loops' wake-up deadlines.
 type wakeQueue struct {
-	mu      sync.Mutex
-	clock   Clock
-	heap    []*wakeEntry
-	timer   ClockTimer
-	armedAt int64 // the deadline the clock timer is armed for, or noDeadline
-	due     []*wakeEntry
+	mu       sync.Mutex
+	clock    Clock
+	slots    [wheelLevels * wheelSlots][]*wakeEntry
+	occupied [wheelLevels]uint64 // bit s of level k: slot k*64+s is not empty
+	elapsed  uint64              // the wheel's current tick
+	n        int                 // entries queued
+	lowest   int64               // ≤ every queued deadline; noDeadline when empty
+	timer    ClockTimer
+	armedAt  int64 // the deadline the clock timer is armed for, or noDeadline
 }
 
 // wakeEntry is a loop's place in a wakeQueue; its fields are guarded by the
@@ -26,10 +58,13 @@ type wakeEntry struct {
 	when int64
 	l    *Loop
 	q    *wakeQueue
-	idx  int32 // heap index, -1 when not queued
+	idx  int32  // index in its slot, -1 when not queued
+	slot uint16 // level*wheelSlots + slot, when queued
 }
 
-func newWakeQueue(c Clock) *wakeQueue { return &wakeQueue{clock: c, armedAt: noDeadline} }
+func newWakeQueue(c Clock) *wakeQueue {
+	return &wakeQueue{clock: c, armedAt: noDeadline, lowest: noDeadline}
+}
 
 // wakeAt arranges for an idle loop to be scheduled at when. On the loop,
 // from a worker.
@@ -48,15 +83,15 @@ func (s *Scheduler) wakeAt(l *Loop, when int64) {
 func (q *wakeQueue) set(e *wakeEntry, when int64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if e.idx >= 0 && e.when == when {
-		return
+	if e.idx >= 0 {
+		if e.when == when {
+			return
+		}
+		q.unlink(e)
 	}
 	e.when = when
-	if e.idx < 0 {
-		e.idx = int32(len(q.heap))
-		q.heap = append(q.heap, e)
-	}
-	q.fix(int(e.idx))
+	q.insert(e)
+	q.lowest = min(q.lowest, when)
 	q.armLocked()
 }
 
@@ -64,51 +99,188 @@ func (q *wakeQueue) remove(e *wakeEntry) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if e.idx >= 0 {
-		q.removeAt(int(e.idx))
+		q.unlink(e)
 	}
 }
 
-// armLocked points the clock timer at the earliest deadline. A timer armed
-// for a later time than needed is re-armed; one armed early is left, as its
-// firing finds nothing due and re-arms.
-func (q *wakeQueue) armLocked() {
-	if len(q.heap) == 0 {
-		return
+// tickOf is the tick a deadline is filed under: never before the wheel's
+// current tick, so a deadline already passed sits in the current slot.
+func (q *wakeQueue) tickOf(when int64) uint64 {
+	if when < 0 {
+		return q.elapsed
 	}
-	min := q.heap[0].when
-	if min >= q.armedAt {
+	return max(uint64(when)>>tickShift, q.elapsed)
+}
+
+// insert files e by its deadline.
+func (q *wakeQueue) insert(e *wakeEntry) {
+	t := q.tickOf(e.when)
+	level := (bits.Len64((t^q.elapsed)|wheelMask) - 1) / wheelBits
+	s := level*wheelSlots + int(t>>(level*wheelBits)&wheelMask)
+	e.slot, e.idx = uint16(s), int32(len(q.slots[s]))
+	q.slots[s] = append(q.slots[s], e)
+	q.occupied[level] |= 1 << (s & wheelMask)
+	q.n++
+}
+
+// unlink takes e out of its slot in O(1): the slot's last entry moves into
+// its place (order within a slot does not matter; fire sorts).
+func (q *wakeQueue) unlink(e *wakeEntry) {
+	s := q.slots[e.slot]
+	last := len(s) - 1
+	if int(e.idx) != last {
+		s[e.idx] = s[last]
+		s[e.idx].idx = e.idx
+	}
+	s[last] = nil
+	q.slots[e.slot] = s[:last]
+	if last == 0 {
+		q.occupied[e.slot/wheelSlots] &^= 1 << (e.slot & wheelMask)
+	}
+	e.idx = -1
+	q.n--
+	if q.n == 0 {
+		q.lowest = noDeadline
+	}
+}
+
+// next returns the earliest occupied slot and the tick its range starts
+// at; ok is false when the wheel is empty.
+func (q *wakeQueue) next() (slot int, start uint64, ok bool) {
+	for level := range wheelLevels {
+		occ := q.occupied[level]
+		if occ == 0 {
+			continue
+		}
+		shift := uint(level * wheelBits)
+		now := int(q.elapsed >> shift & wheelMask)
+		s := (now + bits.TrailingZeros64(bits.RotateLeft64(occ, -now))) & wheelMask
+		levelStart := q.elapsed &^ (1<<(shift+wheelBits) - 1)
+		return level*wheelSlots + s, levelStart + uint64(s)<<shift, true
+	}
+	return 0, 0, false
+}
+
+// earliest returns the exact earliest queued deadline: the minimum of the
+// earliest occupied slot.
+func (q *wakeQueue) earliest() int64 {
+	s, _, ok := q.next()
+	if !ok {
+		return noDeadline
+	}
+	m := int64(noDeadline)
+	for _, e := range q.slots[s] {
+		m = min(m, e.when)
+	}
+	return m
+}
+
+// armLocked points the clock timer at the earliest deadline, or at a lower
+// bound of it. A timer armed for a later time than needed is re-armed; one
+// armed early is left, as its firing finds nothing due and re-arms.
+func (q *wakeQueue) armLocked() {
+	if q.n == 0 || q.lowest >= q.armedAt {
 		return
 	}
 	if q.timer == nil {
-		q.timer = q.clock.AfterFunc(min, q.fire)
+		q.timer = q.clock.AfterFunc(q.lowest, q.fire)
 	} else {
-		q.timer.Reset(min)
+		q.timer.Reset(q.lowest)
 	}
-	q.armedAt = min
+	q.armedAt = q.lowest
 }
 
 // fire runs on the clock's goroutine: it schedules every loop whose
-// deadline has come and re-arms for the rest.
+// deadline has come, in deadline order, and re-arms for the rest.
 func (q *wakeQueue) fire() {
 	q.mu.Lock()
 	now := q.clock.Now()
-	due := q.due[:0]
-	for len(q.heap) > 0 && q.heap[0].when <= now {
-		due = append(due, q.heap[0])
-		q.removeAt(0)
-	}
+	due := q.collect(now, nil)
+	q.lowest = q.earliest()
 	q.armedAt = noDeadline
 	q.armLocked()
-	loops := make([]*Loop, len(due))
-	for i, e := range due {
-		loops[i] = e.l
-		due[i] = nil
-	}
-	q.due = due[:0]
 	q.mu.Unlock()
-	for _, l := range loops {
+	for _, l := range due {
 		l.notify()
 	}
+}
+
+// collect advances the wheel to now and appends the loops due by then to
+// due, unlinked, in deadline order.
+func (q *wakeQueue) collect(now int64, due []*Loop) []*Loop {
+	nowTick := uint64(max(now, 0)) >> tickShift
+	for {
+		s, start, ok := q.next()
+		if !ok || start > nowTick {
+			break
+		}
+		if start > q.elapsed {
+			q.elapsed = start
+		}
+		entries := q.slots[s]
+		if s >= wheelSlots { // a higher slot whose range has come: re-file
+			q.takeSlot(s)
+			for _, e := range entries {
+				q.insert(e)
+			}
+			q.recycle(s, entries)
+			continue
+		}
+		slices.SortFunc(entries, func(a, b *wakeEntry) int { return cmpInt64(a.when, b.when) })
+		n := len(entries)
+		if start == nowTick { // the current tick: only what is due by now
+			n, _ = slices.BinarySearchFunc(entries, now+1, func(e *wakeEntry, t int64) int { return cmpInt64(e.when, t) })
+		}
+		for _, e := range entries[:n] {
+			e.idx = -1
+			due = append(due, e.l)
+		}
+		if n < len(entries) { // the rest stays, renumbered
+			k := copy(entries, entries[n:])
+			for i, e := range entries[:k] {
+				e.idx = int32(i)
+			}
+			clear(entries[k:])
+			q.slots[s] = entries[:k]
+			q.n -= n
+			break
+		}
+		q.takeSlot(s)
+		q.recycle(s, entries)
+	}
+	q.elapsed = max(q.elapsed, nowTick)
+	if q.n == 0 {
+		q.lowest = noDeadline
+	}
+	return due
+}
+
+// takeSlot empties slot s; its entries, still holding their old indices,
+// are the caller's to re-file or hand out.
+func (q *wakeQueue) takeSlot(s int) {
+	q.n -= len(q.slots[s])
+	q.slots[s] = nil
+	q.occupied[s/wheelSlots] &^= 1 << (s & wheelMask)
+}
+
+// recycle gives a small emptied slot its backing array back, so a slot
+// that fills and drains every tick does not allocate each time; a large
+// one is left to the collector.
+func (q *wakeQueue) recycle(s int, entries []*wakeEntry) {
+	if cap(entries) <= 64 && len(q.slots[s]) == 0 {
+		clear(entries)
+		q.slots[s] = entries[:0]
+	}
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // stop stops the clock timer, for a scheduler that shuts down.
@@ -119,51 +291,4 @@ func (q *wakeQueue) stop() {
 		q.timer.Stop()
 	}
 	q.armedAt = noDeadline
-}
-
-func (q *wakeQueue) removeAt(i int) {
-	last := len(q.heap) - 1
-	q.heap[i].idx = -1
-	if i != last {
-		q.heap[i] = q.heap[last]
-		q.heap[i].idx = int32(i)
-	}
-	q.heap[last] = nil
-	q.heap = q.heap[:last]
-	if i < last {
-		q.fix(i)
-	}
-}
-
-// fix restores heap order around index i after its deadline changed.
-func (q *wakeQueue) fix(i int) {
-	h := q.heap
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].when <= h[i].when {
-			break
-		}
-		q.swap(i, p)
-		i = p
-	}
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h[c+1].when < h[c].when {
-			c++
-		}
-		if h[i].when <= h[c].when {
-			return
-		}
-		q.swap(i, c)
-		i = c
-	}
-}
-
-func (q *wakeQueue) swap(i, j int) {
-	h := q.heap
-	h[i], h[j] = h[j], h[i]
-	h[i].idx, h[j].idx = int32(i), int32(j)
 }
