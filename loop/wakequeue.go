@@ -26,6 +26,11 @@ import (
 // hands due entries of level 0 to the caller in deadline order, and
 // re-files (cascades) the entries of a higher slot whose range has come.
 //
+// Disarming leaves a tombstone in the slot rather than moving another
+// entry into the hole, so arm, move and disarm touch the entry and a slot's
+// tail only; tombstones go when their slot empties, is taken by a firing,
+// or holds more of them than entries (compaction, amortised O(1)).
+//
 // Ticks are only the filing key: every entry keeps its exact deadline, the
 // clock timer is armed for the exact earliest one (scanning one slot), and
 // an entry in the current tick fires only once the clock reaches its own
@@ -43,11 +48,12 @@ const (
 type wakeQueue struct {
 	mu       sync.Mutex
 	clock    Clock
-	slots    [wheelLevels * wheelSlots][]*wakeEntry
-	occupied [wheelLevels]uint64 // bit s of level k: slot k*64+s is not empty
-	elapsed  uint64              // the wheel's current tick
-	n        int                 // entries queued
-	lowest   int64               // ≤ every queued deadline; noDeadline when empty
+	slots    [wheelLevels * wheelSlots][]*wakeEntry // entries and tombstones
+	live     [wheelLevels * wheelSlots]int32        // entries per slot
+	occupied [wheelLevels]uint64                    // bit s of level k: slot k*64+s is not empty
+	elapsed  uint64                                 // the wheel's current tick
+	n        int                                    // entries queued
+	lowest   int64                                  // ≤ every queued deadline; noDeadline when empty
 	timer    ClockTimer
 	armedAt  int64 // the deadline the clock timer is armed for, or noDeadline
 }
@@ -112,36 +118,70 @@ func (q *wakeQueue) tickOf(when int64) uint64 {
 	return max(uint64(when)>>tickShift, q.elapsed)
 }
 
-// insert files e by its deadline.
+// insert files e by its deadline, at the end of its slot.
 func (q *wakeQueue) insert(e *wakeEntry) {
 	t := q.tickOf(e.when)
 	level := (bits.Len64((t^q.elapsed)|wheelMask) - 1) / wheelBits
 	s := level*wheelSlots + int(t>>(level*wheelBits)&wheelMask)
 	e.slot, e.idx = uint16(s), int32(len(q.slots[s]))
 	q.slots[s] = append(q.slots[s], e)
+	q.live[s]++
 	q.occupied[level] |= 1 << (s & wheelMask)
 	q.n++
 }
 
-// unlink takes e out of its slot in O(1): the slot's last entry moves into
-// its place (order within a slot does not matter; fire sorts).
+// unlink takes e out of the wheel in O(1), touching only e: its place in
+// the slot becomes a tombstone (an entry that no longer names that place),
+// dropped when the slot empties, is compacted or is taken. Touching the
+// slot's array or a neighbour entry instead costs a cache miss each at a
+// million armed loops.
 func (q *wakeQueue) unlink(e *wakeEntry) {
-	s := q.slots[e.slot]
-	last := len(s) - 1
-	if int(e.idx) != last {
-		s[e.idx] = s[last]
-		s[e.idx].idx = e.idx
-	}
-	s[last] = nil
-	q.slots[e.slot] = s[:last]
-	if last == 0 {
-		q.occupied[e.slot/wheelSlots] &^= 1 << (e.slot & wheelMask)
-	}
+	s := int(e.slot)
 	e.idx = -1
 	q.n--
 	if q.n == 0 {
 		q.lowest = noDeadline
 	}
+	if q.live[s]--; q.live[s] == 0 {
+		q.clearSlot(s)
+		return
+	}
+	if len(q.slots[s]) > 2*int(q.live[s])+16 {
+		q.slots[s] = q.compact(s)
+	}
+}
+
+// placed reports whether e, found at index i of slot s, is still there
+// rather than a tombstone.
+func placed(e *wakeEntry, s, i int) bool { return e.idx == int32(i) && int(e.slot) == s }
+
+// compact drops slot s's tombstones in place, renumbering the entries
+// that move, and returns the live entries.
+func (q *wakeQueue) compact(s int) []*wakeEntry {
+	entries := q.slots[s]
+	j := 0
+	for i, e := range entries {
+		if placed(e, s, i) {
+			e.idx = int32(j)
+			entries[j] = e
+			j++
+		}
+	}
+	clear(entries[j:])
+	return entries[:j]
+}
+
+// clearSlot empties slot s, keeping a small array for reuse: a slot that
+// fills and drains every tick does not allocate each time.
+func (q *wakeQueue) clearSlot(s int) {
+	entries := q.slots[s]
+	clear(entries)
+	q.slots[s] = nil
+	if cap(entries) <= 64 {
+		q.slots[s] = entries[:0]
+	}
+	q.live[s] = 0
+	q.occupied[s/wheelSlots] &^= 1 << (s & wheelMask)
 }
 
 // next returns the earliest occupied slot and the tick its range starts
@@ -169,8 +209,10 @@ func (q *wakeQueue) earliest() int64 {
 		return noDeadline
 	}
 	m := int64(noDeadline)
-	for _, e := range q.slots[s] {
-		m = min(m, e.when)
+	for i, e := range q.slots[s] {
+		if placed(e, s, i) {
+			m = min(m, e.when)
+		}
 	}
 	return m
 }
@@ -214,16 +256,16 @@ func (q *wakeQueue) collect(now int64, due []*Loop) []*Loop {
 		if !ok || start > nowTick {
 			break
 		}
-		if start > q.elapsed {
-			q.elapsed = start
-		}
-		entries := q.slots[s]
+		q.elapsed = max(q.elapsed, start)
+		entries := q.compact(s)
+		q.n -= len(entries)
 		if s >= wheelSlots { // a higher slot whose range has come: re-file
-			q.takeSlot(s)
+			q.slots[s] = nil // re-filing never lands in the slot being emptied
+			q.live[s] = 0
+			q.occupied[s/wheelSlots] &^= 1 << (s & wheelMask)
 			for _, e := range entries {
 				q.insert(e)
 			}
-			q.recycle(s, entries)
 			continue
 		}
 		slices.SortFunc(entries, func(a, b *wakeEntry) int { return cmpInt64(a.when, b.when) })
@@ -235,42 +277,25 @@ func (q *wakeQueue) collect(now int64, due []*Loop) []*Loop {
 			e.idx = -1
 			due = append(due, e.l)
 		}
-		if n < len(entries) { // the rest stays, renumbered
-			k := copy(entries, entries[n:])
-			for i, e := range entries[:k] {
-				e.idx = int32(i)
-			}
-			clear(entries[k:])
-			q.slots[s] = entries[:k]
-			q.n -= n
-			break
+		if n == len(entries) {
+			q.slots[s] = entries
+			q.clearSlot(s)
+			continue
 		}
-		q.takeSlot(s)
-		q.recycle(s, entries)
+		k := copy(entries, entries[n:]) // the rest stays, renumbered
+		for i, e := range entries[:k] {
+			e.idx = int32(i)
+		}
+		clear(entries[k:])
+		q.slots[s], q.live[s] = entries[:k], int32(k)
+		q.n += k
+		break
 	}
 	q.elapsed = max(q.elapsed, nowTick)
 	if q.n == 0 {
 		q.lowest = noDeadline
 	}
 	return due
-}
-
-// takeSlot empties slot s; its entries, still holding their old indices,
-// are the caller's to re-file or hand out.
-func (q *wakeQueue) takeSlot(s int) {
-	q.n -= len(q.slots[s])
-	q.slots[s] = nil
-	q.occupied[s/wheelSlots] &^= 1 << (s & wheelMask)
-}
-
-// recycle gives a small emptied slot its backing array back, so a slot
-// that fills and drains every tick does not allocate each time; a large
-// one is left to the collector.
-func (q *wakeQueue) recycle(s int, entries []*wakeEntry) {
-	if cap(entries) <= 64 && len(q.slots[s]) == 0 {
-		clear(entries)
-		q.slots[s] = entries[:0]
-	}
 }
 
 func cmpInt64(a, b int64) int {
