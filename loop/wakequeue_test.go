@@ -37,8 +37,8 @@ func TestWakeQueueFiresDueEntries(t *testing.T) {
 	if !(loops[10].status.Load() == statusAwake) || loops[20].status.Load() == statusAwake {
 		t.Fatal("moved entry did not fire, or removed entry fired")
 	}
-	if len(q.heap) != 0 {
-		t.Fatalf("%d entries left", len(q.heap))
+	if q.n != 0 {
+		t.Fatalf("%d entries left", q.n)
 	}
 }
 

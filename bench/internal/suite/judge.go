@@ -47,7 +47,7 @@ func (t Target) values(troupe, other []Sample) []float64 {
 			continue
 		}
 		v := t.Metric.Value(s.Figures)
-		if t.Against != "" {
+		if t.Against != "" || t.Scenario != "" {
 			if i >= len(other) || other[i].Err != nil {
 				continue
 			}

@@ -23,6 +23,7 @@ func TestJudge(t *testing.T) {
 	abs := Target{Metric: Time, Limit: 50}
 	ratio := Target{Metric: Time, Against: "peer", Limit: 1.1}
 	speedup := Target{Metric: Time, Against: "peer", Speedup: true, Limit: 1.5}
+	flat := Target{Metric: Time, Scenario: "mesh_100", Limit: 1.3}
 	tests := []struct {
 		name          string
 		target        Target
@@ -43,6 +44,9 @@ func TestJudge(t *testing.T) {
 		{"ratio peer failed", ratio, samples(100), samples(-1), NotAvailable, 0},
 		{"speedup met", speedup, samples(20, 20, 20), samples(40, 40, 40), Met, 2},
 		{"speedup missed", speedup, samples(40, 40, 40), samples(40, 44, 48), Missed, 1.1},
+		{"flat met", flat, samples(120, 110, 125), samples(100, 100, 100), Met, 1.2},
+		{"flat missed", flat, samples(150, 140, 160), samples(100, 100, 100), Missed, 1.5},
+		{"flat straddles", flat, samples(120, 140, 110), samples(100, 100, 100), Inconclusive, 1.2},
 		{"zero target with slack", Target{Metric: Time, Limit: 0, Slack: 0.001}, samples(0, 0.0005, 0), nil, Met, 0},
 	}
 	for _, tt := range tests {
@@ -98,6 +102,7 @@ func TestTargetString(t *testing.T) {
 		{Target{Metric: Time, Against: "go-eventloop", Speedup: true, Limit: 1.5}, "≥ 1.5× faster than go-eventloop"},
 		{Target{Metric: Time, Against: "raw channels", Speedup: true, Limit: 0.8}, "≥ 0.8× the speed of raw channels"},
 		{Target{Metric: CPU, Against: "raw channels", Limit: 1.5}, "≤ 1.5× raw channels"},
+		{Target{Metric: Time, Scenario: "mesh_100", Limit: 1.3}, "≤ 1.3× mesh_100"},
 	}
 	for _, tt := range tests {
 		if got := tt.target.String(); got != tt.want {

@@ -82,6 +82,9 @@ func renderDefinitions(p *printer, res *Results) {
 		if c.Senders > 0 {
 			counts += ", senders=" + countName(c.Senders)
 		}
+		if c.Actors > 0 {
+			counts += ", actors=" + countName(c.Actors)
+		}
 		p.printf("| %s | %s | %s |\n", s.Name, s.Definition, counts)
 	}
 	p.printf("\n%s\n\n", res.Suite.Method)
@@ -96,8 +99,12 @@ func renderResults(p *printer, res *Results) (met, total int) {
 	p.printf("| scenario | metric | %s | ratio | target | verdict |\n", strings.Join(res.Systems, " | "))
 	p.printf("|---|---|%s---|---|---|\n", strings.Repeat("---|", len(res.Systems)))
 	for _, s := range res.Scenarios {
+		if len(s.Targets) == 0 { // reported for the record, or as another row's baseline
+			renderRow(p, res, s, Target{Metric: Time}, false)
+			continue
+		}
 		for _, t := range s.Targets {
-			v := renderRow(p, res, s, t)
+			v := renderRow(p, res, s, t, true)
 			total++
 			if v == Met {
 				met++
@@ -108,7 +115,9 @@ func renderResults(p *printer, res *Results) (met, total int) {
 	return met, total
 }
 
-func renderRow(p *printer, res *Results, s Scenario, t Target) Verdict {
+// renderRow prints one target's row; an unjudged row (a scenario without
+// targets) shows the figures and the ratio to the reference only.
+func renderRow(p *printer, res *Results, s Scenario, t Target, judged bool) Verdict {
 	troupe := res.Samples[Case{s.Name, systems.Troupe}]
 	cells := make([]string, 0, len(res.Systems))
 	for _, sys := range res.Systems {
@@ -119,15 +128,26 @@ func renderRow(p *printer, res *Results, s Scenario, t Target) Verdict {
 		against, shown = res.Suite.Reference, Target{Metric: t.Metric, Against: res.Suite.Reference}
 	}
 	ratio := "—"
+	baseline := res.Samples[Case{s.Name, against}]
+	if t.Scenario != "" { // troupe against itself in another scenario
+		against, shown, baseline = t.Scenario, t, res.Samples[Case{t.Scenario, systems.Troupe}]
+	}
 	if against != "" {
-		if sp, ok := spreadOf(shown.values(troupe, res.Samples[Case{s.Name, against}])); ok {
+		if sp, ok := spreadOf(shown.values(troupe, baseline)); ok {
 			ratio = fmt.Sprintf("%.2f× [%.2f–%.2f] vs %s", sp.Median, sp.Min, sp.Max, against)
 		}
 	}
-	_, v := t.judge(troupe, res.Samples[Case{s.Name, t.Against}])
+	if t.Scenario == "" {
+		baseline = res.Samples[Case{s.Name, t.Against}]
+	}
+	_, v := t.judge(troupe, baseline)
 	metric := t.Metric.Name + " per " + s.Per
 	if t.Metric.Total {
 		metric = t.Metric.Name
+	}
+	if !judged {
+		p.printf("| %s | %s | %s | %s | — | reported |\n", s.Name, metric, strings.Join(cells, " | "), ratio)
+		return v
 	}
 	p.printf("| %s | %s | %s | %s | %s | %s%s |\n",
 		s.Name, metric, strings.Join(cells, " | "), ratio, t, v, cpuFlag(t, v, troupe))

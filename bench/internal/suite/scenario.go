@@ -43,6 +43,7 @@ var (
 //   - Against == "": troupe's figure must be ≤ Limit.
 //   - Against set, Speedup false: troupe's figure / Against's must be ≤ Limit.
 //   - Against set, Speedup true: Against's figure / troupe's must be ≥ Limit.
+//   - Scenario set: troupe's figure / troupe's in Scenario must be ≤ Limit.
 //
 // Ratios are taken run by run (run i of troupe with run i of the other
 // system), since runs are interleaved.
@@ -50,7 +51,11 @@ type Target struct {
 	Metric  Metric
 	Against string
 	Speedup bool
-	Limit   float64
+	// Scenario, when set, makes the baseline troupe's own figure in the
+	// named scenario of the same run (a flatness target: the cost at a
+	// large size against a small one); Against is then empty.
+	Scenario string
+	Limit    float64
 	// Slack is added to Limit for zero targets, so amortised growth (one
 	// allocation in a million pairs) does not read as a miss.
 	Slack float64
@@ -59,6 +64,8 @@ type Target struct {
 // String states the target as the report prints it.
 func (t Target) String() string {
 	switch {
+	case t.Scenario != "":
+		return fmt.Sprintf("≤ %.3g× %s", t.Limit, t.Scenario)
 	case t.Against == "" && t.Limit == 0 && t.Slack > 0:
 		return fmt.Sprintf("0 (≤ %g)", t.Slack)
 	case t.Against == "" && t.Limit == 0:
@@ -99,6 +106,7 @@ func (s Scenario) ParamsFor(quick bool) systems.Params {
 	if quick {
 		p.N = max(p.N/100, max(p.Batch, 1))
 		p.Pending /= 100
+		p.Actors /= 100
 	}
 	return p
 }

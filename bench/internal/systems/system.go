@@ -20,6 +20,9 @@ type Params struct {
 	// Senders is the number of goroutines sharing the N operations, where a
 	// scenario has several (fan-in).
 	Senders int
+	// Actors is the number of actors a scenario spreads its work over
+	// (mesh, idle_timers).
+	Actors int
 }
 
 // Case runs one scenario once and reports its figures. It runs in a fresh
@@ -49,7 +52,11 @@ const (
 
 // ActorScenarios names the actor suite's scenarios, for systems that mark
 // them all at once.
-var ActorScenarios = []string{"pingpong", "fanin", "ask", "spawn", "idle_actor", "idle_1m"}
+var ActorScenarios = []string{
+	"pingpong", "fanin", "ask", "spawn", "idle_actor", "idle_1m",
+	"mesh_100", "mesh_10k", "mesh_1m",
+	"idle_timers_10k", "idle_timers_1m", "idle_timers_fire_10k", "idle_timers_fire_1m",
+}
 
 var registry = map[string]*System{}
 
