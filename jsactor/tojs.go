@@ -110,10 +110,13 @@ func (c *toJS) value(v any, depth int) (goja.Value, error) {
 	if jv, ok := c.scalar(v); ok {
 		return jv, nil
 	}
-	if jv, size, ok, err := c.in.typedJS(v); ok {
-		if err == nil {
-			err = c.spend(0, size)
+	if size, ok := typedSize(v); ok {
+		// Paid for before the copy: a slice over the budget must fail
+		// at once, not after the turn's watchdog budget went on copying it.
+		if err := c.spend(0, size); err != nil {
+			return nil, err
 		}
+		jv, _, _, err := c.in.typedJS(v)
 		return jv, err
 	}
 	switch x := v.(type) {

@@ -97,6 +97,36 @@ func (in *instance) typedJS(v any) (jv goja.Value, size int, ok bool, err error)
 	return nil, 0, false, nil
 }
 
+// typedSize returns the bytes typedJS would copy for v, and whether v is
+// one of the slices it converts, without converting anything.
+func typedSize(v any) (int, bool) {
+	switch x := v.(type) {
+	case []byte:
+		return len(x), true
+	case ArrayBuffer:
+		return len(x), true
+	case []int8:
+		return len(x), true
+	case []int16:
+		return 2 * len(x), true
+	case []uint16:
+		return 2 * len(x), true
+	case []int32:
+		return 4 * len(x), true
+	case []uint32:
+		return 4 * len(x), true
+	case []float32:
+		return 4 * len(x), true
+	case Float64Array:
+		return 8 * len(x), true
+	case BigInt64Array:
+		return 8 * len(x), true
+	case BigUint64Array:
+		return 8 * len(x), true
+	}
+	return 0, false
+}
+
 // typedOf makes a typed array named name holding a copy of s (null for
 // a nil s). Typed arrays use the platform's byte order, as Go's memory
 // does, so the elements' bytes are copied as they are.
