@@ -37,12 +37,20 @@ func effectsOf(c *cell) actorhook.Effects {
 }
 
 // newHarnessContext makes a cell that belongs to no running system: an
-// empty System (no scheduler, no actors) only names it and logs.
-func newHarnessContext(system, kind, id string, log *zap.Logger, fx actorhook.Effects) (any, func()) {
-	sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
-	sys.closed.Store(true)
-	c := &cell{sys: sys, cfg: &defaultSpawnConfig, state: cellRunning}
-	name(c, NewRef(system, kind, id))
+// empty System (no scheduler, no actors) only names it and logs. A child's
+// cell shares its parent's and is named under it, as spawn names it.
+func newHarnessContext(parent any, system, kind, id string, log *zap.Logger, fx actorhook.Effects) (any, func()) {
+	var c *cell
+	if p, ok := parent.(*Context); ok && p != nil {
+		pc := p.c()
+		c = &cell{sys: pc.sys, cfg: &defaultSpawnConfig, state: cellRunning, parent: pc}
+		name(c, childRef(pc, kind, id))
+	} else {
+		sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
+		sys.closed.Store(true)
+		c = &cell{sys: sys, cfg: &defaultSpawnConfig, state: cellRunning}
+		name(c, NewRef(system, kind, id))
+	}
 	harnesses.Store(c, fx)
 	harnessed.Add(1)
 	var once sync.Once

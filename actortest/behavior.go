@@ -42,13 +42,19 @@ type Behavior struct {
 // and runs its Started hook, if it has one.
 func NewBehavior(t testing.TB, kind, id string, f actor.Factory) *Behavior {
 	t.Helper()
-	return newBehavior(t, kind, id, f, zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel)))
+	return newBehavior(t, nil, kind, id, f, zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel)))
 }
 
-func newBehavior(t testing.TB, kind, id string, f actor.Factory, log *zap.Logger) *Behavior {
+// newBehavior makes the Behavior of kind/id, the child of parent's actor
+// if parent is not nil.
+func newBehavior(t testing.TB, parent *actor.Context, kind, id string, f actor.Factory, log *zap.Logger) *Behavior {
 	t.Helper()
 	b := &Behavior{t: t, timers: map[any]TimerStarted{}, children: map[actor.Ref]actor.Factory{}, log: log}
-	ctx, release := actorhook.NewContext("test", kind, id, log, (*recorder)(b))
+	var p any
+	if parent != nil {
+		p = parent
+	}
+	ctx, release := actorhook.NewContext(p, "test", kind, id, log, (*recorder)(b))
 	t.Cleanup(release)
 	b.ctx = ctx.(*actor.Context)
 	b.self = b.ctx.Self()
@@ -172,15 +178,16 @@ func (b *Behavior) ExpectNoEffects() {
 }
 
 // Child returns a Behavior running the child r that a handler spawned,
-// made by the factory given to Spawn. It fails the test if no handler
-// spawned r.
+// made by the factory given to Spawn: its Self is r and its Parent is b's
+// Self, so what it tells its parent is recorded as sent there. It fails
+// the test if no handler spawned r.
 func (b *Behavior) Child(r actor.Ref) *Behavior {
 	b.t.Helper()
 	f, ok := b.children[r]
 	if !ok {
 		b.t.Fatalf("actortest: %v spawned no child %v", b.self, r)
 	}
-	return newBehavior(b.t, r.Kind(), r.ID(), f, b.log)
+	return newBehavior(b.t, b.ctx, r.Kind(), r.ID(), f, b.log)
 }
 
 func describeEffects(fx []Effect) string {

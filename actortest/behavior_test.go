@@ -83,7 +83,10 @@ func TestBehaviorEffects(t *testing.T) {
 	if r, _ := child.Run(job{N: 4}); r != 8 {
 		t.Fatalf("child reply %v", r)
 	}
-	child.ExpectEffect(actortest.Sent{To: actor.Ref{}, Msg: done{}}) // a child behavior runs alone: no parent
+	if child.Self() != w || child.Context().Parent() != b.Self() {
+		t.Fatalf("child behavior is %v with parent %v; want %v with parent %v", child.Self(), child.Context().Parent(), w, b.Self())
+	}
+	child.ExpectEffect(actortest.Sent{To: b.Self(), Msg: done{}})
 
 	if _, err := b.Run(42); !errors.Is(err, actor.ErrUnhandled) {
 		t.Fatalf("Run(42) err = %v", err)

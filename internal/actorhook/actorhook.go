@@ -37,6 +37,8 @@ type Effects interface {
 
 // NewContext returns the *actor.Context of an actor system/kind/id that is
 // not running anywhere: its logger derives from log, and its operations
-// (tell, spawn, stop, watch, timers, receive timeout) go to fx. release
-// ends the diversion.
-var NewContext func(system, kind, id string, log *zap.Logger, fx Effects) (ctx any, release func())
+// (tell, spawn, stop, watch, timers, receive timeout) go to fx. With a
+// parent (an *actor.Context made by NewContext; nil for a top-level
+// actor) the actor is that one's child: its ref is the parent's Child,
+// and system is the parent's. release ends the diversion.
+var NewContext func(parent any, system, kind, id string, log *zap.Logger, fx Effects) (ctx any, release func())
