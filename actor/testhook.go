@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -14,6 +15,13 @@ import (
 func init() {
 	actorhook.Scheduler = func(sys any) *loop.Scheduler { return sys.(*System).sched }
 	actorhook.NewContext = newHarnessContext
+	actorhook.OrderlyStop = orderlyStop
+}
+
+// orderlyStop: see actorhook.OrderlyStop.
+func orderlyStop(reason error) bool {
+	return errors.Is(reason, errParentStopping) || errors.Is(reason, errParentRestarting) ||
+		errors.Is(reason, ErrSystemClosed) || errors.Is(reason, ErrStartFailed)
 }
 
 // Cells driven by a test harness, with where their effects go. The count

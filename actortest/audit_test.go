@@ -104,3 +104,54 @@ func TestAuditProbeAnswersActorAsks(t *testing.T) {
 	p.ExpectMessage(21)
 	out.ExpectMessage(42)
 }
+
+// Stopping a parent stops its children: an orderly stop, not a failure,
+// so the test passes; a Poison, a receive timeout's stop and a self-stop
+// neither.
+func TestAuditOrderlyStopsAreNotFailures(t *testing.T) {
+	f := &fakeTB{TB: t}
+	f.run(func() {
+		s := actortest.NewSystem(f)
+		w := s.NewProbe("w")
+		parent, err := s.Spawn("parent", "p", func() actor.Actor {
+			return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+				switch msg {
+				case "spawn":
+					return c.Spawn("child", "c", func() actor.Actor {
+						return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+					})
+				case "quit":
+					c.Stop(c.Self())
+				}
+				return nil, nil
+			})
+		})
+		if err != nil {
+			f.Fatal(err)
+		}
+		child := actortest.Ask[actor.Ref](s, parent, "spawn")
+		w.Watch(child)
+		s.Stop(parent)
+		w.ExpectTerminated(child)
+		p2, _ := s.Spawn("parent", "p2", func() actor.Actor {
+			return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+				if msg == "spawn" {
+					return c.Spawn("child", "c", func() actor.Actor {
+						return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+					})
+				}
+				c.Stop(c.Self())
+				return nil, nil
+			})
+		})
+		actortest.Ask[actor.Ref](s, p2, "spawn")
+		if err := s.Poison(p2); err != nil {
+			f.Fatal(err)
+		}
+		s.Settle()
+	})
+	f.finish()
+	if f.Failed() {
+		t.Fatalf("orderly stops failed the test: %s", f.output())
+	}
+}

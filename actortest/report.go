@@ -9,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/actorhook"
 )
 
 func (s *System) recordDead(d actor.DeadLetter) {
@@ -25,7 +26,8 @@ func (s *System) recordDead(d actor.DeadLetter) {
 }
 
 func (s *System) recordEvent(e actor.Event) {
-	failed := e.Kind == actor.Restarted || (e.Kind == actor.Stopped && e.Reason != nil)
+	failed := e.Kind == actor.Restarted ||
+		(e.Kind == actor.Stopped && e.Reason != nil && !actorhook.OrderlyStop(e.Reason))
 	if !failed {
 		return
 	}
@@ -96,8 +98,8 @@ func (s *System) popDead() (actor.DeadLetter, bool) {
 	return d, true
 }
 
-// TakeFailures returns the actor failures (restarts, and stops with a
-// reason) recorded since the last call and forgets them, so they do not
+// TakeFailures returns the actor failures (restarts, and stops past the
+// restart limit) recorded since the last call and forgets them, so they do not
 // fail the test. It also forgets the failures logged so far whose restart
 // has not come yet (an actor in restart backoff): those fail the test at
 // its end, as the failures the kit's logger saw, unless taken.

@@ -68,8 +68,10 @@ func WithActorOptions(opts ...actor.Option) Option {
 // [System.TakeDeadLetters] to assert on them instead.
 func AllowDeadLetters() Option { return func(c *config) { c.allowDead = true } }
 
-// AllowFailures stops actor failures (restarts, stops with a reason) from
-// failing the test; see [System.TakeFailures] to assert on them instead.
+// AllowFailures stops actor failures (restarts, stops past the restart
+// limit, failures waiting for their restart) from failing the test; a
+// child stopped because its parent stopped or restarted is no failure of
+// its own; see [System.TakeFailures] to assert on them instead.
 func AllowFailures() Option { return func(c *config) { c.allowFail = true } }
 
 // WithoutLeakCheck skips the goroutine leak check at cleanup, for tests

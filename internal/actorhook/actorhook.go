@@ -18,6 +18,12 @@ import (
 // Scheduler returns the scheduler of an *actor.System.
 var Scheduler func(sys any) *loop.Scheduler
 
+// OrderlyStop reports whether the reason of an actor's stop is an orderly
+// one, not a failure: its parent stopping or restarting (the parent's own
+// failure is reported for it), the system shutting down, or a start that
+// a spawn waited for and returned as its error.
+var OrderlyStop func(reason error) bool
+
 // Effects receives what a handler does through a Context driven by a test
 // harness (see NewContext), instead of a running system doing it.
 type Effects interface {
