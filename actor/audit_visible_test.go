@@ -3,9 +3,11 @@ package actor_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.uber.org/zap"
@@ -71,11 +73,13 @@ func TestAuditStartWait(t *testing.T) {
 	waitGone(t, s, actor.NewRef("test", "h", "stuck"))
 }
 
+var watchers atomic.Int64
+
 // waitGone waits, by watching from a helper actor, until ref has stopped.
 func waitGone(t *testing.T, s *actor.System, ref actor.Ref) {
 	t.Helper()
 	gone := make(chan struct{})
-	w, err := s.Spawn("watcher", "w-"+ref.Path(), func() actor.Actor {
+	w, err := s.Spawn("watcher", fmt.Sprint("w", watchers.Add(1)), func() actor.Actor {
 		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
 			switch msg.(type) {
 			case actor.Terminated:
