@@ -155,3 +155,32 @@ func TestAuditOrderlyStopsAreNotFailures(t *testing.T) {
 		t.Fatalf("orderly stops failed the test: %s", f.output())
 	}
 }
+
+// A receive timeout runs on virtual time, exactly: it fires d after the
+// last message, and a message before then pushes it back.
+func TestAuditReceiveTimeoutOnVirtualTime(t *testing.T) {
+	s := actortest.NewSystem(t)
+	p := s.NewProbe("p")
+	ref, err := s.Spawn("idle", "i", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch msg.(type) {
+			case actor.ReceiveTimeout:
+				return nil, c.Tell(p.Ref(), s.Now())
+			default:
+				c.SetReceiveTimeout(100 * time.Millisecond)
+			}
+			return nil, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tell(ref, "go")
+	p.ExpectNoMessage(60 * time.Millisecond)
+	s.Tell(ref, "again") // at 60ms: the timeout moves to 160ms
+	p.ExpectNoMessage(99 * time.Millisecond)
+	s.Advance(time.Millisecond)
+	p.ExpectMessage(160 * time.Millisecond)
+	s.Advance(100 * time.Millisecond)
+	p.ExpectMessage(260 * time.Millisecond)
+}
