@@ -19,6 +19,9 @@ import (
 // Refs of any kind and id, at any depth, in any system, print and parse
 // back to the same ref, keep their kind, id and parent.
 func TestAuditRefRoundTrips(t *testing.T) {
+	if back, err := actor.ParseRef(actor.Ref{}.String()); err != nil || !back.IsZero() {
+		t.Fatalf("the zero Ref does not round-trip: %v, %v", back, err)
+	}
 	names := []string{"a", "a/b", "%", "%2F", "%%2f/", "ünï€øde", "日本", "sp ace", "tab\tnew\nline", "trail/", "/", "x%zz"}
 	for _, sys := range []string{"s", "ünï", "sys.with.dots", "a/b", "50%", "with space"} {
 		for _, kind := range names {

@@ -104,17 +104,23 @@ func (r Ref) IsZero() bool { return r == Ref{} }
 // '/' and '%' in the system's name are written as in a path.
 func (r Ref) String() string {
 	if r.IsZero() {
-		return "troupe://<none>"
+		return zeroRefString
 	}
 	return "troupe://" + escapeSegment(r.system) + "/" + r.path
 }
 
-const refScheme = "troupe://"
+const (
+	refScheme     = "troupe://"
+	zeroRefString = refScheme + "<none>" // the zero Ref, printed
+)
 
 // ParseRef returns the ref that [Ref.String] printed: "troupe://", a
-// non-empty system name, then kind/id pairs separated by '/'. Other
-// input fails with [ErrBadRef].
+// non-empty system name, then kind/id pairs separated by '/' (or
+// "troupe://<none>", the zero Ref). Other input fails with [ErrBadRef].
 func ParseRef(s string) (Ref, error) {
+	if s == zeroRefString {
+		return Ref{}, nil
+	}
 	rest, ok := strings.CutPrefix(s, refScheme)
 	if !ok {
 		return Ref{}, fmt.Errorf("%w: %q: no %s", ErrBadRef, s, refScheme)
