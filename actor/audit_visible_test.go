@@ -134,3 +134,43 @@ func TestAuditDefaultLoggerPrintsFailures(t *testing.T) {
 		}
 	}
 }
+
+// Every actor that gives up at its restart limit says so on the default
+// logger, however many give up at once: no failure line is sampled away.
+func TestAuditDefaultLoggerKeepsEveryGiveUp(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	s, err := actor.NewSystem("storm")
+	os.Stderr = stderr
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan string)
+	go func() { b, _ := io.ReadAll(r); out <- string(b) }()
+	const n = 30
+	var refs []actor.Ref
+	for i := range n {
+		refs = append(refs, spawnCounter(t, s, fmt.Sprint(i), actor.WithRestartLimit(0, 1<<40)))
+	}
+	for _, ref := range refs {
+		_, _ = ask[any](t, s, ref, "boom")
+	}
+	for _, ref := range refs {
+		waitGone(t, s, ref)
+	}
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	text := <-out
+	if got := strings.Count(text, "restart limit"); got != n {
+		t.Fatalf("%d give-up lines for %d actors that gave up", got, n)
+	}
+	if got := strings.Count(text, "actor failed"); got != n {
+		t.Fatalf("%d failure lines for %d failures", got, n)
+	}
+}
