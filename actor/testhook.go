@@ -16,6 +16,12 @@ func init() {
 	actorhook.Scheduler = func(sys any) *loop.Scheduler { return sys.(*System).sched }
 	actorhook.NewContext = newHarnessContext
 	actorhook.OrderlyStop = orderlyStop
+	actorhook.Failed = func(r any) (error, bool) {
+		if f, ok := r.(*failure); ok {
+			return f.err, true
+		}
+		return nil, false
+	}
 }
 
 // orderlyStop: see actorhook.OrderlyStop.

@@ -75,7 +75,8 @@ func (b *Behavior) Self() actor.Ref { return b.self }
 func (b *Behavior) Context() *actor.Context { return b.ctx }
 
 // Run hands msg to the actor's Receive, on the calling goroutine, and
-// returns its reply and error. A panic in Receive fails the test.
+// returns its reply and error. A panic in Receive, or Context.Fail, fails
+// the test.
 func (b *Behavior) Run(msg any) (reply any, err error) {
 	b.t.Helper()
 	b.call(func() { reply, err = b.actor.Receive(b.ctx, msg) })
@@ -90,6 +91,9 @@ func (b *Behavior) call(fn func()) {
 		defer func() { failed = recover() }()
 		fn()
 	}()
+	if err, ok := actorhook.Failed(failed); ok {
+		b.t.Fatalf("actortest: %v failed (Context.Fail): %v", b.self, err)
+	}
 	if failed != nil {
 		b.t.Fatalf("actortest: %v panicked: %v", b.self, failed)
 	}

@@ -127,6 +127,15 @@ func TestBehaviorFailures(t *testing.T) {
 			w := actortest.ExpectEffectType[actortest.Spawned](b).Ref
 			b.Child(w).Run("not a job")
 		}, []string{"panicked"}},
+		{"fail is not a panic", func(tb testing.TB) {
+			b := actortest.NewBehavior(tb, "f", "f", func() actor.Actor {
+				return actor.ActorFunc(func(c *actor.Context, _ any) (any, error) {
+					c.Fail(errors.New("no db"))
+					return nil, nil
+				})
+			})
+			b.Run(1)
+		}, []string{"failed (Context.Fail): no db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { mustFail(t, c.run, c.want...) })

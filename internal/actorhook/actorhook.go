@@ -18,6 +18,10 @@ import (
 // Scheduler returns the scheduler of an *actor.System.
 var Scheduler func(sys any) *loop.Scheduler
 
+// Failed returns the error of Context.Fail if r, a value recovered from a
+// handler, is one.
+var Failed func(r any) (error, bool)
+
 // OrderlyStop reports whether the reason of an actor's stop is an orderly
 // one, not a failure: its parent stopping or restarting (the parent's own
 // failure is reported for it), the system shutting down, or a start that
