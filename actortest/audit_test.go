@@ -184,3 +184,27 @@ func TestAuditReceiveTimeoutOnVirtualTime(t *testing.T) {
 	s.Advance(100 * time.Millisecond)
 	p.ExpectMessage(260 * time.Millisecond)
 }
+
+// A goroutine an actor leaves running fails the test at cleanup, naming
+// where it waits.
+func TestAuditLeakFails(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	mustFail(t, func(tb testing.TB) {
+		s := actortest.NewSystem(tb)
+		ref, err := s.Spawn("leaky", "l", func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) {
+				go leakyWait(release)
+				return nil, nil
+			})
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s.Tell(ref, 1)
+		s.Settle()
+	}, "leakyWait")
+}
+
+//go:noinline
+func leakyWait(release <-chan struct{}) { <-release }
