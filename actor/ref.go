@@ -93,27 +93,34 @@ func (r Ref) ID() string {
 }
 
 // Path returns the actor's path: kind and id from the top-level
-// ancestor down, joined by '/', with '/' and '%' in a kind or id
-// written as %2F and %25.
+// ancestor down, joined by '/', with '/', '%' and control characters in
+// a kind or id written as %XX (%2F, %25, %0A...).
 func (r Ref) Path() string { return r.path }
 
 // IsZero reports whether r names no actor.
 func (r Ref) IsZero() bool { return r == Ref{} }
 
-// String returns "troupe://system/path", which [ParseRef] reads back.
+// String returns "troupe://system/path", which [ParseRef] reads back;
+// '/' and '%' in the system's name are written as in a path.
 func (r Ref) String() string {
 	if r.IsZero() {
-		return "troupe://<none>"
+		return zeroRefString
 	}
-	return "troupe://" + r.system + "/" + r.path
+	return "troupe://" + escapeSegment(r.system) + "/" + r.path
 }
 
-const refScheme = "troupe://"
+const (
+	refScheme     = "troupe://"
+	zeroRefString = refScheme + "<none>" // the zero Ref, printed
+)
 
 // ParseRef returns the ref that [Ref.String] printed: "troupe://", a
-// non-empty system name, then kind/id pairs separated by '/'. Other
-// input fails with [ErrBadRef].
+// non-empty system name, then kind/id pairs separated by '/' (or
+// "troupe://<none>", the zero Ref). Other input fails with [ErrBadRef].
 func ParseRef(s string) (Ref, error) {
+	if s == zeroRefString {
+		return Ref{}, nil
+	}
 	rest, ok := strings.CutPrefix(s, refScheme)
 	if !ok {
 		return Ref{}, fmt.Errorf("%w: %q: no %s", ErrBadRef, s, refScheme)
@@ -121,6 +128,10 @@ func ParseRef(s string) (Ref, error) {
 	system, path, ok := strings.Cut(rest, "/")
 	if !ok || system == "" {
 		return Ref{}, fmt.Errorf("%w: %q: no system and path", ErrBadRef, s)
+	}
+	system, err := unescapeChecked(system)
+	if err != nil {
+		return Ref{}, fmt.Errorf("%w: %q: %w", ErrBadRef, s, err)
 	}
 	canon, err := canonicalPath(path)
 	if err != nil {
@@ -147,27 +158,35 @@ func canonicalPath(path string) (string, error) {
 	return strings.Join(segs, "/"), nil
 }
 
-// escapeSegment writes '%' and '/' in a kind or id as %25 and %2F, so
-// that a path splits at its slashes only; other bytes stand for
-// themselves.
+// escapeSegment writes '%', '/' and control characters (bytes below
+// 0x20, and 0x7f) in a kind or id as %XX, so that a path splits at its
+// slashes only and prints on one line; other bytes stand for themselves.
 func escapeSegment(s string) string {
-	if !strings.ContainsAny(s, "%/") {
+	i := 0
+	for i < len(s) && !mustEscape(s[i]) {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
+	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(len(s) + 4)
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '%':
-			b.WriteString("%25")
-		case '/':
-			b.WriteString("%2F")
-		default:
-			b.WriteByte(s[i])
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if c := s[i]; mustEscape(c) {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		} else {
+			b.WriteByte(c)
 		}
 	}
 	return b.String()
 }
+
+// mustEscape reports whether escapeSegment writes c as %XX.
+func mustEscape(c byte) bool { return c == '%' || c == '/' || c < 0x20 || c == 0x7f }
 
 // unescapeSegment reverses escapeSegment on a segment of a valid path.
 func unescapeSegment(s string) string {

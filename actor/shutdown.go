@@ -71,6 +71,21 @@ func (s *System) stuckActors(err error) error {
 	return out
 }
 
+// finishShutdown completes a shutdown started from a handler, off the
+// loops: once every actor has stopped it shuts the scheduler down.
+func (s *System) finishShutdown() {
+	if s.live.wait(context.Background()) == nil {
+		_ = s.sched.Shutdown(context.Background())
+	}
+}
+
+// down reports whether a Shutdown has stopped every actor, or given up
+// on the stuck ones: the system then sends nothing anywhere. While its
+// actors stop, their hooks may still send.
+func (s *System) down() bool {
+	return s.closed.Load() && (s.live.n.Load() == 0 || s.abandoned.Load())
+}
+
 // liveCount counts the cells not yet terminated; Shutdown waits for it to
 // reach zero under a context, so an abandoned wait leaves no goroutine.
 type liveCount struct {

@@ -123,17 +123,20 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		_ = c.l.Close()
 		return Ref{}, err
 	}
+	if deferred {
+		if err := c.l.Submit(c.start); err != nil {
+			s.unregister(c)
+			_ = c.l.Close()
+			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.self(), err)
+		}
+	}
+	// Only a child that will start joins its parent, which waits for its
+	// children to stop before it stops.
 	if parent != nil {
 		if parent.children == nil {
 			parent.children = map[Ref]*cell{}
 		}
 		parent.children[c.self()] = c
-	}
-	if deferred {
-		if err := c.l.Submit(c.start); err != nil {
-			s.unregister(c)
-			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.self(), err)
-		}
 	}
 	if started != nil {
 		return s.awaitStart(wait, c.self(), started)

@@ -205,6 +205,10 @@ func (s *System) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, er
 // held by such handlers: a stuck actor finishes its stop when its handler
 // returns; the actors waiting for it are abandoned. A later Shutdown waits
 // for the stuck handlers to return.
+//
+// From a handler, which cannot wait for its own actor to stop, Shutdown
+// starts the shutdown, which then completes on its own, and returns
+// [ErrWouldBlock] at once; a Shutdown from outside waits for it.
 func (s *System) Shutdown(ctx context.Context) error {
 	if s.abandoned.Load() {
 		return s.stuckActors(s.sched.Shutdown(ctx))
@@ -220,6 +224,10 @@ func (s *System) Shutdown(ctx context.Context) error {
 	})
 	for _, c := range top {
 		c.sendSystem(stopSignal{reason: ErrSystemClosed})
+	}
+	if loop.OnLoopGoroutine() {
+		go s.finishShutdown()
+		return fmt.Errorf("%w: Shutdown from a handler", ErrWouldBlock)
 	}
 	if err := s.live.wait(ctx); err != nil {
 		return s.abandon(ctx)

@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -14,6 +15,19 @@ import (
 func init() {
 	actorhook.Scheduler = func(sys any) *loop.Scheduler { return sys.(*System).sched }
 	actorhook.NewContext = newHarnessContext
+	actorhook.OrderlyStop = orderlyStop
+	actorhook.Failed = func(r any) (error, bool) {
+		if f, ok := r.(*failure); ok {
+			return f.err, true
+		}
+		return nil, false
+	}
+}
+
+// orderlyStop: see actorhook.OrderlyStop.
+func orderlyStop(reason error) bool {
+	return errors.Is(reason, errParentStopping) || errors.Is(reason, errParentRestarting) ||
+		errors.Is(reason, ErrSystemClosed) || errors.Is(reason, ErrStartFailed)
 }
 
 // Cells driven by a test harness, with where their effects go. The count
@@ -37,12 +51,20 @@ func effectsOf(c *cell) actorhook.Effects {
 }
 
 // newHarnessContext makes a cell that belongs to no running system: an
-// empty System (no scheduler, no actors) only names it and logs.
-func newHarnessContext(system, kind, id string, log *zap.Logger, fx actorhook.Effects) (any, func()) {
-	sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
-	sys.closed.Store(true)
-	c := &cell{sys: sys, cfg: &defaultSpawnConfig, state: cellRunning}
-	name(c, NewRef(system, kind, id))
+// empty System (no scheduler, no actors) only names it and logs. A child's
+// cell shares its parent's and is named under it, as spawn names it.
+func newHarnessContext(parent any, system, kind, id string, log *zap.Logger, fx actorhook.Effects) (any, func()) {
+	var c *cell
+	if p, ok := parent.(*Context); ok && p != nil {
+		pc := p.c()
+		c = &cell{sys: pc.sys, cfg: &defaultSpawnConfig, state: cellRunning, parent: pc}
+		name(c, childRef(pc, kind, id))
+	} else {
+		sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
+		sys.closed.Store(true)
+		c = &cell{sys: sys, cfg: &defaultSpawnConfig, state: cellRunning}
+		name(c, NewRef(system, kind, id))
+	}
 	harnesses.Store(c, fx)
 	harnessed.Add(1)
 	var once sync.Once

@@ -54,7 +54,11 @@ func (s *System) AskTimeout() time.Duration { return s.askTimeout }
 // dead-letters it.
 func (s *System) sendRemote(ctx context.Context, to Ref, msg any, reply replyFunc) error {
 	var err error
-	if t := s.getTransport(); t != nil && !to.IsZero() {
+	if s.down() {
+		// Once the system's actors are gone, nothing of it speaks to other
+		// systems: the transport may well still be up.
+		err = fmt.Errorf("%w: %s", ErrSystemClosed, to)
+	} else if t := s.getTransport(); t != nil && !to.IsZero() {
 		if err = t.Send(ctx, to, msg, reply); err == nil {
 			return nil
 		}

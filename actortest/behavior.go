@@ -42,13 +42,19 @@ type Behavior struct {
 // and runs its Started hook, if it has one.
 func NewBehavior(t testing.TB, kind, id string, f actor.Factory) *Behavior {
 	t.Helper()
-	return newBehavior(t, kind, id, f, zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel)))
+	return newBehavior(t, nil, kind, id, f, zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel)))
 }
 
-func newBehavior(t testing.TB, kind, id string, f actor.Factory, log *zap.Logger) *Behavior {
+// newBehavior makes the Behavior of kind/id, the child of parent's actor
+// if parent is not nil.
+func newBehavior(t testing.TB, parent *actor.Context, kind, id string, f actor.Factory, log *zap.Logger) *Behavior {
 	t.Helper()
 	b := &Behavior{t: t, timers: map[any]TimerStarted{}, children: map[actor.Ref]actor.Factory{}, log: log}
-	ctx, release := actorhook.NewContext("test", kind, id, log, (*recorder)(b))
+	var p any
+	if parent != nil {
+		p = parent
+	}
+	ctx, release := actorhook.NewContext(p, "test", kind, id, log, (*recorder)(b))
 	t.Cleanup(release)
 	b.ctx = ctx.(*actor.Context)
 	b.self = b.ctx.Self()
@@ -69,7 +75,8 @@ func (b *Behavior) Self() actor.Ref { return b.self }
 func (b *Behavior) Context() *actor.Context { return b.ctx }
 
 // Run hands msg to the actor's Receive, on the calling goroutine, and
-// returns its reply and error. A panic in Receive fails the test.
+// returns its reply and error. A panic in Receive, or Context.Fail, fails
+// the test.
 func (b *Behavior) Run(msg any) (reply any, err error) {
 	b.t.Helper()
 	b.call(func() { reply, err = b.actor.Receive(b.ctx, msg) })
@@ -84,6 +91,9 @@ func (b *Behavior) call(fn func()) {
 		defer func() { failed = recover() }()
 		fn()
 	}()
+	if err, ok := actorhook.Failed(failed); ok {
+		b.t.Fatalf("actortest: %v failed (Context.Fail): %v", b.self, err)
+	}
 	if failed != nil {
 		b.t.Fatalf("actortest: %v panicked: %v", b.self, failed)
 	}
@@ -172,15 +182,16 @@ func (b *Behavior) ExpectNoEffects() {
 }
 
 // Child returns a Behavior running the child r that a handler spawned,
-// made by the factory given to Spawn. It fails the test if no handler
-// spawned r.
+// made by the factory given to Spawn: its Self is r and its Parent is b's
+// Self, so what it tells its parent is recorded as sent there. It fails
+// the test if no handler spawned r.
 func (b *Behavior) Child(r actor.Ref) *Behavior {
 	b.t.Helper()
 	f, ok := b.children[r]
 	if !ok {
 		b.t.Fatalf("actortest: %v spawned no child %v", b.self, r)
 	}
-	return newBehavior(b.t, r.Kind(), r.ID(), f, b.log)
+	return newBehavior(b.t, b.ctx, r.Kind(), r.ID(), f, b.log)
 }
 
 func describeEffects(fx []Effect) string {

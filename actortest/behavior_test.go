@@ -83,7 +83,10 @@ func TestBehaviorEffects(t *testing.T) {
 	if r, _ := child.Run(job{N: 4}); r != 8 {
 		t.Fatalf("child reply %v", r)
 	}
-	child.ExpectEffect(actortest.Sent{To: actor.Ref{}, Msg: done{}}) // a child behavior runs alone: no parent
+	if child.Self() != w || child.Context().Parent() != b.Self() {
+		t.Fatalf("child behavior is %v with parent %v; want %v with parent %v", child.Self(), child.Context().Parent(), w, b.Self())
+	}
+	child.ExpectEffect(actortest.Sent{To: b.Self(), Msg: done{}})
 
 	if _, err := b.Run(42); !errors.Is(err, actor.ErrUnhandled) {
 		t.Fatalf("Run(42) err = %v", err)
@@ -124,6 +127,15 @@ func TestBehaviorFailures(t *testing.T) {
 			w := actortest.ExpectEffectType[actortest.Spawned](b).Ref
 			b.Child(w).Run("not a job")
 		}, []string{"panicked"}},
+		{"fail is not a panic", func(tb testing.TB) {
+			b := actortest.NewBehavior(tb, "f", "f", func() actor.Actor {
+				return actor.ActorFunc(func(c *actor.Context, _ any) (any, error) {
+					c.Fail(errors.New("no db"))
+					return nil, nil
+				})
+			})
+			b.Run(1)
+		}, []string{"failed (Context.Fail): no db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { mustFail(t, c.run, c.want...) })

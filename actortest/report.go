@@ -9,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/actorhook"
 )
 
 func (s *System) recordDead(d actor.DeadLetter) {
@@ -25,7 +26,8 @@ func (s *System) recordDead(d actor.DeadLetter) {
 }
 
 func (s *System) recordEvent(e actor.Event) {
-	failed := e.Kind == actor.Restarted || (e.Kind == actor.Stopped && e.Reason != nil)
+	failed := e.Kind == actor.Restarted ||
+		(e.Kind == actor.Stopped && e.Reason != nil && !actorhook.OrderlyStop(e.Reason))
 	if !failed {
 		return
 	}
@@ -33,6 +35,15 @@ func (s *System) recordEvent(e actor.Event) {
 	defer s.mu.Unlock()
 	if !s.closing && !s.cfg.allowFail {
 		s.failures = append(s.failures, e)
+	}
+}
+
+// recordFailureLog keeps a failure the runtime logged (see failCore).
+func (s *System) recordFailureLog(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing && !s.cfg.allowFail {
+		s.failLogs = append(s.failLogs, line)
 	}
 }
 
@@ -87,23 +98,34 @@ func (s *System) popDead() (actor.DeadLetter, bool) {
 	return d, true
 }
 
-// TakeFailures returns the actor failures (restarts, and stops with a
-// reason) recorded since the last call and forgets them, so they do not
-// fail the test.
+// TakeFailures returns the actor failures (restarts, and stops past the
+// restart limit) recorded since the last call and forgets them, so they do not
+// fail the test. It also forgets the failures logged so far whose restart
+// has not come yet (an actor in restart backoff): those fail the test at
+// its end, as the failures the kit's logger saw, unless taken.
 func (s *System) TakeFailures() []actor.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.failures
-	s.failures = nil
+	s.failures, s.failLogs = nil, nil
 	return f
 }
 
 // report fails the test (without stopping it) for dead letters and
 // failures not taken by the end of the test.
 func (s *System) report() {
+	s.mu.Lock()
+	logged := s.failLogs
+	s.mu.Unlock()
 	d, f := s.TakeDeadLetters(), s.TakeFailures()
 	if s.cfg.allowDead {
 		d = nil
+	}
+	if len(f) > 0 {
+		logged = nil // the events say it
+	}
+	for _, line := range logged {
+		s.t.Errorf("actortest: system %s: unexpected actor failure: %s", s.Name(), line)
 	}
 	for _, x := range d {
 		s.t.Errorf("actortest: system %s: unexpected dead letter to %v: %T %+v: %v", s.Name(), x.To, x.Message, x.Message, x.Reason)

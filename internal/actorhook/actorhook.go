@@ -18,6 +18,16 @@ import (
 // Scheduler returns the scheduler of an *actor.System.
 var Scheduler func(sys any) *loop.Scheduler
 
+// Failed returns the error of Context.Fail if r, a value recovered from a
+// handler, is one.
+var Failed func(r any) (error, bool)
+
+// OrderlyStop reports whether the reason of an actor's stop is an orderly
+// one, not a failure: its parent stopping or restarting (the parent's own
+// failure is reported for it), the system shutting down, or a start that
+// a spawn waited for and returned as its error.
+var OrderlyStop func(reason error) bool
+
 // Effects receives what a handler does through a Context driven by a test
 // harness (see NewContext), instead of a running system doing it.
 type Effects interface {
@@ -37,6 +47,8 @@ type Effects interface {
 
 // NewContext returns the *actor.Context of an actor system/kind/id that is
 // not running anywhere: its logger derives from log, and its operations
-// (tell, spawn, stop, watch, timers, receive timeout) go to fx. release
-// ends the diversion.
-var NewContext func(system, kind, id string, log *zap.Logger, fx Effects) (ctx any, release func())
+// (tell, spawn, stop, watch, timers, receive timeout) go to fx. With a
+// parent (an *actor.Context made by NewContext; nil for a top-level
+// actor) the actor is that one's child: its ref is the parent's Child,
+// and system is the parent's. release ends the diversion.
+var NewContext func(parent any, system, kind, id string, log *zap.Logger, fx Effects) (ctx any, release func())

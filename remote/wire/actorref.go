@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/troupe-go/troupe/actor"
 )
@@ -17,11 +18,21 @@ func (r Ref) ActorRef() (actor.Ref, error) {
 	if r.Parent == "" {
 		return actor.NewRef(r.System, r.Kind, r.ID), nil // the zero Ref if all are empty
 	}
-	p, err := actor.ParseRef("troupe://" + r.System + "/" + r.Parent)
+	p, err := refAt(r.System, r.Parent)
 	if err != nil {
 		return actor.Ref{}, fmt.Errorf("%w: ref parent: %w", ErrMalformed, err)
 	}
 	return p.Child(r.Kind, r.ID), nil
+}
+
+// systemEscaper writes a system's name as [actor.Ref.String] does, so
+// that [actor.ParseRef] reads it back whatever it holds.
+var systemEscaper = strings.NewReplacer("%", "%25", "/", "%2F")
+
+// refAt returns the ref of the actor at path (as [actor.Ref.Path] spells
+// it) in system.
+func refAt(system, path string) (actor.Ref, error) {
+	return actor.ParseRef("troupe://" + systemEscaper.Replace(system) + "/" + path)
 }
 
 // ActorRef encodes r as nested message field f, laid out as an

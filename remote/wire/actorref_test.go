@@ -40,3 +40,20 @@ func TestActorRefField(t *testing.T) {
 		t.Fatalf("bad parent path read as %v, %v; want ErrMalformed", got, d.Err())
 	}
 }
+
+// A child's ref keeps its system and names whatever the system's name and
+// the names hold ('/', '%', '.', control characters, unicode).
+func TestAuditActorRefOddNames(t *testing.T) {
+	for _, sys := range []string{"a/b", "50%", "n.1", "ü"} {
+		top := actor.NewRef(sys, "t/%", "x\ny")
+		for _, r := range []actor.Ref{top.Child("k.*>", "ü/%2F"), top.Child("a", "b").Child("c\x00", "d")} {
+			var e wire.Encoder
+			e.ActorRef(1, true, r)
+			d := wire.NewDecoder(e.Bytes())
+			d.Next()
+			if got := d.ActorRef(); got != r || d.Err() != nil {
+				t.Fatalf("%v read back as %v, %v", r, got, d.Err())
+			}
+		}
+	}
+}

@@ -608,7 +608,7 @@ func refFromTag(content any) (any, error) {
 	if len(s) == 3 {
 		return actor.NewRef(s[0], s[1], s[2]), nil // the zero Ref if all are empty
 	}
-	parent, err := actor.ParseRef("troupe://" + s[0] + "/" + s[3])
+	parent, err := refAt(s[0], s[3])
 	if err != nil {
 		return nil, fmt.Errorf("tag %d: %w", jsRefTag, err)
 	}

@@ -93,6 +93,7 @@ func TestJSValuesRoundTrip(t *testing.T) {
 		{"ref", ref, ref, "js.ref"},
 		{"child ref", ref.Child("line", "x/1"), ref.Child("line", "x/1"), "js.ref"},
 		{"child ref nested", []any{ref.Child("a", "b").Child("c", "d")}, []any{ref.Child("a", "b").Child("c", "d")}, "js.array"},
+		{"child ref, odd system", actor.NewRef("n/1%", "k", "i").Child("c\n", "%d"), actor.NewRef("n/1%", "k", "i").Child("c\n", "%d"), "js.ref"},
 		{"ref nested", map[string]any{"replyTo": ref}, map[string]any{"replyTo": ref}, "js.object"},
 		{"zero ref nested", []any{actor.Ref{}}, []any{actor.Ref{}}, "js.array"},
 		{"int8array", []int8{-128, 0, 127}, []int8{-128, 0, 127}, "js.int8array"},
