@@ -91,3 +91,24 @@ func ExampleWithDeadLetterHandler() {
 	// Output:
 	// dead letter to troupe://example/greeter/nobody: hi (actor: not found: troupe://example/greeter/nobody)
 }
+
+func ExampleSystem_Actors() {
+	s, _ := actor.NewSystem("example")
+	defer s.Shutdown(context.Background())
+	for _, id := range []string{"a", "b", "c"} {
+		s.Spawn("worker", id, func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+		})
+	}
+	n := 0
+	for after := ""; ; {
+		page, next, _ := s.Actors(actor.ListOptions{After: after, Limit: 2})
+		n += len(page)
+		if next == "" {
+			break
+		}
+		after = next
+	}
+	fmt.Println(n, "actors;", s.Totals().Kinds["worker"].Actors, "workers")
+	// Output: 3 actors; 3 workers
+}

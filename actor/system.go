@@ -29,6 +29,7 @@ type System struct {
 
 	bus         bus
 	deadLetters atomic.Uint64
+	obs         observer                     // introspection's counters; see introspect_side.go
 	transport   atomic.Pointer[transportBox] // see attach
 }
 
@@ -242,6 +243,7 @@ func (s *System) register(c *cell) error {
 	case !added:
 		return ErrSystemClosed
 	}
+	s.obs.registered(c)
 	return nil
 }
 
@@ -258,5 +260,6 @@ func (s *System) admit() bool {
 
 func (s *System) unregister(c *cell) {
 	s.reg.remove(c)
+	s.obs.unregistered(c)
 	s.live.Done()
 }

@@ -24,6 +24,9 @@ type Metrics struct {
 	// TimersPending is the number of scheduled timers, as of the loop's last
 	// round.
 	TimersPending int
+	// MailDepth is the number of letters waiting in the mail lane (see
+	// [Loop.Post]); IngressDepth counts them too.
+	MailDepth int
 	// FDsWatched is the number of file descriptors watched, as of the
 	// loop's last round.
 	FDsWatched int
@@ -59,7 +62,7 @@ const (
 	cPanics
 	numDeltas
 	cGauges     = numDeltas // timers pending (low 32 bits) and fds watched (high 32), published as is
-	numCounters    = numDeltas + 1
+	numCounters = numDeltas + 1
 )
 
 // publish makes the loop's counters visible to Metrics. On the loop.
@@ -101,6 +104,7 @@ func (l *Loop) Metrics() Metrics {
 		ImmediatesRun: s.pub[cImmediates].Load(),
 		Panics:        s.pub[cPanics].Load(),
 		IngressDepth:  int(l.in.size.Load()) + int(l.in.mailN.Load()),
+		MailDepth:     int(l.in.mailN.Load()),
 	}
 	gauges := s.pub[cGauges].Load()
 	m.TimersPending, m.FDsWatched = int(uint32(gauges)), int(gauges>>32)
