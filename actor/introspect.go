@@ -79,9 +79,9 @@ type ActorInfo struct {
 	// StartedAt is when the actor was spawned; zero unless the system
 	// records details ([System.SetDetailedMetrics]) since before then.
 	StartedAt time.Time
-	// MessagesHandled counts the tasks the actor's loop ran: its
-	// messages, and the replies, timer deliveries and system messages
-	// it handled.
+	// MessagesHandled counts the tasks and timer callbacks the actor's
+	// loop ran: its messages, and the replies, timer deliveries and
+	// system messages it handled.
 	MessagesHandled uint64
 	// HandlingTime estimates how long the actor takes per task, from a
 	// sample of its tasks.

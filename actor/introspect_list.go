@@ -139,7 +139,7 @@ func (s *System) info(c *cell) ActorInfo {
 	m := c.l.Metrics()
 	a := ActorInfo{
 		Ref:             c.self(),
-		MessagesHandled: m.TasksRun,
+		MessagesHandled: m.TasksRun + m.TimersFired,
 		HandlingTime:    m.TaskLatency,
 		TimersPending:   m.TimersPending,
 		FDsWatched:      m.FDsWatched,

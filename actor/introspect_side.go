@@ -87,7 +87,8 @@ func (o *observer) registered(c *cell) {
 // its side state.
 func (o *observer) unregistered(c *cell) {
 	k := o.kind(c.self().Kind())
-	k.handled.Add(c.l.Metrics().TasksRun)
+	m := c.l.Metrics()
+	k.handled.Add(m.TasksRun + m.TimersFired)
 	k.stopped.Add(1)
 	o.side.Delete(c)
 	if c.parent != nil {

@@ -47,7 +47,13 @@ type detailJSON struct {
 	actorJSON
 	ChildRefs []string      `json:"childRefs"`
 	Failures  []failureJSON `json:"failures"`
-	Stats     []actor.Stat  `json:"stats"`
+	Stats     []statJSON    `json:"stats"`
+}
+
+type statJSON struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
 }
 
 func refString(r actor.Ref) string {
@@ -101,15 +107,15 @@ func toJSON(a *actor.ActorInfo) actorJSON {
 }
 
 func detailToJSON(d *actor.ActorDetail) detailJSON {
-	j := detailJSON{actorJSON: toJSON(&d.ActorInfo), ChildRefs: []string{}, Failures: []failureJSON{}, Stats: d.Stats}
+	j := detailJSON{actorJSON: toJSON(&d.ActorInfo), ChildRefs: []string{}, Failures: []failureJSON{}, Stats: []statJSON{}}
+	for _, s := range d.Stats {
+		j.Stats = append(j.Stats, statJSON(s))
+	}
 	for _, r := range d.ChildRefs {
 		j.ChildRefs = append(j.ChildRefs, refString(r))
 	}
 	for _, f := range d.Failures {
 		j.Failures = append(j.Failures, failure(f))
-	}
-	if j.Stats == nil {
-		j.Stats = []actor.Stat{}
 	}
 	return j
 }

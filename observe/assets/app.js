@@ -22,6 +22,10 @@ function us(v) {
   return v.toFixed(0) + " µs";
 }
 
+function clock(t) {
+  return new Date(t).toLocaleTimeString("en-GB", { hour12: false });
+}
+
 async function getJSON(url) {
   const r = await fetch(url);
   if (!r.ok) throw new Error((await r.text()).trim() || r.statusText);
@@ -31,7 +35,7 @@ async function getJSON(url) {
 // ---- live summary ----------------------------------------------------
 
 let last = null;
-let topBy = "mailbox";
+let topBy = "handling";
 let seenDead = 0;
 let tickCount = 0;
 
@@ -115,8 +119,8 @@ function renderDead(s) {
   if (fresh.length && list.querySelector(".empty")) list.replaceChildren();
   for (const d of fresh) {
     const row = el("div", "dead");
-    row.append(el("span", "t", new Date(d.at).toLocaleTimeString()), el("span", "r", d.reason),
-      el("span", "d", d.message + " → " + (d.to || "?") + "  " + d.error));
+    row.append(el("span", "t", clock(d.at)), el("span", "r", d.reason),
+      el("span", "d", d.to || "?"), el("span", "m", d.message), el("span", "e", d.error));
     row.title = d.error;
     list.prepend(row);
     seenDead = d.seq;
@@ -270,6 +274,18 @@ async function refreshTree() {
   }
 }
 
+// stat formats a figure an actor reports, by its unit.
+function stat(s) {
+  if (s.unit === "By") {
+    const units = ["B", "KiB", "MiB", "GiB"];
+    let v = s.value, i = 0;
+    while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+    return v.toFixed(i ? 1 : 0) + " " + units[i];
+  }
+  if (s.unit === "1" && s.value <= 1) return (s.value * 100).toFixed(0) + " %";
+  return num(s.value) + (s.unit && s.unit !== "1" ? " " + s.unit : "");
+}
+
 // ---- inspect -------------------------------------------------------------
 
 async function inspect(ref, user) {
@@ -301,12 +317,12 @@ async function inspect(ref, user) {
   if (d.stats.length) {
     parts.push(el("h3", "", "reported by the actor"));
     const sdl = el("dl");
-    for (const s of d.stats) sdl.append(el("dt", "", s.name), el("dd", "", num(s.value) + " " + (s.unit === "1" ? "" : s.unit)));
+    for (const s of d.stats) sdl.append(el("dt", "", s.name), el("dd", "", stat(s)));
     parts.push(sdl);
   }
   parts.push(el("h3", "", "recent failures"));
   if (!d.failures.length) parts.push(el("div", "empty", "None."));
-  for (const f of d.failures.slice().reverse()) parts.push(el("div", "failure", new Date(f.at).toLocaleTimeString() + "  " + f.error));
+  for (const f of d.failures.slice().reverse()) parts.push(el("div", "failure", clock(f.at) + "  " + f.error));
   if (last && last.actions) {
     const acts = el("div", "actions");
     for (const action of ["restart", "stop"]) {
