@@ -17,6 +17,7 @@ function el(tag, cls, text) {
 
 function us(v) {
   if (!v) return "–";
+  if (v < 1) return "<1 µs";
   if (v >= 1e6) return (v / 1e6).toFixed(2) + " s";
   if (v >= 1e3) return (v / 1e3).toFixed(1) + " ms";
   return v.toFixed(0) + " µs";
