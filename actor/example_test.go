@@ -112,3 +112,37 @@ func ExampleSystem_Actors() {
 	fmt.Println(n, "actors;", s.Totals().Kinds["worker"].Actors, "workers")
 	// Output: 3 actors; 3 workers
 }
+
+func ExampleSystem_Inspect() {
+	s, _ := actor.NewSystem("example")
+	defer s.Shutdown(context.Background())
+	ref, _ := s.Spawn("worker", "w", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if msg == "boom" {
+				panic("boom")
+			}
+			return nil, nil
+		})
+	})
+	s.Tell(ref, "boom") // fails once, restarts
+	d, _ := s.Inspect(context.Background(), ref)
+	fmt.Println(d.State, d.Restarts, len(d.Failures))
+	// Output: running 1 1
+}
+
+func ExampleSystem_VisitActors() {
+	s, _ := actor.NewSystem("example")
+	defer s.Shutdown(context.Background())
+	for i := range 5 {
+		s.Spawn("worker", fmt.Sprint(i), func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+		})
+	}
+	queued := 0
+	s.VisitActors(func(a *actor.ActorInfo) bool {
+		queued += a.Mailbox.Total()
+		return true // false stops the visit
+	})
+	fmt.Println("queued:", queued)
+	// Output: queued: 0
+}

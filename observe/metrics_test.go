@@ -89,11 +89,11 @@ func TestOTelReportsByKind(t *testing.T) {
 		}
 	}
 	want := map[string]float64{
-		"troupe.actors{actor.kind=worker}":                            5,
-		"troupe.actors{actor.kind=cache}":                             1,
-		"troupe.actor.restarts{actor.kind=cache}":                     1,
-		"troupe.dead_letters{reason=not_found}":                       1,
-		"troupe.scheduler.workers{state=idle}":                        -1, // present
+		"troupe.actors{actor.kind=worker}":                             5,
+		"troupe.actors{actor.kind=cache}":                              1,
+		"troupe.actor.restarts{actor.kind=cache}":                      1,
+		"troupe.dead_letters{reason=not_found}":                        1,
+		"troupe.scheduler.workers{state=idle}":                         -1, // present
 		"troupe.actor.handling_time{actor.kind=worker,percentile=p99}": -1,
 	}
 	for k, v := range want {
