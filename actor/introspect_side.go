@@ -38,6 +38,21 @@ const maxFailures = 8
 // kindCounters counts, per kind, what outlives the actors.
 type kindCounters struct {
 	handled, restarts, stopped atomic.Uint64
+	reported                   atomic.Uint64 // the largest messages-handled total reported
+}
+
+// handledSoFar returns the larger of n and the largest total reported
+// before, so that the kind's total never goes back.
+func (k *kindCounters) handledSoFar(n uint64) uint64 {
+	for {
+		prev := k.reported.Load()
+		if n <= prev {
+			return prev
+		}
+		if k.reported.CompareAndSwap(prev, n) {
+			return n
+		}
+	}
 }
 
 // SetDetailedMetrics turns on (or off) the figures that cost something

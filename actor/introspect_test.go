@@ -218,3 +218,42 @@ func TestDeadLetterReason(t *testing.T) {
 		}
 	}
 }
+
+// A kind's messages-handled total only grows, while its actors stop and
+// their counts move from the live actors to the kind's own.
+func TestTotalsMessagesNeverGoBack(t *testing.T) {
+	s := newSystem(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 200 {
+			ref, err := s.Spawn("brief", fmt.Sprint(i), func() actor.Actor {
+				return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) { return msg, nil })
+			})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for range 5 {
+				_, _ = actor.Ask[int](context.Background(), s, ref, 1)
+			}
+			s.Stop(ref)
+		}
+	}()
+	var last uint64
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		n := s.Totals().Kinds["brief"].MessagesHandled
+		if n < last {
+			t.Fatalf("messages handled went back from %d to %d", last, n)
+		}
+		last = n
+	}
+	if last < 200*5 {
+		t.Fatalf("messages handled %d, want at least %d", last, 200*5)
+	}
+}

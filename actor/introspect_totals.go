@@ -12,6 +12,16 @@ func (s *System) Totals() Totals {
 		DeadLetters:  make(map[string]uint64, numDeadReasons),
 		AsksTimedOut: s.obs.asksTimedOut.Load(),
 	}
+	// Stopped actors' counts first, then the live ones: an actor that
+	// stops in between is missed, never counted twice, and the clamp in
+	// handledSoFar keeps the total from going back.
+	s.obs.kinds.Range(func(name, v any) bool {
+		kc := v.(*kindCounters)
+		t.Kinds[name.(string)] = KindTotals{
+			MessagesHandled: kc.handled.Load(), Restarts: kc.restarts.Load(), Stopped: kc.stopped.Load(),
+		}
+		return true
+	})
 	s.VisitActors(func(a *ActorInfo) bool {
 		t.Actors++
 		kind := a.Ref.Kind()
@@ -22,15 +32,10 @@ func (s *System) Totals() Totals {
 		t.Kinds[kind] = k
 		return true
 	})
-	s.obs.kinds.Range(func(name, v any) bool {
-		kc := v.(*kindCounters)
-		k := t.Kinds[name.(string)]
-		k.MessagesHandled += kc.handled.Load()
-		k.Restarts = kc.restarts.Load()
-		k.Stopped = kc.stopped.Load()
-		t.Kinds[name.(string)] = k
-		return true
-	})
+	for name, k := range t.Kinds {
+		k.MessagesHandled = s.obs.kind(name).handledSoFar(k.MessagesHandled)
+		t.Kinds[name] = k
+	}
 	for i := range s.obs.dead {
 		t.DeadLetters[deadReasonNames[i]] = s.obs.dead[i].Load()
 	}
