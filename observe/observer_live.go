@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 // serveEvents streams summaries as server-sent events ("summary"), one at
@@ -49,8 +51,11 @@ func (o *Observer) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // event encodes a fresh summary as one server-sent event.
-func (o *Observer) event() ([]byte, error) {
-	b, err := json.Marshal(o.summary())
+func (o *Observer) event() ([]byte, error) { return encodeEvent(o.summary()) }
+
+// encodeEvent encodes a summary as one server-sent event.
+func encodeEvent(s summaryJSON) ([]byte, error) {
+	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
 	}
@@ -96,30 +101,33 @@ func (o *Observer) leave(ch chan []byte) {
 
 // tick records rates and sends every client a summary each interval,
 // while there are clients: figures are read only while someone looks.
+// A summary visits every actor twice; when that takes more than a
+// quarter of the interval (hundreds of thousands of actors on a busy
+// machine), the interval stretches so that looking never costs more than
+// a quarter of a core.
 func (o *Observer) tick(stop, done chan struct{}) {
 	defer close(done)
-	t := time.NewTicker(o.interval)
+	o.recordRates(o.sys.Totals().Kinds)
+	t := time.NewTimer(o.interval)
 	defer t.Stop()
-	o.recordRates()
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
-			o.recordRates()
-			ev, err := o.event()
-			if err != nil {
-				continue
+			start := time.Now()
+			sum := o.summaryWith(func(kinds map[string]actor.KindTotals) { o.recordRates(kinds) })
+			if ev, err := encodeEvent(sum); err == nil {
+				o.broadcast(ev)
 			}
-			o.broadcast(ev)
+			t.Reset(max(o.interval, 4*time.Since(start)))
 		}
 	}
 }
 
-func (o *Observer) recordRates() {
-	t := o.sys.Totals()
-	handled := make(map[string]uint64, len(t.Kinds))
-	for k, kt := range t.Kinds {
+func (o *Observer) recordRates(kinds map[string]actor.KindTotals) {
+	handled := make(map[string]uint64, len(kinds))
+	for k, kt := range kinds {
 		handled[k] = kt.MessagesHandled
 	}
 	o.hist.record(time.Now(), handled)

@@ -100,8 +100,15 @@ func (t *topList) json() []actorJSON {
 
 // summary reads the system: totals, tops, transport, and what the dead
 // letter log and the rate history hold.
-func (o *Observer) summary() summaryJSON {
+func (o *Observer) summary() summaryJSON { return o.summaryWith(nil) }
+
+// summaryWith is summary, calling before (if not nil) with the kinds'
+// totals before it reads the rates, so that they include this reading.
+func (o *Observer) summaryWith(before func(map[string]actor.KindTotals)) summaryJSON {
 	t := o.sys.Totals()
+	if before != nil {
+		before(t.Kinds)
+	}
 	s := summaryJSON{
 		System: o.sys.Name(), Time: time.Now(), Actors: t.Actors, Loops: t.Scheduler.Loops,
 		GlobalQueue: t.Scheduler.GlobalQueue, DeadLetters: t.DeadLetters, AsksTimedOut: t.AsksTimedOut,
