@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/troupe-go/troupe/loop"
 )
+
+// ErrBadCursor: [System.Actors] was given a cursor it did not return.
+var ErrBadCursor = errors.New("actor: bad cursor")
 
 // ListOptions selects a page of actors for [System.Actors].
 type ListOptions struct {
@@ -42,7 +46,7 @@ func (s *System) Actors(opts ListOptions) (page []ActorInfo, next string, err er
 	var after uint64
 	if opts.After != "" {
 		if after, err = strconv.ParseUint(opts.After, 16, 64); err != nil {
-			return nil, "", fmt.Errorf("actor: bad cursor %q", opts.After)
+			return nil, "", fmt.Errorf("%w: %q", ErrBadCursor, opts.After)
 		}
 	}
 	var parent *cell

@@ -95,7 +95,7 @@ func TestActorsPagesTheTree(t *testing.T) {
 	if visited != 10 {
 		t.Fatalf("VisitActors went on after false: %d calls", visited)
 	}
-	if _, _, err := s.Actors(actor.ListOptions{After: "zz"}); err == nil {
+	if _, _, err := s.Actors(actor.ListOptions{After: "zz"}); !errors.Is(err, actor.ErrBadCursor) {
 		t.Fatal("a bad cursor was accepted")
 	}
 }

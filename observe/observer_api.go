@@ -115,6 +115,8 @@ func (o *Observer) serveAction(w http.ResponseWriter, r *http.Request) {
 func httpError(w http.ResponseWriter, err error) {
 	code := http.StatusInternalServerError
 	switch {
+	case errors.Is(err, actor.ErrBadCursor):
+		code = http.StatusBadRequest
 	case errors.Is(err, actor.ErrNotFound), errors.Is(err, actor.ErrStopped):
 		code = http.StatusNotFound
 	case errors.Is(err, context.DeadlineExceeded):

@@ -100,7 +100,7 @@ func TestObserverPagesAndInspectsActors(t *testing.T) {
 		{"/api/actor?ref=cache/none", http.StatusNotFound},
 		{"/api/actors?parent=cache/none", http.StatusNotFound},
 		{"/api/actors?limit=-1", http.StatusBadRequest},
-		{"/api/actors?after=zz", http.StatusInternalServerError},
+		{"/api/actors?after=zz", http.StatusBadRequest},
 	} {
 		if code, _ := get(t, o, tt.url, nil); code != tt.code {
 			t.Errorf("GET %s: %d, want %d", tt.url, code, tt.code)
