@@ -121,10 +121,11 @@ func ExampleSystem_Inspect() {
 			if msg == "boom" {
 				panic("boom")
 			}
-			return nil, nil
+			return "ok", nil
 		})
 	})
-	s.Tell(ref, "boom") // fails once, restarts
+	s.Tell(ref, "boom")                                      // fails once, restarts
+	actor.Ask[string](context.Background(), s, ref, "after") // answered by the fresh instance
 	d, _ := s.Inspect(context.Background(), ref)
 	fmt.Println(d.State, d.Restarts, len(d.Failures))
 	// Output: running 1 1

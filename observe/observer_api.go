@@ -26,7 +26,7 @@ func (o *Observer) serveSummary(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, o.summary())
 }
 
-// serveActors serves a page of actors: ?parent=kind/id (default: the top
+// serveActors serves a page of actors: ?parent=path (kind/id pairs; default: the top
 // level), ?kind=, ?after= (the previous page's next), ?limit=.
 func (o *Observer) serveActors(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -34,7 +34,7 @@ func (o *Observer) serveActors(w http.ResponseWriter, r *http.Request) {
 	if p := q.Get("parent"); p != "" {
 		ref, ok := parseRef(o.sys, p)
 		if !ok {
-			http.Error(w, "parent: want kind/id", http.StatusBadRequest)
+			http.Error(w, "parent: want a path, kind/id pairs", http.StatusBadRequest)
 			return
 		}
 		opts.Parent = ref
@@ -65,11 +65,11 @@ func (o *Observer) serveActors(w http.ResponseWriter, r *http.Request) {
 // inspectTimeout bounds how long inspecting waits for a busy actor.
 const inspectTimeout = 2 * time.Second
 
-// serveActor inspects ?ref=kind/id.
+// serveActor inspects ?ref=path.
 func (o *Observer) serveActor(w http.ResponseWriter, r *http.Request) {
 	ref, ok := parseRef(o.sys, r.URL.Query().Get("ref"))
 	if !ok {
-		http.Error(w, "ref: want kind/id", http.StatusBadRequest)
+		http.Error(w, "ref: want a path, kind/id pairs", http.StatusBadRequest)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), inspectTimeout)
@@ -82,7 +82,7 @@ func (o *Observer) serveActor(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, detailToJSON(&d))
 }
 
-// serveAction stops or restarts ?ref=kind/id, if actions are enabled.
+// serveAction stops or restarts ?ref=path, if actions are enabled.
 func (o *Observer) serveAction(w http.ResponseWriter, r *http.Request) {
 	if !o.actions {
 		http.Error(w, "the observer is read-only (see observe.WithActions)", http.StatusForbidden)
@@ -90,7 +90,7 @@ func (o *Observer) serveAction(w http.ResponseWriter, r *http.Request) {
 	}
 	ref, ok := parseRef(o.sys, r.URL.Query().Get("ref"))
 	if !ok {
-		http.Error(w, "ref: want kind/id", http.StatusBadRequest)
+		http.Error(w, "ref: want a path, kind/id pairs", http.StatusBadRequest)
 		return
 	}
 	if _, live := o.sys.Actor(ref); !live {

@@ -11,7 +11,7 @@ import (
 // actorJSON is an actor as the page sees it. Durations are in
 // microseconds.
 type actorJSON struct {
-	Ref         string       `json:"ref"` // kind/id
+	Ref         string       `json:"ref"` // the path: kind/id, from the top-level ancestor down
 	Kind        string       `json:"kind"`
 	ID          string       `json:"id"`
 	Parent      string       `json:"parent,omitempty"`
@@ -56,20 +56,14 @@ type statJSON struct {
 	Unit  string  `json:"unit"`
 }
 
-func refString(r actor.Ref) string {
-	if r.IsZero() {
-		return ""
-	}
-	return r.Kind() + "/" + r.ID()
-}
+// refString names an actor of the observed system by its path.
+func refString(r actor.Ref) string { return r.Path() }
 
-// parseRef reads a "kind/id" ref of the system s.
-func parseRef(s *actor.System, v string) (actor.Ref, bool) {
-	kind, id, ok := strings.Cut(v, "/")
-	if !ok || kind == "" || id == "" {
-		return actor.Ref{}, false
-	}
-	return actor.NewRef(s.Name(), kind, id), true
+// parseRef reads a path of the system s: kind/id pairs, from the
+// top-level ancestor down.
+func parseRef(s *actor.System, path string) (actor.Ref, bool) {
+	r, err := actor.ParseRef("troupe://" + s.Name() + "/" + path)
+	return r, err == nil
 }
 
 func pct(p loop.Percentiles) pctJSON {

@@ -7,7 +7,11 @@ import (
 	"github.com/troupe-go/troupe/actor"
 )
 
-var _ actor.TransportReporter = (*Node)(nil)
+var _ actor.TransportReporter = (*link)(nil)
+
+// TransportStats reports the node's link: the system finds it on the
+// transport the node attached.
+func (l *link) TransportStats() actor.TransportStats { return (*Node)(l).TransportStats() }
 
 // TransportStats describes the node's link for introspection
 // ([actor.System.TransportStats]): its peers, by name, and its counters

@@ -15,6 +15,8 @@ import (
 	"os"
 	"os/signal"
 
+	"go.uber.org/zap"
+
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/observe"
 )
@@ -45,7 +47,8 @@ type app struct {
 // start makes the system busy and serves its observer on addr, with the
 // Prometheus metrics beside it at /metrics.
 func start(addr string, actions bool) (*app, error) {
-	sys, err := actor.NewSystem("shop")
+	// The printer's failures show on the page; the log would repeat them.
+	sys, err := actor.NewSystem("shop", actor.WithLogger(zap.NewNop()))
 	if err != nil {
 		return nil, err
 	}

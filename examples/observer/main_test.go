@@ -132,7 +132,7 @@ func TestObserverInBrowser(t *testing.T) {
 	}
 	// Expand the desk: its clerks load as children.
 	step("expand", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="desk/front"] .caret`)))
-	step("children", chromedp.WaitVisible(chromedp.CSS(`#tree .kids .row[data-ref="clerk/0"]`)))
+	step("children", chromedp.WaitVisible(chromedp.CSS(`#tree .kids .row[data-ref="desk/front/clerk/0"]`)))
 	if kids := eval(`String(document.querySelectorAll("#tree .kids .row").length)`); kids != "12" {
 		t.Fatalf("%s children of the desk, want 12", kids)
 	}
