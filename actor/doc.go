@@ -66,8 +66,8 @@
 // [System.TransportStats] describes the link to other nodes. The figures
 // come from the loops' own counters and from side records kept only for
 // actors with something to report (a failure, children), so an idle actor
-// pays nothing; [System.SetDetailedMetrics] adds mailbox wait times and
-// start times, at a cost. Package observe exports them to OpenTelemetry
+// pays nothing; [System.SetDetailedMetrics] adds start times, at a
+// cost. Package observe exports them to OpenTelemetry
 // and Prometheus and serves a live web page of the system.
 //
 // Failures are visible: the default logger writes warnings and errors to

@@ -11,8 +11,8 @@ import (
 
 // observer holds what introspection counts beyond the loops' own
 // counters. Per-actor figures live in side, keyed by cell, and only for
-// actors that have something to say (a failure, children, a sampled
-// wait, a start time when details are on): an idle actor pays nothing.
+// actors that have something to say (a failure, children, a start time
+// when details are on): an idle actor pays nothing.
 type observer struct {
 	detailed     atomic.Bool
 	asksTimedOut atomic.Uint64

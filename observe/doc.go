@@ -12,8 +12,8 @@
 // actors make as many series as they have kinds. Handling time and
 // mailbox wait are gauges of the worst estimate among the kind's live
 // actors, by percentile, since each actor estimates its own percentiles
-// in constant memory rather than keeping a histogram. Mailbox wait needs
-// detailed metrics ([actor.System.SetDetailedMetrics]).
+// in constant memory rather than keeping a histogram. Mailbox wait stays
+// zero until the mail lane records when letters were posted.
 //
 // # The observer
 //
