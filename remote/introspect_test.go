@@ -8,7 +8,7 @@ import (
 
 func TestTransportStatsListPeersAndCounters(t *testing.T) {
 	ns := cluster(t, 2)
-	acct := spawnAccount(t, ns[1], "a1", nil)
+	acct := spawnAccount(t, ns[1], "a1")
 	if _, err := actor.Ask[int64](waitCtx(t), ns[0].sys, acct, "balance"); err != nil {
 		t.Fatal(err)
 	}
