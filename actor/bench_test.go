@@ -20,8 +20,13 @@ func benchSystem(b *testing.B) *actor.System {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Shutdown(context.Background()) })
+	s.SetDetailedMetrics(benchDetailed)
 	return s
 }
+
+// benchDetailed turns detailed metrics on in benchSystem; see
+// BenchmarkMetricsOverhead.
+var benchDetailed bool
 
 type pinger struct {
 	other *actor.Ref

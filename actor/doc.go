@@ -56,6 +56,20 @@
 // failure of the actor. A Ref prints as troupe://system/kind/id/kind/id
 // ([Ref.String], [ParseRef]) and means the same actor in every process.
 //
+// Introspection: a running system can be looked at from any goroutine,
+// cheaply enough to leave on. [System.Actors] pages through the tree by
+// cursor, [System.VisitActors] walks every actor without allocating,
+// [System.Actor] looks one up and [System.Inspect] reads one on its own
+// loop, with its children, recent failures and the figures it reports
+// itself ([StatsReporter]); [System.Totals] sums up by kind, with the
+// scheduler's workers, dead letters by reason and asks timed out, and
+// [System.TransportStats] describes the link to other nodes. The figures
+// come from the loops' own counters and from side records kept only for
+// actors with something to report (a failure, children), so an idle actor
+// pays nothing; [System.SetDetailedMetrics] adds start times, at a
+// cost. Package observe exports them to OpenTelemetry
+// and Prometheus and serves a live web page of the system.
+//
 // Failures are visible: the default logger writes warnings and errors to
 // stderr ([WithLogger] replaces it), giving up after the restart limit is
 // logged, and [WithStartWait] makes a spawn return its start's outcome.

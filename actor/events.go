@@ -101,6 +101,7 @@ func subscribe[T any](b *bus, set *map[int]func(T), fn func(T)) (cancel func()) 
 
 func (s *System) deadLetter(to Ref, msg any, reason error) {
 	s.deadLetters.Add(1)
+	s.obs.dead[deadReason(reason)].Add(1)
 	b := &s.bus
 	if b.subs.Load() == 0 {
 		return
@@ -113,6 +114,7 @@ func (s *System) deadLetter(to Ref, msg any, reason error) {
 }
 
 func (s *System) publish(e Event) {
+	s.obs.event(s, e)
 	b := &s.bus
 	if b.subs.Load() == 0 {
 		return

@@ -91,3 +91,59 @@ func ExampleWithDeadLetterHandler() {
 	// Output:
 	// dead letter to troupe://example/greeter/nobody: hi (actor: not found: troupe://example/greeter/nobody)
 }
+
+func ExampleSystem_Actors() {
+	s, _ := actor.NewSystem("example")
+	defer s.Shutdown(context.Background())
+	for _, id := range []string{"a", "b", "c"} {
+		s.Spawn("worker", id, func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+		})
+	}
+	n := 0
+	for after := ""; ; {
+		page, next, _ := s.Actors(actor.ListOptions{After: after, Limit: 2})
+		n += len(page)
+		if next == "" {
+			break
+		}
+		after = next
+	}
+	fmt.Println(n, "actors;", s.Totals().Kinds["worker"].Actors, "workers")
+	// Output: 3 actors; 3 workers
+}
+
+func ExampleSystem_Inspect() {
+	s, _ := actor.NewSystem("example")
+	defer s.Shutdown(context.Background())
+	ref, _ := s.Spawn("worker", "w", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if msg == "boom" {
+				panic("boom")
+			}
+			return "ok", nil
+		})
+	})
+	s.Tell(ref, "boom")                                      // fails once, restarts
+	actor.Ask[string](context.Background(), s, ref, "after") // answered by the fresh instance
+	d, _ := s.Inspect(context.Background(), ref)
+	fmt.Println(d.State, d.Restarts, len(d.Failures))
+	// Output: running 1 1
+}
+
+func ExampleSystem_VisitActors() {
+	s, _ := actor.NewSystem("example")
+	defer s.Shutdown(context.Background())
+	for i := range 5 {
+		s.Spawn("worker", fmt.Sprint(i), func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+		})
+	}
+	queued := 0
+	s.VisitActors(func(a *actor.ActorInfo) bool {
+		queued += a.Mailbox.Total()
+		return true // false stops the visit
+	})
+	fmt.Println("queued:", queued)
+	// Output: queued: 0
+}

@@ -103,8 +103,10 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		askChans.Put(ch) // the reply came, and a reply comes once: ch is free
 		return convert[R](r.v, r.err)
 	case <-ctx.Done():
+		s.obs.asksTimedOut.Add(1)
 		return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
 	case <-expired:
+		s.obs.asksTimedOut.Add(1)
 		return zero, fmt.Errorf("%w: %s: no reply within %s", ErrTimeout, to, s.askTimeout)
 	}
 }
@@ -135,6 +137,7 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 	l := &c.c().l
 	p, r := loop.NewPromise[R](l)
 	timer, err := l.ScheduleTimer(c.c().sys.askTimeout, func() {
+		c.c().sys.obs.asksTimedOut.Add(1)
 		r.Reject(fmt.Errorf("%w: %s", ErrTimeout, to))
 	})
 	if err != nil {

@@ -82,6 +82,7 @@ type escalateSignal struct {
 // fail applies supervision to a failure of this actor. On the loop.
 func (c *cell) fail(err error) {
 	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.self().String()))
+	c.sys.obs.failed(c, err)
 	if p := c.parent; p != nil && p.cfg.childStrategy == AllForOne {
 		c.state = cellSuspended // until the parent restarts all its children
 		p.sendSystem(siblingFailedSignal{child: c, err: err})

@@ -29,6 +29,7 @@ type System struct {
 
 	bus         bus
 	deadLetters atomic.Uint64
+	obs         observer                     // introspection's counters; see introspect_side.go
 	transport   atomic.Pointer[transportBox] // see attach
 }
 
@@ -250,6 +251,7 @@ func (s *System) register(c *cell) error {
 	case !added:
 		return ErrSystemClosed
 	}
+	s.obs.registered(c)
 	return nil
 }
 
@@ -266,5 +268,6 @@ func (s *System) admit() bool {
 
 func (s *System) unregister(c *cell) {
 	s.reg.remove(c)
+	s.obs.unregistered(c)
 	s.live.Done()
 }

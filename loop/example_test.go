@@ -256,3 +256,20 @@ func ExampleLoop_Init() {
 	// true boom
 	// second Init: loop: Init on a loop already initialised
 }
+
+func ExampleDurationEstimator() {
+	e := loop.NewDurationEstimator()
+	for i := range 1000 {
+		e.Observe(time.Duration(i%100) * time.Millisecond)
+	}
+	p := e.Percentiles()
+	fmt.Println(p.Samples, p.P50.Round(10*time.Millisecond))
+	// Output: 1000 50ms
+}
+
+func ExampleScheduler_Stats() {
+	s, _ := loop.NewScheduler(loop.WithWorkers(2))
+	defer s.Shutdown(context.Background())
+	fmt.Println(len(s.Stats().Workers), "workers")
+	// Output: 2 workers
+}

@@ -24,6 +24,12 @@ type Metrics struct {
 	// TimersPending is the number of scheduled timers, as of the loop's last
 	// round.
 	TimersPending int
+	// MailDepth is the number of letters waiting in the mail lane (see
+	// [Loop.Post]); IngressDepth counts them too.
+	MailDepth int
+	// FDsWatched is the number of file descriptors watched, as of the
+	// loop's last round.
+	FDsWatched int
 	// TaskLatency holds estimates of how long macrotasks run, from a 1-in-64
 	// sample (P-square estimators, so memory stays constant).
 	TaskLatency Percentiles
@@ -55,8 +61,8 @@ const (
 	cImmediates
 	cPanics
 	numDeltas
-	cTimersPending = numDeltas // a gauge, published as is
-	numCounters    = numDeltas + 1
+	cGauges     = numDeltas // timers pending (low 32 bits) and fds watched (high 32), published as is
+	numCounters = numDeltas + 1
 )
 
 // publish makes the loop's counters visible to Metrics. On the loop.
@@ -68,12 +74,15 @@ func (l *Loop) publish() {
 			c.delta[i] = 0
 		}
 	}
-	pending := uint64(0)
+	gauges := uint64(0)
 	if l.timers != nil {
-		pending = uint64(l.timers.len())
+		gauges = uint64(uint32(l.timers.len()))
 	}
-	if c.pub[cTimersPending].Load() != pending { // a plain load; stores cost
-		c.pub[cTimersPending].Store(pending)
+	if l.fds != nil {
+		gauges |= uint64(uint32(len(l.fds.watches))) << 32
+	}
+	if c.pub[cGauges].Load() != gauges { // a plain load; stores cost
+		c.pub[cGauges].Store(gauges)
 	}
 }
 
@@ -95,8 +104,10 @@ func (l *Loop) Metrics() Metrics {
 		ImmediatesRun: s.pub[cImmediates].Load(),
 		Panics:        s.pub[cPanics].Load(),
 		IngressDepth:  int(l.in.size.Load()) + int(l.in.mailN.Load()),
-		TimersPending: int(s.pub[cTimersPending].Load()),
+		MailDepth:     int(l.in.mailN.Load()),
 	}
+	gauges := s.pub[cGauges].Load()
+	m.TimersPending, m.FDsWatched = int(uint32(gauges)), int(gauges>>32)
 	if est := s.latency.Load(); est != nil {
 		m.TaskLatency = est.snapshot()
 	}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// startApp runs the example on a free port for the test.
+func startApp(t *testing.T) *app {
+	t.Helper()
+	a, err := start("127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return a
+}
+
+func TestServesSummary(t *testing.T) {
+	a := startApp(t)
+	resp, err := http.Get(a.URL + "api/summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var s struct {
+		System string `json:"system"`
+		Actors int    `json:"actors"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	if s.System != "shop" || s.Actors < clerks {
+		t.Fatalf("summary %+v", s)
+	}
+}
+
+// chromium finds a Chromium or Chrome binary.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestObserverInBrowser loads the example's page in headless Chromium,
+// as a person would, and checks that the tree, a live counter and the
+// dead letters render; it saves a screenshot (set OBSERVER_SCREENSHOT to
+// choose where, or run with -artifacts to keep it).
+func TestObserverInBrowser(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		if os.Getenv("CI") == "" {
+			t.Skip("no chromium binary found: install Debian's chromium (apt-get install chromium) to run this test; under CI=true its absence fails")
+		}
+		t.Fatal("CI is set and no chromium binary was found: .ci/run installs Debian's chromium")
+	}
+	a := startApp(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1600, 1150))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second) // a generous bound on a loaded machine, not a timing
+	defer cancelT()
+
+	if err := chromedp.Do(ctx); err != nil { // start the browser on ctx, not on a step's shorter context
+		t.Fatal(err)
+	}
+	shot := func() {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Errorf("screenshot: %v", err)
+			return
+		}
+		path := os.Getenv("OBSERVER_SCREENSHOT")
+		if path == "" {
+			path = filepath.Join(t.ArtifactDir(), "observer.png")
+		}
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Error(err)
+			return
+		}
+		t.Logf("screenshot of the observer: %s", path)
+	}
+	step := func(name string, a chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := chromedp.Do(sctx, a); err != nil {
+			shot()
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	step("load", chromedp.Navigate(a.URL))
+	step("tree", chromedp.WaitVisible(chromedp.CSS(`#tree .row`)))
+	step("live", chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	first := eval(`document.getElementById("stat-handled").textContent`)
+	// The counter moves: wait for the page to show another value.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("stat-handled").textContent !== `+jsString(first),
+		chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		t.Fatalf("the handled counter stays at %s: %v", first, err)
+	}
+	if rows := eval(`String(document.querySelectorAll("#tree > .row").length)`); rows == "0" {
+		t.Fatal("no top-level row")
+	}
+	// Expand the desk: its clerks load as children.
+	step("expand", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="desk/front"] .caret`)))
+	step("children", chromedp.WaitVisible(chromedp.CSS(`#tree .kids .row[data-ref="desk/front/clerk/0"]`)))
+	if kids := eval(`String(document.querySelectorAll("#tree .kids .row").length)`); kids != "12" {
+		t.Fatalf("%s children of the desk, want 12", kids)
+	}
+	// Dead letters arrive with their reasons.
+	step("dead letters", chromedp.WaitVisible(chromedp.CSS(`#dead-list .dead`)))
+	reasons := eval(`Array.from(document.querySelectorAll("#dead-list .dead .r")).map(e => e.textContent).join(",")`)
+	if !strings.Contains(reasons, "not_found") && !strings.Contains(reasons, "unhandled") && !strings.Contains(reasons, "mailbox_full") {
+		t.Fatalf("dead letter reasons %q", reasons)
+	}
+	// Inspect the pricer: the figures it reports itself show.
+	step("inspect", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="pricer/js"] a`)))
+	step("own stats", chromedp.WaitVisible(chromedp.Search(`//div[@id="inspect"]//dt[text()="heap_bytes"]`)))
+	step("plot", chromedp.WaitVisible(chromedp.CSS(`#rates svg polyline`)))
+	shot()
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,43 @@
+package loop
+
+// SchedulerStats is a snapshot of a scheduler's workers and queues.
+type SchedulerStats struct {
+	// Loops is the number of open loops the scheduler drives.
+	Loops int
+	// GlobalQueue is the number of loops waiting in the global run queue:
+	// work that arrived from outside the pool.
+	GlobalQueue int
+	// Workers describes each worker, in a fixed order.
+	Workers []WorkerStats
+}
+
+// WorkerStats describes one worker of a [Scheduler].
+type WorkerStats struct {
+	// RunQueue is the number of loops waiting in the worker's local queue.
+	RunQueue int
+	// Idle reports whether the worker is parked, waiting for work.
+	Idle bool
+}
+
+// Stats returns a snapshot of the scheduler's workers and queues. Safe
+// from any goroutine; it takes the scheduler's lock and each worker's
+// briefly, so it suits a monitoring period, not a hot path.
+func (s *Scheduler) Stats() SchedulerStats {
+	st := SchedulerStats{Workers: make([]WorkerStats, len(s.workers))}
+	s.mu.Lock()
+	st.Loops, st.GlobalQueue = s.count, s.global.len()
+	for _, w := range s.idle {
+		for i, x := range s.workers {
+			if x == w {
+				st.Workers[i].Idle = true
+			}
+		}
+	}
+	s.mu.Unlock()
+	for i, w := range s.workers {
+		w.mu.Lock()
+		st.Workers[i].RunQueue = w.local.len()
+		w.mu.Unlock()
+	}
+	return st
+}

@@ -1,0 +1,43 @@
+// Package observe shows a running troupe system: it exports the system's
+// figures to OpenTelemetry ([RegisterOTel]) and Prometheus
+// ([RegisterPrometheus], [MetricsHandler]), and serves the observer, a
+// live web page of the actor tree ([NewObserver]).
+//
+// Everything here reads the system through its introspection API
+// ([actor.System.Actors], [actor.System.Totals], [actor.System.Inspect]);
+// the core packages never import this one, nor OpenTelemetry or
+// Prometheus, so a program pays for them only if it imports observe.
+//
+// Metrics are aggregated by actor kind, never by actor id: a million
+// actors make as many series as they have kinds. Handling time and
+// mailbox wait are gauges of the worst estimate among the kind's live
+// actors, by percentile, since each actor estimates its own percentiles
+// in constant memory rather than keeping a histogram. Mailbox wait stays
+// zero until the mail lane records when letters were posted.
+//
+// # The observer
+//
+// [Observer] is an http.Handler serving one page and its JSON API, with
+// its assets embedded: mount it anywhere (http.StripPrefix for a sub-path)
+// and open it in a browser. The page shows the actor tree, a level at a
+// time (expanding an actor loads a page of its children), the top actors
+// by mailbox depth, handling time and restarts, dead letters as they
+// happen with their reasons, the scheduler's workers and their queues,
+// remote peers, and per-kind message rates plotted over the last minutes;
+// clicking an actor inspects it (counters, recent failures, the figures a
+// JavaScript actor reports on its heap and time budget). It stays
+// responsive at 100k actors: the server sends aggregates and pages, never
+// the whole tree.
+//
+// Live updates use server-sent events rather than websockets: the data
+// flows one way, from server to page; SSE is plain HTTP, so it passes
+// proxies and the program's own middleware (auth, logging) unchanged and
+// needs nothing beyond net/http; and the browser's EventSource reconnects
+// by itself. The page's few requests (expand, inspect, act) are ordinary
+// fetches.
+//
+// The observer is read-only by default. [WithActions] adds stop and
+// restart buttons (POST requests that stop an actor, or make it fail so
+// that its supervisor restarts it): enable it only where whoever can reach
+// the handler may act on the system.
+package observe

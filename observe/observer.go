@@ -1,0 +1,114 @@
+package observe
+
+import (
+	"embed"
+	"errors"
+	"io/fs"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Observer is the observer's http.Handler: the page, its assets and its
+// JSON and server-sent-events API (see the package doc). Safe for
+// concurrent use; call [Observer.Close] when done with it.
+type Observer struct {
+	sys      *actor.System
+	actions  bool
+	interval time.Duration
+	mux      *http.ServeMux
+	dead     *deadLog
+	hist     *history
+
+	mu      sync.Mutex
+	clients map[chan []byte]struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	cancel  func()
+	closed  bool
+}
+
+// ObserverOption configures an [Observer] at [NewObserver].
+type ObserverOption func(*Observer) error
+
+// WithActions lets the page stop and restart actors. Without it the
+// observer is read-only: the action endpoints answer 403 Forbidden. Only
+// enable it where everyone who can reach the handler may act on the
+// system.
+func WithActions() ObserverOption {
+	return func(o *Observer) error {
+		o.actions = true
+		return nil
+	}
+}
+
+// WithInterval sets how often live pages get fresh figures (default one
+// second).
+func WithInterval(d time.Duration) ObserverOption {
+	return func(o *Observer) error {
+		if d <= 0 {
+			return errors.New("observe: WithInterval needs a positive duration")
+		}
+		o.interval = d
+		return nil
+	}
+}
+
+// NewObserver returns the observer of s. It subscribes to s's dead
+// letters at once, to show the latest; figures are read only while a
+// page is open.
+func NewObserver(s *actor.System, opts ...ObserverOption) (*Observer, error) {
+	if s == nil {
+		return nil, errors.New("observe: NewObserver(nil)")
+	}
+	o := &Observer{
+		sys: s, interval: time.Second, mux: http.NewServeMux(),
+		dead: newDeadLog(deadLogSize), hist: newHistory(historyPoints),
+		clients: map[chan []byte]struct{}{},
+	}
+	for _, opt := range opts {
+		if err := opt(o); err != nil {
+			return nil, err
+		}
+	}
+	o.cancel = s.SubscribeDeadLetters(o.onDeadLetter)
+	static, _ := fs.Sub(assets, "assets")
+	o.mux.Handle("GET /", http.FileServerFS(static))
+	o.mux.HandleFunc("GET /api/summary", o.serveSummary)
+	o.mux.HandleFunc("GET /api/actors", o.serveActors)
+	o.mux.HandleFunc("GET /api/actor", o.serveActor)
+	o.mux.HandleFunc("GET /api/events", o.serveEvents)
+	o.mux.HandleFunc("POST /api/actor/{action}", o.serveAction)
+	return o, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (o *Observer) ServeHTTP(w http.ResponseWriter, r *http.Request) { o.mux.ServeHTTP(w, r) }
+
+// Close ends the observer's subscription and its live streams. Safe to
+// call more than once.
+func (o *Observer) Close() error {
+	o.mu.Lock()
+	if o.closed {
+		o.mu.Unlock()
+		return nil
+	}
+	o.closed = true
+	stop, done := o.stop, o.done
+	for ch := range o.clients {
+		close(ch)
+		delete(o.clients, ch)
+	}
+	o.mu.Unlock()
+	o.cancel()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	return nil
+}
