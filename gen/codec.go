@@ -22,7 +22,7 @@ const (
 	wireBool                   // varint
 	wireString                 // length-delimited
 	wireBytes                  // []byte: length-delimited, copied on decode
-	wireRef                    // actor.Ref: nested {1 system, 2 kind, 3 id}
+	wireRef                    // actor.Ref: wire.Encoder.ActorRef, nested {1 system, 2 kind, 3 id, 4 parent path}
 	wireCodec                  // a type with MarshalWire/UnmarshalWire: nested
 	wireSlice                  // repeated nested {1 element}
 	wireMap                    // repeated nested {1 key, 2 value}

@@ -100,11 +100,9 @@ func (r *renderer) encode(num int, x *jen.Statement, wt *wireType, always bool, 
 		}
 		return e.Dot("BytesField").Call(n, x)
 	case wireRef:
-		return e.Dot("Message").Call(n, jen.Lit(always), jen.Func().Params(r.encParam()).Block(
-			jen.Id("e").Dot("String").Call(jen.Lit(1), x.Clone().Dot("System").Call()),
-			jen.Id("e").Dot("String").Call(jen.Lit(2), x.Clone().Dot("Kind").Call()),
-			jen.Id("e").Dot("String").Call(jen.Lit(3), x.Clone().Dot("ID").Call()),
-		))
+		// wire's own helper carries the parent path, so that a child's
+		// ref does not arrive as a top-level ref of its kind and id.
+		return e.Dot("ActorRef").Call(n, jen.Lit(always), x)
 	case wireCodec:
 		return e.Dot("Message").Call(n, jen.Lit(always), x.Dot("MarshalWire"))
 	case wireSlice:
@@ -179,13 +177,19 @@ func (r *renderer) decodeField(dec string, target *jen.Statement, wt *wireType, 
 			val = jen.Add(r.typ(wt.typ)).Call(val)
 		}
 		return []jen.Code{target.Clone().Op("=").Add(val)}
-	case wireRef, wireCodec:
-		return append(open, r.decodeMsg(sub, target, wt, depth+1)...)
+	case wireRef:
+		return []jen.Code{target.Clone().Op("=").Add(d.Clone().Dot("ActorRef").Call())}
+	case wireCodec:
+		return append(open, r.decodeMsg(sub, target)...)
 	case wireSlice:
 		v := fmt.Sprintf("v%d", depth)
+		if wt.val.kind == wireRef {
+			// An element is the ref message itself, as encode writes it.
+			return []jen.Code{target.Clone().Op("=").Append(target.Clone(), d.Clone().Dot("ActorRef").Call())}
+		}
 		out := append(open, jen.Var().Id(v).Add(r.typ(wt.val.typ)))
-		if wt.val.kind == wireCodec || wt.val.kind == wireRef {
-			out = append(out, r.decodeMsg(sub, jen.Id(v), wt.val, depth+1)...)
+		if wt.val.kind == wireCodec {
+			out = append(out, r.decodeMsg(sub, jen.Id(v))...)
 		} else {
 			out = append(out, r.decodeWrapped(sub, []wireTarget{{num: 1, target: jen.Id(v), wt: wt.val}}, depth+1)...)
 		}
@@ -206,25 +210,10 @@ func (r *renderer) decodeField(dec string, target *jen.Statement, wt *wireType, 
 }
 
 // decodeMsg renders reading the whole of nested decoder sub, holding a
-// value of plan wt (a codec or a ref), into target.
-func (r *renderer) decodeMsg(sub string, target *jen.Statement, wt *wireType, depth int) []jen.Code {
-	if wt.kind == wireCodec {
-		return []jen.Code{jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalWire").Call(jen.Op("&").Id(sub)),
-			jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
-	}
-	str := &wireType{kind: wireString, typ: types.Typ[types.String]}
-	s, k, id := fmt.Sprintf("system%d", depth), fmt.Sprintf("kind%d", depth), fmt.Sprintf("id%d", depth)
-	out := []jen.Code{jen.Var().List(jen.Id(s), jen.Id(k), jen.Id(id)).String()}
-	out = append(out, r.decodeWrapped(sub, []wireTarget{
-		{num: 1, target: jen.Id(s), wt: str},
-		{num: 2, target: jen.Id(k), wt: str},
-		{num: 3, target: jen.Id(id), wt: str},
-	}, depth)...)
-	// All empty: the zero Ref, which names no actor (NewRef would not
-	// return it).
-	return append(out, jen.If(jen.Id(s).Op("==").Lit("").Op("&&").Id(k).Op("==").Lit("").Op("&&").Id(id).Op("==").Lit("")).
-		Block(target.Clone().Op("=").Qual(actorPath, "Ref").Values()).
-		Else().Block(target.Clone().Op("=").Qual(actorPath, "NewRef").Call(jen.Id(s), jen.Id(k), jen.Id(id))))
+// value with a codec of its own, into target.
+func (r *renderer) decodeMsg(sub string, target *jen.Statement) []jen.Code {
+	return []jen.Code{jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalWire").Call(jen.Op("&").Id(sub)),
+		jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
 }
 
 // decodeWrapped renders reading the fields of nested decoder sub into fs

@@ -44,7 +44,7 @@ func (r *renderer) refBasics(typeDoc, refOfDoc jen.Code) {
 	r.f.Func().Params(r.recv()).Id("Ref").Params().Qual(actorPath, "Ref").
 		Block(jen.Return(jen.Id("r").Dot("ref")))
 
-	r.f.Comment(`String returns the ref's address, "troupe://system/kind/id".`)
+	r.f.Add(doc(`String returns the ref's address, "troupe://system/path", the path being kind/id pairs from the top-level actor down to this one; actor.ParseRef reads it back.`))
 	r.f.Func().Params(r.recv()).Id("String").Params().String().
 		Block(jen.Return(jen.Id("r").Dot("ref").Dot("String").Call()))
 

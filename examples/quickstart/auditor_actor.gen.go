@@ -75,7 +75,9 @@ func (r AuditorRef) Ref() actor.Ref {
 	return r.ref
 }
 
-// String returns the ref's address, "troupe://system/kind/id".
+// String returns the ref's address, "troupe://system/path", the path being
+// kind/id pairs from the top-level actor down to this one; actor.ParseRef
+// reads it back.
 func (r AuditorRef) String() string {
 	return r.ref.String()
 }

@@ -97,3 +97,44 @@ func TestTypedRefAcrossNodes(t *testing.T) {
 		t.Fatalf("n2 stats = %+v", s)
 	}
 }
+
+// TestChildRefAcrossNodes: a child's ref inside a generated message (a
+// parameter, a struct field, a slice element, a reply) crosses nodes as
+// itself, parent path included, not as a top-level ref of the same kind
+// and id.
+func TestChildRefAcrossNodes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	sys1, n1 := startNode(t, "n1", remote.WithLeafListen("127.0.0.1:0"))
+	sys2, n2 := startNode(t, "n2", remote.WithLeafRemotes(n1.LeafURL()))
+	for _, w := range [][2]*remote.Node{{n1, n2}, {n2, n1}} {
+		if err := w[0].WaitPeer(ctx, w[1].Name()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	local, err := SpawnWallet(sys1, "w1", func() *Wallet { return &Wallet{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := WalletRefOf(sys2, local.Ref())
+	child := actor.NewRef("n2", "team", "t1").Child("worker", "w/1")
+	grandchild := child.Child("task", "x")
+	if err := w.Deposit(Entry{Amount: 1, By: grandchild}, "by a grandchild"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := w.Statement(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Entries[0].By; got != grandchild {
+		t.Fatalf("struct field ref = %v, want %v", got, grandchild)
+	}
+	refs := []actor.Ref{child, {}, grandchild}
+	got, err := w.Echo(ctx, 0, 0, 0, 0, false, nil, refs, nil, nil, Tree{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Refs, refs) {
+		t.Fatalf("refs = %v, want %v", got.Refs, refs)
+	}
+}

@@ -120,7 +120,9 @@ func (r WalletRef) Ref() actor.Ref {
 	return r.ref
 }
 
-// String returns the ref's address, "troupe://system/kind/id".
+// String returns the ref's address, "troupe://system/path", the path being
+// kind/id pairs from the top-level actor down to this one; actor.ParseRef
+// reads it back.
 func (r WalletRef) String() string {
 	return r.ref.String()
 }
@@ -357,11 +359,7 @@ func (m walletEchoMsg) MarshalWire(e *wire.Encoder) {
 	e.Bool(5, m.ok)
 	e.BytesField(6, m.b)
 	for _, v0 := range m.refs {
-		e.Message(7, true, func(e *wire.Encoder) {
-			e.String(1, v0.System())
-			e.String(2, v0.Kind())
-			e.String(3, v0.ID())
-		})
+		e.ActorRef(7, true, v0)
 	}
 	for k0, v0 := range m.counts {
 		e.Message(8, true, func(e *wire.Encoder) {
@@ -394,31 +392,7 @@ func (m *walletEchoMsg) UnmarshalWire(d *wire.Decoder) error {
 		case 6:
 			m.b = append([]byte(nil), d.Bytes()...)
 		case 7:
-			var sub0 wire.Decoder
-			d.Message(&sub0)
-			var v0 actor.Ref
-			var system1, kind1, id1 string
-			for sub0.Next() {
-				switch sub0.Field() {
-				case 1:
-					system1 = sub0.String()
-				case 2:
-					kind1 = sub0.String()
-				case 3:
-					id1 = sub0.String()
-				default:
-					sub0.Skip()
-				}
-			}
-			if err := sub0.Err(); err != nil {
-				return err
-			}
-			if system1 == "" && kind1 == "" && id1 == "" {
-				v0 = actor.Ref{}
-			} else {
-				v0 = actor.NewRef(system1, kind1, id1)
-			}
-			m.refs = append(m.refs, v0)
+			m.refs = append(m.refs, d.ActorRef())
 		case 8:
 			var sub0 wire.Decoder
 			d.Message(&sub0)
@@ -520,11 +494,7 @@ func (m Entry) MarshalWire(e *wire.Encoder) {
 		})
 	}
 	e.Int(4, int64(m.After))
-	e.Message(5, false, func(e *wire.Encoder) {
-		e.String(1, m.By.System())
-		e.String(2, m.By.Kind())
-		e.String(3, m.By.ID())
-	})
+	e.ActorRef(5, false, m.By)
 	for k0, v0 := range m.Extra {
 		e.Message(6, true, func(e *wire.Encoder) {
 			e.String(1, k0)
@@ -568,29 +538,7 @@ func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 		case 4:
 			m.After = time.Duration(d.Int())
 		case 5:
-			var sub0 wire.Decoder
-			d.Message(&sub0)
-			var system1, kind1, id1 string
-			for sub0.Next() {
-				switch sub0.Field() {
-				case 1:
-					system1 = sub0.String()
-				case 2:
-					kind1 = sub0.String()
-				case 3:
-					id1 = sub0.String()
-				default:
-					sub0.Skip()
-				}
-			}
-			if err := sub0.Err(); err != nil {
-				return err
-			}
-			if system1 == "" && kind1 == "" && id1 == "" {
-				m.By = actor.Ref{}
-			} else {
-				m.By = actor.NewRef(system1, kind1, id1)
-			}
+			m.By = d.ActorRef()
 		case 6:
 			var sub0 wire.Decoder
 			d.Message(&sub0)
@@ -684,11 +632,7 @@ func (m Echoed) MarshalWire(e *wire.Encoder) {
 	e.Bool(5, m.OK)
 	e.BytesField(6, m.B)
 	for _, v0 := range m.Refs {
-		e.Message(7, true, func(e *wire.Encoder) {
-			e.String(1, v0.System())
-			e.String(2, v0.Kind())
-			e.String(3, v0.ID())
-		})
+		e.ActorRef(7, true, v0)
 	}
 	for k0, v0 := range m.Counts {
 		e.Message(8, true, func(e *wire.Encoder) {
@@ -721,31 +665,7 @@ func (m *Echoed) UnmarshalWire(d *wire.Decoder) error {
 		case 6:
 			m.B = append([]byte(nil), d.Bytes()...)
 		case 7:
-			var sub0 wire.Decoder
-			d.Message(&sub0)
-			var v0 actor.Ref
-			var system1, kind1, id1 string
-			for sub0.Next() {
-				switch sub0.Field() {
-				case 1:
-					system1 = sub0.String()
-				case 2:
-					kind1 = sub0.String()
-				case 3:
-					id1 = sub0.String()
-				default:
-					sub0.Skip()
-				}
-			}
-			if err := sub0.Err(); err != nil {
-				return err
-			}
-			if system1 == "" && kind1 == "" && id1 == "" {
-				v0 = actor.Ref{}
-			} else {
-				v0 = actor.NewRef(system1, kind1, id1)
-			}
-			m.Refs = append(m.Refs, v0)
+			m.Refs = append(m.Refs, d.ActorRef())
 		case 8:
 			var sub0 wire.Decoder
 			d.Message(&sub0)

@@ -78,7 +78,9 @@ func (r WalletV2Ref) Ref() actor.Ref {
 	return r.ref
 }
 
-// String returns the ref's address, "troupe://system/kind/id".
+// String returns the ref's address, "troupe://system/path", the path being
+// kind/id pairs from the top-level actor down to this one; actor.ParseRef
+// reads it back.
 func (r WalletV2Ref) String() string {
 	return r.ref.String()
 }
