@@ -46,7 +46,10 @@ func ExampleGenerate_runtimeMessages() {
 		fmt.Println(err)
 		return
 	}
-	for _, line := range strings.Split(string(files["parent_actor.gen.go"]), "\n") {
+	src := string(files["parent_actor.gen.go"])
+	_, receive, _ := strings.Cut(src, ") Receive(")
+	receive, _, _ = strings.Cut(receive, "\n}\n")
+	for _, line := range strings.Split(receive, "\n") {
 		if strings.HasPrefix(line, "\tcase actor.") || strings.HasPrefix(line, "\t\tx.a.") {
 			fmt.Println(strings.TrimSpace(line))
 		}

@@ -73,6 +73,7 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	checkKinds(rep, specs, jsSpecs)
 	for _, spec := range specs {
 		checkMethodClashes(rep, spec)
+		checkCallNames(rep, spec)
 	}
 	for _, spec := range jsSpecs {
 		checkJSMethodClashes(rep, spec)
@@ -84,8 +85,9 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	imps := chooseImports(in.pkg, allMessages(specs, jsSpecs), codecStructs(specs), packageNames(in.pkg, specs, jsSpecs))
 	reserved := reservedNames(in.pkg, specs, jsSpecs, imps)
 	files = map[string][]byte{}
+	refs := ownRefs(specs, jsSpecs)
 	for _, spec := range specs {
-		data, err := render(in.pkg, spec, imps, reserved)
+		data, err := render(in.pkg, spec, imps, reserved, refs)
 		if err != nil {
 			return nil, a.sawInvalid, err
 		}
@@ -394,4 +396,17 @@ func checkMethodClashes(rep *reporter, spec actorSpec) {
 // isGenFile reports whether name is a file name troupegen generates.
 func isGenFile(name string) bool {
 	return strings.HasSuffix(name, "_actor.gen.go") || strings.HasSuffix(name, "_jsactor.gen.go")
+}
+
+// ownRefs returns the names of the typed refs generated for specs and
+// jsSpecs, whose XRefOf functions are generated beside them.
+func ownRefs(specs []actorSpec, jsSpecs []jsSpec) map[string]bool {
+	refs := map[string]bool{}
+	for _, spec := range specs {
+		refs[spec.n.ref] = true
+	}
+	for _, spec := range jsSpecs {
+		refs[namesOfJS(spec.name).ref] = true
+	}
+	return refs
 }

@@ -32,6 +32,7 @@ type renderer struct {
 	spec     actorSpec
 	n        names
 	reserved map[string]bool // names a parameter may not take
+	ownRefs  map[string]bool // typed refs generated in the package (see typedRefOf)
 	f        *jen.File
 }
 
@@ -45,8 +46,8 @@ func newFile(pkg *types.Package, imps importSet) *jen.File {
 }
 
 // render returns the gofmt'ed generated file of spec.
-func render(pkg *types.Package, spec actorSpec, imps importSet, reserved map[string]bool) ([]byte, error) {
-	r := &renderer{pkg: pkg, spec: spec, n: spec.n, reserved: reserved, f: newFile(pkg, imps)}
+func render(pkg *types.Package, spec actorSpec, imps importSet, reserved, ownRefs map[string]bool) ([]byte, error) {
+	r := &renderer{pkg: pkg, spec: spec, n: spec.n, reserved: reserved, ownRefs: ownRefs, f: newFile(pkg, imps)}
 	r.guards()
 	r.messages()
 	r.adapter()

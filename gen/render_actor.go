@@ -72,6 +72,9 @@ func (r *renderer) adapter() {
 		Params(jen.Any(), jen.Error()).BlockFunc(r.receiveBody)
 
 	r.unhandled()
+	if len(s.msgs) > 0 {
+		r.callByName()
+	}
 
 	for _, h := range s.hooks {
 		r.f.Commentf("%s implements actor.%sHook.", h, h)
@@ -154,10 +157,8 @@ func (r *renderer) receiveBody(g *jen.Group) {
 		g.Add(unhandled)
 		return
 	}
-	usesM := len(s.signals) > 0
-	for _, m := range s.msgs {
-		usesM = usesM || len(m.params) > 0
-	}
+	// With messages, Receive answers calls by name too, and so uses m.
+	usesM := len(s.signals) > 0 || len(s.msgs) > 0
 	subject := jen.Id("msg").Assert(jen.Type())
 	if usesM {
 		subject = jen.Id("m").Op(":=").Add(subject)
@@ -165,6 +166,9 @@ func (r *renderer) receiveBody(g *jen.Group) {
 	g.Switch(subject).BlockFunc(func(g *jen.Group) {
 		for _, m := range s.msgs {
 			g.Case(jen.Id(m.typeName)).Block(r.dispatch(m)...)
+		}
+		if len(s.msgs) > 0 {
+			g.Case(jen.Qual(callPath, "Call")).Block(jen.Return(jen.Id("x").Dot("callByName").Call(jen.Id("c"), jen.Id("m"))))
 		}
 		for _, sig := range s.signals {
 			g.Case(jen.Qual(actorPath, sig.typ)).Block(

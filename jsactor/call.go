@@ -29,17 +29,42 @@ import (
 // converted.
 type Call = call.Call
 
-// Tell sends Call{method, args} to the actor named to. Safe from any
-// goroutine.
+// Tell sends Call{method, args} to the actor named to. An argument that
+// is a typed ref (any value with a method Ref() actor.Ref, like the refs
+// troupegen generates) is sent as its untyped ref, which reaches the
+// script as a ref it can tell and ask. Safe from any goroutine.
 func Tell(sys *actor.System, to actor.Ref, method string, args ...any) error {
-	return sys.Tell(to, Call{Method: method, Args: args})
+	return sys.Tell(to, Call{Method: method, Args: untypedRefs(args)})
 }
 
-// Ask sends Call{method, args} to the actor named to, waits for the reply
-// (as [actor.Ask]) and decodes it into R (see [Decode]): a JS number
-// answers an Ask[int], an object an Ask of a struct with json tags.
+// typedRef is what typed refs have in common.
+type typedRef interface{ Ref() actor.Ref }
+
+// untypedRefs returns args with each typed ref replaced by its untyped
+// ref, copying args only if it holds one. Only whole arguments are
+// replaced: inside other values a ref crosses as an actor.Ref.
+func untypedRefs(args []any) []any {
+	out := args
+	copied := false
+	for i, a := range args {
+		r, ok := a.(typedRef)
+		if !ok {
+			continue
+		}
+		if !copied {
+			out, copied = append([]any(nil), args...), true
+		}
+		out[i] = r.Ref()
+	}
+	return out
+}
+
+// Ask sends Call{method, args} to the actor named to (typed refs among
+// args sent as their untyped refs, as by [Tell]), waits for the reply (as
+// [actor.Ask]) and decodes it into R (see [Decode]): a JS number answers
+// an Ask[int], an object an Ask of a struct with json tags.
 func Ask[R any](ctx context.Context, sys *actor.System, to actor.Ref, method string, args ...any) (R, error) {
-	v, err := actor.Ask[any](ctx, sys, to, Call{Method: method, Args: args})
+	v, err := actor.Ask[any](ctx, sys, to, Call{Method: method, Args: untypedRefs(args)})
 	if err != nil {
 		var zero R
 		return zero, err
@@ -72,6 +97,6 @@ func decodeSlow[R any](v any) (R, error) {
 // AskAsync is Ask for handlers: it returns a promise of the decoded reply,
 // settled on the asking actor's loop (as [actor.AskAsync]).
 func AskAsync[R any](c *actor.Context, to actor.Ref, method string, args ...any) *loop.Promise[R] {
-	p := actor.AskAsync[any](c, to, Call{Method: method, Args: args})
+	p := actor.AskAsync[any](c, to, Call{Method: method, Args: untypedRefs(args)})
 	return loop.Then(p, decodeAs[R])
 }

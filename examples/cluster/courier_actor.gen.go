@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -34,6 +35,8 @@ func (x *courierActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case courierDeliverMsg:
 		return x.a.Deliver(c, m.o), nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -43,6 +46,25 @@ func (x *courierActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *courierActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Courier whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *courierActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "deliver":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Order](m, 0, "o")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Deliver(c, arg0), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // courierFactory wraps f, a factory of Courier, into an actor.Factory (nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -39,6 +40,8 @@ func (x *dispatcherActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case call.Call:
+		return x.callByName(c, m)
 	case actor.Terminated:
 		x.a.CourierGone(c, m)
 		return nil, nil
@@ -51,6 +54,26 @@ func (x *dispatcherActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *dispatcherActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Dispatcher whose name, first letter lowered,
+// is m.Method, with m.Args decoded into its parameters by call.Arg;
+// arguments that do not fit fail the call with an error wrapping
+// call.ErrArgument.
+func (x *dispatcherActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "track":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[actor.Ref](m, 0, "courier")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Track(c, CourierRefOf(c.System(), arg0))
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // dispatcherFactory wraps f, a factory of Dispatcher, into an actor.Factory

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -53,6 +54,8 @@ func (x *warehouseActor) Receive(c *actor.Context, msg any) (any, error) {
 		return nil, nil
 	case warehouseStockMsg:
 		return x.a.Stock(c, m.item), nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -62,6 +65,45 @@ func (x *warehouseActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *warehouseActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Warehouse whose name, first letter lowered,
+// is m.Method, with m.Args decoded into its parameters by call.Arg;
+// arguments that do not fit fail the call with an error wrapping
+// call.ErrArgument.
+func (x *warehouseActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "reserve":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Order](m, 0, "o")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Reserve(c, arg0)
+	case "ship":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Order](m, 0, "o")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Ship(c, arg0)
+		return nil, nil
+	case "stock":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "item")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Stock(c, arg0), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // warehouseFactory wraps f, a factory of Warehouse, into an actor.Factory

@@ -1,8 +1,10 @@
-// Command jsactor shows Go and JavaScript actors working together: a Go
-// ledger actor keeps balances, a JavaScript shop actor (shop.js) prices
-// orders, asks the ledger for a balance and tells it to debit. Go reaches
-// the shop through ShopRef, the typed ref troupegen generates from the
-// annotated interface Shop (shop_jsactor.gen.go).
+// Command jsactor shows Go and JavaScript actors working together, both
+// ways: a typed Go actor, Ledger (ledger.go), keeps balances; a JavaScript
+// shop actor (shop.js) prices orders, asks the ledger for a balance and
+// tells it to debit, calling Ledger's methods by name. Go reaches the shop
+// through ShopRef, the typed ref troupegen generates from the annotated
+// interface Shop (shop_jsactor.gen.go), and hands it the ledger's typed
+// ref, which the script receives as a ref it can ask and tell.
 //
 //	go run ./examples/jsactor
 package main
@@ -12,7 +14,6 @@ package main
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,39 +49,9 @@ type Stats struct {
 type Shop interface {
 	// Order prices qty of item for customer, checks the customer's
 	// balance with the ledger and debits it.
-	Order(ctx context.Context, ledger actor.Ref, customer, item string, qty int) (Receipt, error)
+	Order(ctx context.Context, ledger LedgerRef, customer, item string, qty int) (Receipt, error)
 	// Stats returns how many orders went through.
 	Stats(ctx context.Context) (Stats, error)
-}
-
-// ledger is a Go actor serving the JavaScript shop's Call messages.
-func ledger() actor.Actor {
-	balances := map[string]float64{"ada": 40, "bob": 8}
-	return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
-		call, ok := msg.(jsactor.Call)
-		if !ok || len(call.Args) == 0 {
-			return nil, fmt.Errorf("ledger: unexpected %#v", msg)
-		}
-		var who string
-		if err := jsactor.Decode(call.Args[0], &who); err != nil {
-			return nil, err
-		}
-		switch call.Method {
-		case "balance":
-			return balances[who], nil
-		case "debit":
-			var amount float64
-			if len(call.Args) < 2 {
-				return nil, errors.New("ledger: debit needs an amount")
-			}
-			if err := jsactor.Decode(call.Args[1], &amount); err != nil {
-				return nil, err
-			}
-			balances[who] -= amount
-			return balances[who], nil
-		}
-		return nil, fmt.Errorf("ledger: no method %q", call.Method)
-	})
 }
 
 func main() {
@@ -99,7 +70,9 @@ func run(w io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 
-	led, err := sys.Spawn("ledger", "main", ledger)
+	led, err := SpawnLedger(sys, "main", func() *Ledger {
+		return &Ledger{balances: map[string]float64{"ada": 40, "bob": 8}}
+	})
 	if err != nil {
 		return err
 	}
@@ -126,7 +99,7 @@ func run(w io.Writer) error {
 			fmt.Fprintf(w, "refused: %s, %s: %s\n", r.Customer, r.Item, r.Reason)
 		}
 	}
-	left, err := actor.Ask[float64](ctx, sys, led, jsactor.Call{Method: "balance", Args: []any{"ada"}})
+	left, err := led.Balance(ctx, "ada")
 	if err != nil {
 		return err
 	}

@@ -82,23 +82,23 @@ func (r ShopRef) check() error {
 // applies; from a handler it fails at once with actor.ErrWouldBlock (use
 // OrderAsync there). A handler that throws or rejects fails the ask with a
 // *jsactor.Error.
-func (r ShopRef) Order(ctx context.Context, ledgerArg actor.Ref, customer string, item string, qty int) (Receipt, error) {
+func (r ShopRef) Order(ctx context.Context, ledger LedgerRef, customer string, item string, qty int) (Receipt, error) {
 	if err := r.check(); err != nil {
 		var zero Receipt
 		return zero, err
 	}
-	return jsactor.Ask[Receipt](ctx, r.sys, r.ref, "order", ledgerArg, customer, item, qty)
+	return jsactor.Ask[Receipt](ctx, r.sys, r.ref, "order", ledger.Ref(), customer, item, qty)
 }
 
 // OrderAsync asks the actor to run its JavaScript handler order from a Go
 // actor's handler, whose context is c: it never blocks, and the promise
 // settles on c's loop (rejected with actor.ErrTimeout after the system's ask
 // timeout). Call it only on c's loop.
-func (r ShopRef) OrderAsync(c *actor.Context, ledgerArg actor.Ref, customer string, item string, qty int) *loop.Promise[Receipt] {
+func (r ShopRef) OrderAsync(c *actor.Context, ledger LedgerRef, customer string, item string, qty int) *loop.Promise[Receipt] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[Receipt](c.Loop(), err)
 	}
-	return jsactor.AskAsync[Receipt](c, r.ref, "order", ledgerArg, customer, item, qty)
+	return jsactor.AskAsync[Receipt](c, r.ref, "order", ledger.Ref(), customer, item, qty)
 }
 
 // Stats asks the actor to run its JavaScript handler stats (see

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -61,6 +62,8 @@ func (x *accountActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -70,6 +73,50 @@ func (x *accountActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *accountActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Account whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *accountActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "balance":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Balance(c)
+	case "crash":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		x.a.Crash(c)
+		return nil, nil
+	case "deposit":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "amount")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Deposit(c, arg0)
+		return nil, nil
+	case "interest":
+		if err := call.Arity(m, 2, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "amount")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[time.Duration](m, 1, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Interest(c, arg0, arg1)
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // accountFactory wraps f, a factory of Account, into an actor.Factory (nil

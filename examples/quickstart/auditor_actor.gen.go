@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -33,6 +34,8 @@ func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case auditorAuditMsg:
 		return x.a.Audit(c, m.acct), nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -42,6 +45,25 @@ func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *auditorActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Auditor whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *auditorActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "audit":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[actor.Ref](m, 0, "acct")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Audit(c, AccountRefOf(c.System(), arg0)), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // auditorFactory wraps f, a factory of Auditor, into an actor.Factory (nil

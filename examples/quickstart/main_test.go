@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +74,24 @@ func TestAccountOnVirtualTime(t *testing.T) {
 	}
 	if f := s.TakeFailures(); len(f) != 1 || f[0].Kind != actor.Restarted || f[0].Actor != acct.Ref() {
 		t.Fatalf("failures %v, want the account restarted", f)
+	}
+}
+
+// TestNoJavaScriptEngine: the generated actors answer calls by name (as
+// JavaScript actors send them) through package actor/call, which links
+// no JavaScript engine: a program without JavaScript actors links none.
+func TestNoJavaScriptEngine(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/troupe-go/troupe/actor/call") {
+		t.Fatal("the quickstart does not link actor/call: this test checks nothing")
+	}
+	for _, dep := range deps {
+		if strings.HasPrefix(dep, "github.com/dop251/") || dep == "github.com/troupe-go/troupe/jsactor" {
+			t.Errorf("the quickstart links %s", dep)
+		}
 	}
 }

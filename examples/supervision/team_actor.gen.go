@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -34,6 +35,8 @@ func (x *teamActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case teamHireMsg:
 		return x.a.Hire(c, m.id)
+	case call.Call:
+		return x.callByName(c, m)
 	case actor.Terminated:
 		x.a.WorkerStopped(c, m)
 		return nil, nil
@@ -46,6 +49,25 @@ func (x *teamActor) Receive(c *actor.Context, msg any) (any, error) {
 // and an ask fails with it.
 func (x *teamActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Team whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *teamActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "hire":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "id")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Hire(c, arg0)
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // Restarting implements actor.RestartingHook.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -137,6 +138,8 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 		return nil, nil
 	case remindersTicksMsg:
 		return x.a.Ticks(c, m.keyArg), nil
+	case call.Call:
+		return x.callByName(c, m)
 	case actor.ReceiveTimeout:
 		x.a.Idled(c, m)
 		return nil, nil
@@ -149,6 +152,125 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *remindersActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Reminders whose name, first letter lowered,
+// is m.Method, with m.Args decoded into its parameters by call.Arg;
+// arguments that do not fit fail the call with an error wrapping
+// call.ErrArgument.
+func (x *remindersActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "active":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Active(c, arg0), nil
+	case "busy":
+		if err := call.Arity(m, 2, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "cancel")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[time.Duration](m, 1, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Busy(c, arg0, arg1)
+	case "every":
+		if err := call.Arity(m, 3, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[time.Duration](m, 1, "d")
+		if err != nil {
+			return nil, err
+		}
+		arg2, err := call.Arg[bool](m, 2, "fixedRate")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Every(c, arg0, arg1, arg2)
+	case "forget":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Forget(c, arg0)
+	case "idle":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[time.Duration](m, 0, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Idle(c, arg0)
+	case "ping":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return nil, x.a.Ping(c)
+	case "remind":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "what")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Remind(c, arg0)
+		return nil, nil
+	case "schedule":
+		if err := call.Arity(m, 3, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[string](m, 1, "what")
+		if err != nil {
+			return nil, err
+		}
+		arg2, err := call.Arg[time.Duration](m, 2, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Schedule(c, arg0, arg1, arg2)
+	case "tick":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Tick(c, arg0)
+		return nil, nil
+	case "ticks":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Ticks(c, arg0), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // remindersFactory wraps f, a factory of Reminders, into an actor.Factory

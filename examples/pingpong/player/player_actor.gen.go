@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -62,6 +63,8 @@ func (x *playerActor) Receive(c *actor.Context, msg any) (any, error) {
 		return struct{}{}, nil
 	case playerServeMsg:
 		return x.a.Serve(c, m.rounds), nil
+	case call.Call:
+		return x.callByName(c, m)
 	case actor.Terminated:
 		x.a.OpponentStopped(c, m)
 		return nil, nil
@@ -74,6 +77,49 @@ func (x *playerActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *playerActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Player whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *playerActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "hit":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Ball](m, 0, "b")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Hit(c, arg0)
+		return nil, nil
+	case "hits":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Hits(c), nil
+	case "meet":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[actor.Ref](m, 0, "opponent")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Meet(c, PlayerRefOf(c.System(), arg0))
+	case "serve":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "rounds")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Serve(c, arg0), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // playerFactory wraps f, a factory of Player, into an actor.Factory (nil for

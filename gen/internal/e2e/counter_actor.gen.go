@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -122,6 +123,8 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 		return struct{}{}, nil
 	case counterSumMsg:
 		return x.a.Sum(c, m.xs...), nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -131,6 +134,109 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *counterActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Counter whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *counterActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "active":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[string](m, 0, "key")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Active(c, arg0), nil
+	case "add":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "by")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Add(c, arg0)
+		return nil, nil
+	case "addLater":
+		if err := call.Arity(m, 2, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "by")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[time.Duration](m, 1, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.AddLater(c, arg0, arg1)
+	case "cancelAll":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		x.a.CancelAll(c)
+		return nil, nil
+	case "get":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Get(c)
+	case "startRate":
+		if err := call.Arity(m, 2, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "by")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[time.Duration](m, 1, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.StartRate(c, arg0, arg1)
+	case "startTicking":
+		if err := call.Arity(m, 2, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "by")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[time.Duration](m, 1, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.StartTicking(c, arg0, arg1)
+	case "stopTicking":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		x.a.StopTicking(c)
+		return nil, nil
+	case "sub":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "by")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Sub(c, arg0)
+	case "sum":
+		if err := call.Arity(m, 0, true); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Rest[int](m, 0, "xs")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Sum(c, arg0...), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // counterFactory wraps f, a factory of Counter, into an actor.Factory (nil

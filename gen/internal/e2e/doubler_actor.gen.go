@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -36,7 +37,7 @@ type doublerActor struct {
 
 // Receive implements actor.Actor.
 func (x *doublerActor) Receive(c *actor.Context, msg any) (any, error) {
-	switch msg.(type) {
+	switch m := msg.(type) {
 	case doublerBlockingGetMsg:
 		if err := x.a.BlockingGet(c); err != nil {
 			return nil, err
@@ -47,6 +48,8 @@ func (x *doublerActor) Receive(c *actor.Context, msg any) (any, error) {
 		return x.a.Counter(c), nil
 	case doublerDoubledMsg:
 		return x.a.Doubled(c), nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -56,6 +59,31 @@ func (x *doublerActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *doublerActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Doubler whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *doublerActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "blockingGet":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return nil, x.a.BlockingGet(c)
+	case "counter":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Counter(c), nil
+	case "doubled":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Doubled(c), nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // Started implements actor.StartedHook.

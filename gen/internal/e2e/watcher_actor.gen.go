@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -64,6 +65,8 @@ func (x *watcherActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case call.Call:
+		return x.callByName(c, m)
 	case actor.ReceiveTimeout:
 		x.a.Idled(c, m)
 		return nil, nil
@@ -79,6 +82,43 @@ func (x *watcherActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *watcherActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Watcher whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *watcherActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "setIdle":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[time.Duration](m, 0, "d")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.SetIdle(c, arg0)
+	case "unwatch":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[actor.Ref](m, 0, "ref")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Unwatch(c, arg0)
+	case "watch":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[actor.Ref](m, 0, "ref")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Watch(c, arg0)
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // watcherFactory wraps f, a factory of Watcher, into an actor.Factory (nil

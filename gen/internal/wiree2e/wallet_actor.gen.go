@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -78,6 +79,8 @@ func (x *walletActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -87,6 +90,94 @@ func (x *walletActor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *walletActor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of Wallet whose name, first letter lowered, is
+// m.Method, with m.Args decoded into its parameters by call.Arg; arguments
+// that do not fit fail the call with an error wrapping call.ErrArgument.
+func (x *walletActor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "deposit":
+		if err := call.Arity(m, 2, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Entry](m, 0, "e")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[string](m, 1, "note")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Deposit(c, arg0, arg1)
+		return nil, nil
+	case "echo":
+		if err := call.Arity(m, 10, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int](m, 0, "i")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[int8](m, 1, "i8")
+		if err != nil {
+			return nil, err
+		}
+		arg2, err := call.Arg[uint16](m, 2, "u")
+		if err != nil {
+			return nil, err
+		}
+		arg3, err := call.Arg[float64](m, 3, "f")
+		if err != nil {
+			return nil, err
+		}
+		arg4, err := call.Arg[bool](m, 4, "ok")
+		if err != nil {
+			return nil, err
+		}
+		arg5, err := call.Arg[[]byte](m, 5, "b")
+		if err != nil {
+			return nil, err
+		}
+		arg6, err := call.Arg[[]actor.Ref](m, 6, "refs")
+		if err != nil {
+			return nil, err
+		}
+		arg7, err := call.Arg[map[int]Cents](m, 7, "counts")
+		if err != nil {
+			return nil, err
+		}
+		arg8, err := call.Arg[[][]byte](m, 8, "blobs")
+		if err != nil {
+			return nil, err
+		}
+		arg9, err := call.Arg[Tree](m, 9, "tree")
+		if err != nil {
+			return nil, err
+		}
+		return x.a.Echo(c, arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9), nil
+	case "statement":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Statement(c)
+	case "summary":
+		if err := call.Arity(m, 0, false); err != nil {
+			return nil, err
+		}
+		return x.a.Summary(c), nil
+	case "withdraw":
+		if err := call.Arity(m, 1, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Cents](m, 0, "amount")
+		if err != nil {
+			return nil, err
+		}
+		return nil, x.a.Withdraw(c, arg0)
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // walletFactory wraps f, a factory of Wallet, into an actor.Factory (nil for

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -36,6 +37,8 @@ func (x *walletV2Actor) Receive(c *actor.Context, msg any) (any, error) {
 	case walletV2DepositMsg:
 		x.a.Deposit(c, m.e, m.note, m.receipt)
 		return nil, nil
+	case call.Call:
+		return x.callByName(c, m)
 	}
 	return nil, x.unhandled(msg)
 }
@@ -45,6 +48,35 @@ func (x *walletV2Actor) Receive(c *actor.Context, msg any) (any, error) {
 // with it, and an ask fails with it.
 func (x *walletV2Actor) unhandled(msg any) error {
 	return fmt.Errorf("%w: %T has no handler for message %T", actor.ErrUnhandled, x.a, msg)
+}
+
+// callByName answers a call by name (a call.Call, as JavaScript actors
+// send): it calls the method of WalletV2 whose name, first letter lowered,
+// is m.Method, with m.Args decoded into its parameters by call.Arg;
+// arguments that do not fit fail the call with an error wrapping
+// call.ErrArgument.
+func (x *walletV2Actor) callByName(c *actor.Context, m call.Call) (any, error) {
+	switch m.Method {
+	case "deposit":
+		if err := call.Arity(m, 3, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[Entry](m, 0, "e")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[string](m, 1, "note")
+		if err != nil {
+			return nil, err
+		}
+		arg2, err := call.Arg[bool](m, 2, "receipt")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Deposit(c, arg0, arg1, arg2)
+		return nil, nil
+	}
+	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }
 
 // walletV2Factory wraps f, a factory of WalletV2, into an actor.Factory (nil
