@@ -61,6 +61,26 @@
 // wrapping [actor.ErrNotFound] (an Async ask returns a rejected promise),
 // and its Stop does nothing.
 //
+// # Calls by name
+//
+// Receive also answers a call by name, a call.Call (package actor/call;
+// jsactor.Call is the same type), which is what a JavaScript actor sends
+// with ref.ask("count", item) and ref.tell(...): it calls the message
+// method whose name, first letter (or leading run of capitals) lowered as
+// for //troupe:js handlers, is the call's Method (Count answers "count",
+// HTTPGet "httpGet"; two methods with the same lowered name are an
+// error). Each argument becomes its parameter's type by call.Arg's rules
+// (an integral number becomes an int, an object a struct by json tags or
+// field names, an actor.Ref a typed ref through the XRefOf function of
+// the ref's package, a variadic parameter takes the remaining arguments);
+// a wrong count or a value that does not fit fails the call with an error
+// wrapping call.ErrArgument naming the method, the argument, what came
+// and what was wanted, and an unknown method with one wrapping
+// [actor.ErrUnhandled]. The reply is the method's result (a typed ref as
+// its untyped ref, which JavaScript can use; nothing for a method
+// returning only an error). Package actor/call imports no JavaScript
+// engine, so a program without JavaScript actors links none.
+//
 // The names Ref, String, Stop and Poison belong to the generated ref, so
 // no message may take them. Two actors of a package may not have the same
 // kind. Generated files import packages under names the package does not

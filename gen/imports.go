@@ -11,8 +11,8 @@ import (
 )
 
 // numberedLocal matches the numbered locals of generated codecs (v0, k1,
-// sub0, …) and of callByName (arg0, …), which imports never take either.
-var numberedLocal = regexp.MustCompile(`^(v|k|sub|system|kind|id|arg)[0-9]+$`)
+// sub0, …) and of callByName (arg0, res0, …), which imports never take either.
+var numberedLocal = regexp.MustCompile(`^(v|k|sub|system|kind|id|arg|res)[0-9]+$`)
 
 // runtimeImports are the packages generated files may import besides
 // those of message types, by import path, with their names.

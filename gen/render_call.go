@@ -89,6 +89,16 @@ func (r *renderer) callCase(m message) []jen.Code {
 		}
 	}
 	invoke := jen.Id("x").Dot("a").Dot(m.name).Call(args...)
+	if m.reply != nil && m.result != resultPromise && isTypedRef(r.pkg, m.reply) {
+		// A typed ref's fields are unexported: the caller (JavaScript)
+		// could not see them, so the reply is its untyped ref.
+		if m.result == resultValue {
+			return append(out, jen.Return(invoke.Dot("Ref").Call(), jen.Nil()))
+		}
+		return append(out,
+			jen.List(jen.Id("res0"), jen.Err()).Op(":=").Add(invoke), errCheck,
+			jen.Return(jen.Id("res0").Dot("Ref").Call(), jen.Nil()))
+	}
 	switch m.result {
 	case resultNone:
 		return append(out, invoke, jen.Return(jen.Nil(), jen.Nil()))

@@ -44,6 +44,9 @@ func TestDecode(t *testing.T) {
 		{"fraction to int", 1.5, new(int), nil, "got float64 1.5, want int"},
 		{"negative to uint", -1.0, new(uint), nil, "want uint"},
 		{"huge float to int", 1e300, new(int64), nil, "want int64"},
+		{"go int to float64", 3, new(float64), 3.0, ""},
+		{"go int32 to uint8", int32(255), new(uint8), uint8(255), ""},
+		{"typed ref to ref", typedRef{ref}, new(actor.Ref), ref, ""},
 		{"float to float32", 0.5, new(float32), float32(0.5), ""},
 		{"bigint to uint64", new(big.Int).SetUint64(math.MaxUint64), new(uint64), uint64(math.MaxUint64), ""},
 		{"string to named string", "tea", new(Item), Item("tea"), ""},
@@ -62,7 +65,7 @@ func TestDecode(t *testing.T) {
 		{"map", map[string]any{"a": 1.0}, new(map[Item]int), map[Item]int{"a": 1}, ""},
 		{"struct", map[string]any{"name": "x", "n": 2.0, "tags": []any{"a"}, "Skip": 9.0, "ref": ref, "Plain": true, "other": 1.0},
 			new(Outer), Outer{Inner: Inner{N: 2}, Name: "x", Tags: []string{"a"}, Ref: ref, Plain: true}, ""},
-		{"bad struct field", map[string]any{"tags": []any{1.0}}, new(Outer), nil, ".tags: [0]: got float64 1, want string"},
+		{"bad struct field", map[string]any{"tags": []any{1.0}}, new(Outer), nil, ".tags[0]: got float64 1, want string"},
 		{"pointer", 2.0, new(*int), ptr(2), ""},
 		{"not an object", "x", new(Outer), nil, "want call_test.Outer"},
 	}
@@ -84,6 +87,10 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
+
+type typedRef struct{ r actor.Ref }
+
+func (t typedRef) Ref() actor.Ref { return t.r }
 
 func ptr[T any](v T) *T { return &v }
 

@@ -5,7 +5,32 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+
+	"github.com/troupe-go/troupe/actor"
 )
+
+var refType = reflect.TypeFor[actor.Ref]()
+
+// decodeError is a value that does not fit, at path inside the argument
+// (".lines[2].qty"; empty for the argument itself).
+type decodeError struct {
+	path, msg string
+}
+
+func (e *decodeError) Error() string {
+	if e.path == "" {
+		return e.msg
+	}
+	return e.path + ": " + e.msg
+}
+
+// at prefixes err's path with step.
+func at(step string, err error) error {
+	if de, ok := err.(*decodeError); ok {
+		de.path = step + de.path
+	}
+	return err
+}
 
 // maxDepth bounds the nesting Decode follows, so that a hostile value
 // cannot exhaust the stack.
@@ -13,16 +38,18 @@ const maxDepth = 64
 
 // Decode stores v, a plain Go value such as JavaScript values become, in
 // the Go value out points to. A value of the wanted type (or assignable to
-// it) is stored as is. Otherwise numbers (float64, int64, uint64,
-// *big.Int) become any numeric type that holds them exactly (an integral
-// float64 in range becomes an int); strings and bools become types of
-// that kind; a map[string]any becomes a struct (keys matching json tags
-// or field names, as encoding/json; unknown keys ignored) or a map with
-// string keys; a []any (or []byte) becomes a slice or an array of the
-// same length; a slice becomes another slice type of the same element
-// type (a typed array's named slice); nil becomes the zero value;
-// pointers are allocated. A value that does not fit fails with an error
-// wrapping [ErrArgument] that says where, what came and what was wanted.
+// it) is stored as is, and a typed ref (a value with a method Ref()
+// actor.Ref) becomes an actor.Ref. Otherwise numbers (float64, int64,
+// uint64, *big.Int, and Go's other numeric types) become any numeric type
+// that holds them exactly (an integral float64 in range becomes an int);
+// strings and bools become types of that kind; a map[string]any becomes a
+// struct (keys matching json tags or field names, as encoding/json;
+// unknown keys ignored) or a map with string keys; a []any (or []byte)
+// becomes a slice or an array of the same length; a slice becomes another
+// slice type of the same element type (a typed array's named slice); nil
+// becomes the zero value; pointers are allocated. A value that does not
+// fit fails with an error wrapping [ErrArgument] that says where, what
+// came and what was wanted.
 func Decode(v any, out any) error {
 	rv := reflect.ValueOf(out)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -36,7 +63,7 @@ func Decode(v any, out any) error {
 
 func decode(v any, dst reflect.Value, depth int) error {
 	if depth > maxDepth {
-		return fmt.Errorf("nested deeper than %d", maxDepth)
+		return &decodeError{msg: fmt.Sprintf("nested deeper than %d", maxDepth)}
 	}
 	t := dst.Type()
 	if v == nil {
@@ -46,6 +73,10 @@ func decode(v any, dst reflect.Value, depth int) error {
 	vt := reflect.TypeOf(v)
 	if vt.AssignableTo(t) {
 		dst.Set(reflect.ValueOf(v))
+		return nil
+	}
+	if tr, ok := v.(interface{ Ref() actor.Ref }); ok && t == refType {
+		dst.Set(reflect.ValueOf(tr.Ref())) // a typed ref, as Go code may send it
 		return nil
 	}
 	if vt.Kind() == reflect.Slice && t.Kind() == reflect.Slice && vt.Elem() == t.Elem() {
@@ -84,7 +115,7 @@ func decode(v any, dst reflect.Value, depth int) error {
 
 // mismatch says that v cannot become a t.
 func mismatch(v any, t reflect.Type) error {
-	return fmt.Errorf("got %s, want %s", describe(v), t)
+	return &decodeError{msg: fmt.Sprintf("got %s, want %s", describe(v), t)}
 }
 
 // describe names v's type, and its value when that is short.
@@ -133,9 +164,24 @@ func numberOf(v any) (number, bool) {
 			n.floatOnly = true
 		}
 	default:
-		return n, false
+		return goNumber(v)
 	}
 	return n, true
+}
+
+// goNumber is numberOf for the other Go numeric types, which Go callers
+// send: an int for a float64 parameter, an int32 for an int.
+func goNumber(v any) (number, bool) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return numberOf(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return numberOf(rv.Uint())
+	case reflect.Float32, reflect.Float64:
+		return numberOf(rv.Float())
+	}
+	return number{}, false
 }
 
 func decodeNumber(v any, dst reflect.Value) error {
@@ -186,11 +232,11 @@ func decodeList(v any, dst reflect.Value, depth int, grow bool) error {
 	if grow {
 		dst.Set(reflect.MakeSlice(dst.Type(), len(items), len(items)))
 	} else if len(items) != dst.Len() {
-		return fmt.Errorf("got %d elements, want %s", len(items), dst.Type())
+		return &decodeError{msg: fmt.Sprintf("got %d elements, want %s", len(items), dst.Type())}
 	}
 	for i, it := range items {
 		if err := decode(it, dst.Index(i), depth+1); err != nil {
-			return fmt.Errorf("[%d]: %w", i, err)
+			return at(fmt.Sprintf("[%d]", i), err)
 		}
 	}
 	return nil
@@ -205,7 +251,7 @@ func decodeMap(v any, dst reflect.Value, depth int) error {
 	for k, e := range m {
 		ev := reflect.New(dst.Type().Elem()).Elem()
 		if err := decode(e, ev, depth+1); err != nil {
-			return fmt.Errorf("[%q]: %w", k, err)
+			return at(fmt.Sprintf("[%q]", k), err)
 		}
 		out.SetMapIndex(reflect.ValueOf(k).Convert(dst.Type().Key()), ev)
 	}
@@ -229,7 +275,7 @@ func decodeStruct(v any, dst reflect.Value, depth int) error {
 			return err
 		}
 		if err := decode(e, fv, depth+1); err != nil {
-			return fmt.Errorf(".%s: %w", k, err)
+			return at("."+k, err)
 		}
 	}
 	return nil
@@ -242,7 +288,7 @@ func settableField(rv reflect.Value, index []int) (reflect.Value, error) {
 		if i > 0 && rv.Kind() == reflect.Pointer {
 			if rv.IsNil() {
 				if !rv.CanSet() {
-					return reflect.Value{}, fmt.Errorf("unexported embedded pointer in %s", rv.Type())
+					return reflect.Value{}, &decodeError{msg: fmt.Sprintf("unexported embedded pointer in %s", rv.Type())}
 				}
 				rv.Set(reflect.New(rv.Type().Elem()))
 			}

@@ -76,7 +76,7 @@ func (x *doublerActor) callByName(c *actor.Context, m call.Call) (any, error) {
 		if err := call.Arity(m, 0, false); err != nil {
 			return nil, err
 		}
-		return x.a.Counter(c), nil
+		return x.a.Counter(c).Ref(), nil
 	case "doubled":
 		if err := call.Arity(m, 0, false); err != nil {
 			return nil, err
