@@ -19,6 +19,7 @@ type names struct {
 	timers   string // CounterTimers, for an actor with tells
 	timersOf string // CounterTimersOf, for an actor with tells
 	conn     string // CounterConn, for a connection actor
+	messages string // CounterMessages, for an actor with messages
 }
 
 // namesOf returns the generated names of actor type name: exported for an
@@ -40,13 +41,14 @@ func namesOf(name string) names {
 		timers:   pub(upper + "Timers"),
 		timersOf: pub(upper + "TimersOf"),
 		conn:     pub(upper + "Conn"),
+		messages: pub(upper + "Messages"),
 	}
 }
 
 // topLevel lists the package-level names of n that every actor has, for
 // clash checks.
 func (n names) topLevel() []string {
-	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn}
+	return []string{n.adapter, n.factory, n.ref, n.refOf, n.spawn, n.messages}
 }
 
 // namesOfJS returns the generated names of //troupe:js interface name;

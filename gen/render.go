@@ -50,6 +50,7 @@ func render(pkg *types.Package, spec actorSpec, imps importSet, reserved, ownRef
 	r := &renderer{pkg: pkg, spec: spec, n: spec.n, reserved: reserved, ownRefs: ownRefs, f: newFile(pkg, imps)}
 	r.guards()
 	r.messages()
+	r.messageBuilders()
 	r.adapter()
 	r.ref()
 	r.spawn()

@@ -23,6 +23,19 @@ type courierDeliverMsg struct {
 	o Order
 }
 
+// CourierMessages builds the messages CourierRef sends, one method per
+// message of Courier with the message's parameters, for tests that put a
+// stand-in in place of a Courier actor (CourierRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(CourierMessages{}.Deliver(…))
+// for a call ref.Deliver(…).
+type CourierMessages struct{}
+
+// Deliver returns the message of CourierRef.Deliver (a value of an unexported type).
+func (CourierMessages) Deliver(o Order) any {
+	return courierDeliverMsg{o: o}
+}
+
 // courierActor adapts *Courier to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Courier pass through.

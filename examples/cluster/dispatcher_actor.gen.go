@@ -23,6 +23,20 @@ type dispatcherTrackMsg struct {
 	courier CourierRef
 }
 
+// DispatcherMessages builds the messages DispatcherRef sends, one method per
+// message of Dispatcher with the message's parameters, for tests that put a
+// stand-in in place of a Dispatcher actor (DispatcherRefOf(sys, probe.Ref())
+// for an actortest.Probe) and compare what it received with what the code
+// under test should have sent:
+// probe.ExpectMessage(DispatcherMessages{}.Track(…)) for a call
+// ref.Track(…).
+type DispatcherMessages struct{}
+
+// Track returns the message of DispatcherRef.Track (a value of an unexported type).
+func (DispatcherMessages) Track(courier CourierRef) any {
+	return dispatcherTrackMsg{courier: courier}
+}
+
 // dispatcherActor adapts *Dispatcher to actor.Actor: Receive calls the
 // method a message stands for, or the handler of a runtime message
 // (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of

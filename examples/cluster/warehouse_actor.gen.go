@@ -36,6 +36,30 @@ type warehouseStockMsg struct {
 	item string
 }
 
+// WarehouseMessages builds the messages WarehouseRef sends, one method per
+// message of Warehouse with the message's parameters, for tests that put a
+// stand-in in place of a Warehouse actor (WarehouseRefOf(sys, probe.Ref())
+// for an actortest.Probe) and compare what it received with what the code
+// under test should have sent:
+// probe.ExpectMessage(WarehouseMessages{}.Reserve(…)) for a call
+// ref.Reserve(…).
+type WarehouseMessages struct{}
+
+// Reserve returns the message of WarehouseRef.Reserve (a value of an unexported type).
+func (WarehouseMessages) Reserve(o Order) any {
+	return warehouseReserveMsg{o: o}
+}
+
+// Ship returns the message of WarehouseRef.Ship (a value of an unexported type).
+func (WarehouseMessages) Ship(o Order) any {
+	return warehouseShipMsg{o: o}
+}
+
+// Stock returns the message of WarehouseRef.Stock (a value of an unexported type).
+func (WarehouseMessages) Stock(item string) any {
+	return warehouseStockMsg{item: item}
+}
+
 // warehouseActor adapts *Warehouse to actor.Actor: Receive calls the method
 // a message stands for, or the handler of a runtime message
 // (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of

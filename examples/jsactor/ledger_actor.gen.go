@@ -30,6 +30,24 @@ type ledgerDebitMsg struct {
 	amount float64
 }
 
+// LedgerMessages builds the messages LedgerRef sends, one method per message
+// of Ledger with the message's parameters, for tests that put a stand-in in
+// place of a Ledger actor (LedgerRefOf(sys, probe.Ref()) for an
+// actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(LedgerMessages{}.Balance(…))
+// for a call ref.Balance(…).
+type LedgerMessages struct{}
+
+// Balance returns the message of LedgerRef.Balance (a value of an unexported type).
+func (LedgerMessages) Balance(who string) any {
+	return ledgerBalanceMsg{who: who}
+}
+
+// Debit returns the message of LedgerRef.Debit (a value of an unexported type).
+func (LedgerMessages) Debit(who string, amount float64) any {
+	return ledgerDebitMsg{who: who, amount: amount}
+}
+
 // ledgerActor adapts *Ledger to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Ledger pass through.

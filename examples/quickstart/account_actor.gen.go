@@ -38,6 +38,34 @@ type accountInterestMsg struct {
 	dArg   time.Duration
 }
 
+// AccountMessages builds the messages AccountRef sends, one method per
+// message of Account with the message's parameters, for tests that put a
+// stand-in in place of a Account actor (AccountRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(AccountMessages{}.Balance(…))
+// for a call ref.Balance(…).
+type AccountMessages struct{}
+
+// Balance returns the message of AccountRef.Balance (a value of an unexported type).
+func (AccountMessages) Balance() any {
+	return accountBalanceMsg{}
+}
+
+// Crash returns the message of AccountRef.Crash (a value of an unexported type).
+func (AccountMessages) Crash() any {
+	return accountCrashMsg{}
+}
+
+// Deposit returns the message of AccountRef.Deposit (a value of an unexported type).
+func (AccountMessages) Deposit(amount int) any {
+	return accountDepositMsg{amount: amount}
+}
+
+// Interest returns the message of AccountRef.Interest (a value of an unexported type).
+func (AccountMessages) Interest(amount int, dArg time.Duration) any {
+	return accountInterestMsg{amount: amount, dArg: dArg}
+}
+
 // accountActor adapts *Account to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Account pass through.

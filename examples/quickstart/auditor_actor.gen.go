@@ -22,6 +22,19 @@ type auditorAuditMsg struct {
 	acct AccountRef
 }
 
+// AuditorMessages builds the messages AuditorRef sends, one method per
+// message of Auditor with the message's parameters, for tests that put a
+// stand-in in place of a Auditor actor (AuditorRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(AuditorMessages{}.Audit(…))
+// for a call ref.Audit(…).
+type AuditorMessages struct{}
+
+// Audit returns the message of AuditorRef.Audit (a value of an unexported type).
+func (AuditorMessages) Audit(acct AccountRef) any {
+	return auditorAuditMsg{acct: acct}
+}
+
 // auditorActor adapts *Auditor to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Auditor pass through.

@@ -80,6 +80,8 @@ func TestAccountOnVirtualTime(t *testing.T) {
 // TestNoJavaScriptEngine: the generated actors answer calls by name (as
 // JavaScript actors send them) through package actor/call, which links
 // no JavaScript engine: a program without JavaScript actors links none.
+// Nor does the generated code for tests (AccountMessages) link package
+// testing.
 func TestNoJavaScriptEngine(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -90,7 +92,7 @@ func TestNoJavaScriptEngine(t *testing.T) {
 		t.Fatal("the quickstart does not link actor/call: this test checks nothing")
 	}
 	for _, dep := range deps {
-		if strings.HasPrefix(dep, "github.com/dop251/") || dep == "github.com/troupe-go/troupe/jsactor" {
+		if strings.HasPrefix(dep, "github.com/dop251/") || dep == "github.com/troupe-go/troupe/jsactor" || dep == "testing" {
 			t.Errorf("the quickstart links %s", dep)
 		}
 	}

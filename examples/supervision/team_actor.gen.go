@@ -23,6 +23,18 @@ type teamHireMsg struct {
 	id string
 }
 
+// TeamMessages builds the messages TeamRef sends, one method per message of
+// Team with the message's parameters, for tests that put a stand-in in place
+// of a Team actor (TeamRefOf(sys, probe.Ref()) for an actortest.Probe) and
+// compare what it received with what the code under test should have sent:
+// probe.ExpectMessage(TeamMessages{}.Hire(…)) for a call ref.Hire(…).
+type TeamMessages struct{}
+
+// Hire returns the message of TeamRef.Hire (a value of an unexported type).
+func (TeamMessages) Hire(id string) any {
+	return teamHireMsg{id: id}
+}
+
 // teamActor adapts *Team to actor.Actor: Receive calls the method a message
 // stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Team pass through.
@@ -65,7 +77,11 @@ func (x *teamActor) callByName(c *actor.Context, m call.Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.a.Hire(c, arg0)
+		res0, err := x.a.Hire(c, arg0)
+		if err != nil {
+			return nil, err
+		}
+		return res0.Ref(), nil
 	}
 	return nil, fmt.Errorf("%w: %T has no method answering calls by name %q", actor.ErrUnhandled, x.a, m.Method)
 }

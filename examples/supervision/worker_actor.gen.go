@@ -31,6 +31,29 @@ type workerDoneMsg struct{}
 // workerWorkMsg is the message of [Worker.Work].
 type workerWorkMsg struct{}
 
+// WorkerMessages builds the messages WorkerRef sends, one method per message
+// of Worker with the message's parameters, for tests that put a stand-in in
+// place of a Worker actor (WorkerRefOf(sys, probe.Ref()) for an
+// actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(WorkerMessages{}.Crash(…))
+// for a call ref.Crash(…).
+type WorkerMessages struct{}
+
+// Crash returns the message of WorkerRef.Crash (a value of an unexported type).
+func (WorkerMessages) Crash(why string) any {
+	return workerCrashMsg{why: why}
+}
+
+// Done returns the message of WorkerRef.Done (a value of an unexported type).
+func (WorkerMessages) Done() any {
+	return workerDoneMsg{}
+}
+
+// Work returns the message of WorkerRef.Work (a value of an unexported type).
+func (WorkerMessages) Work() any {
+	return workerWorkMsg{}
+}
+
 // workerActor adapts *Worker to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Worker pass through.

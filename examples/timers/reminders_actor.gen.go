@@ -81,6 +81,65 @@ type remindersTicksMsg struct {
 	keyArg string
 }
 
+// RemindersMessages builds the messages RemindersRef sends, one method per
+// message of Reminders with the message's parameters, for tests that put a
+// stand-in in place of a Reminders actor (RemindersRefOf(sys, probe.Ref())
+// for an actortest.Probe) and compare what it received with what the code
+// under test should have sent:
+// probe.ExpectMessage(RemindersMessages{}.Active(…)) for a call
+// ref.Active(…).
+type RemindersMessages struct{}
+
+// Active returns the message of RemindersRef.Active (a value of an unexported type).
+func (RemindersMessages) Active(keyArg string) any {
+	return remindersActiveMsg{keyArg: keyArg}
+}
+
+// Busy returns the message of RemindersRef.Busy (a value of an unexported type).
+func (RemindersMessages) Busy(cancel string, dArg time.Duration) any {
+	return remindersBusyMsg{cancel: cancel, dArg: dArg}
+}
+
+// Every returns the message of RemindersRef.Every (a value of an unexported type).
+func (RemindersMessages) Every(keyArg string, dArg time.Duration, fixedRate bool) any {
+	return remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate}
+}
+
+// Forget returns the message of RemindersRef.Forget (a value of an unexported type).
+func (RemindersMessages) Forget(keyArg string) any {
+	return remindersForgetMsg{keyArg: keyArg}
+}
+
+// Idle returns the message of RemindersRef.Idle (a value of an unexported type).
+func (RemindersMessages) Idle(dArg time.Duration) any {
+	return remindersIdleMsg{dArg: dArg}
+}
+
+// Ping returns the message of RemindersRef.Ping (a value of an unexported type).
+func (RemindersMessages) Ping() any {
+	return remindersPingMsg{}
+}
+
+// Remind returns the message of RemindersRef.Remind (a value of an unexported type).
+func (RemindersMessages) Remind(what string) any {
+	return remindersRemindMsg{what: what}
+}
+
+// Schedule returns the message of RemindersRef.Schedule (a value of an unexported type).
+func (RemindersMessages) Schedule(keyArg string, what string, dArg time.Duration) any {
+	return remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg}
+}
+
+// Tick returns the message of RemindersRef.Tick (a value of an unexported type).
+func (RemindersMessages) Tick(keyArg string) any {
+	return remindersTickMsg{keyArg: keyArg}
+}
+
+// Ticks returns the message of RemindersRef.Ticks (a value of an unexported type).
+func (RemindersMessages) Ticks(keyArg string) any {
+	return remindersTicksMsg{keyArg: keyArg}
+}
+
 // remindersActor adapts *Reminders to actor.Actor: Receive calls the method
 // a message stands for, or the handler of a runtime message
 // (actor.Terminated, actor.ReceiveTimeout), and the lifecycle hooks of

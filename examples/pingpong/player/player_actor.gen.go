@@ -40,6 +40,34 @@ type playerServeMsg struct {
 	rounds int
 }
 
+// PlayerMessages builds the messages PlayerRef sends, one method per message
+// of Player with the message's parameters, for tests that put a stand-in in
+// place of a Player actor (PlayerRefOf(sys, probe.Ref()) for an
+// actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(PlayerMessages{}.Hit(…)) for
+// a call ref.Hit(…).
+type PlayerMessages struct{}
+
+// Hit returns the message of PlayerRef.Hit (a value of an unexported type).
+func (PlayerMessages) Hit(b Ball) any {
+	return playerHitMsg{b: b}
+}
+
+// Hits returns the message of PlayerRef.Hits (a value of an unexported type).
+func (PlayerMessages) Hits() any {
+	return playerHitsMsg{}
+}
+
+// Meet returns the message of PlayerRef.Meet (a value of an unexported type).
+func (PlayerMessages) Meet(opponent PlayerRef) any {
+	return playerMeetMsg{opponent: opponent}
+}
+
+// Serve returns the message of PlayerRef.Serve (a value of an unexported type).
+func (PlayerMessages) Serve(rounds int) any {
+	return playerServeMsg{rounds: rounds}
+}
+
 // playerActor adapts *Player to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Player pass through.

@@ -43,6 +43,35 @@ type auditorSettledMsg struct {
 	ms   int
 }
 
+// AuditorMessages builds the messages AuditorRef sends, one method per
+// message of Auditor with the message's parameters, for tests that put a
+// stand-in in place of a Auditor actor (AuditorRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent:
+// probe.ExpectMessage(AuditorMessages{}.Blocking(…)) for a call
+// ref.Blocking(…).
+type AuditorMessages struct{}
+
+// Blocking returns the message of AuditorRef.Blocking (a value of an unexported type).
+func (AuditorMessages) Blocking(tArg TallyRef) any {
+	return auditorBlockingMsg{tArg: tArg}
+}
+
+// Doubled returns the message of AuditorRef.Doubled (a value of an unexported type).
+func (AuditorMessages) Doubled(tArg TallyRef, keyArg string) any {
+	return auditorDoubledMsg{tArg: tArg, keyArg: keyArg}
+}
+
+// Failing returns the message of AuditorRef.Failing (a value of an unexported type).
+func (AuditorMessages) Failing(tArg TallyRef, msg string) any {
+	return auditorFailingMsg{tArg: tArg, msg: msg}
+}
+
+// Settled returns the message of AuditorRef.Settled (a value of an unexported type).
+func (AuditorMessages) Settled(tArg TallyRef, ms int) any {
+	return auditorSettledMsg{tArg: tArg, ms: ms}
+}
+
 // auditorActor adapts *Auditor to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Auditor pass through.

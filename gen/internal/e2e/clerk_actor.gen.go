@@ -42,6 +42,34 @@ type clerkPeerMsg struct {
 	i int
 }
 
+// ClerkMessages builds the messages ClerkRef sends, one method per message
+// of Clerk with the message's parameters, for tests that put a stand-in in
+// place of a Clerk actor (ClerkRefOf(sys, probe.Ref()) for an
+// actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(ClerkMessages{}.Adopt(…)) for
+// a call ref.Adopt(…).
+type ClerkMessages struct{}
+
+// Adopt returns the message of ClerkRef.Adopt (a value of an unexported type).
+func (ClerkMessages) Adopt(peer CounterRef) any {
+	return clerkAdoptMsg{peer: peer}
+}
+
+// Bill returns the message of ClerkRef.Bill (a value of an unexported type).
+func (ClerkMessages) Bill(lines []Line, discount float64) any {
+	return clerkBillMsg{lines: lines, discount: discount}
+}
+
+// Bump returns the message of ClerkRef.Bump (a value of an unexported type).
+func (ClerkMessages) Bump(by int) any {
+	return clerkBumpMsg{by: by}
+}
+
+// Peer returns the message of ClerkRef.Peer (a value of an unexported type).
+func (ClerkMessages) Peer(i int) any {
+	return clerkPeerMsg{i: i}
+}
+
 // clerkActor adapts *Clerk to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Clerk pass through.

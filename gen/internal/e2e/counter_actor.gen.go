@@ -74,6 +74,64 @@ type counterSumMsg struct {
 	xs []int
 }
 
+// CounterMessages builds the messages CounterRef sends, one method per
+// message of Counter with the message's parameters, for tests that put a
+// stand-in in place of a Counter actor (CounterRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(CounterMessages{}.Active(…))
+// for a call ref.Active(…).
+type CounterMessages struct{}
+
+// Active returns the message of CounterRef.Active (a value of an unexported type).
+func (CounterMessages) Active(keyArg string) any {
+	return counterActiveMsg{keyArg: keyArg}
+}
+
+// Add returns the message of CounterRef.Add (a value of an unexported type).
+func (CounterMessages) Add(by int) any {
+	return counterAddMsg{by: by}
+}
+
+// AddLater returns the message of CounterRef.AddLater (a value of an unexported type).
+func (CounterMessages) AddLater(by int, dArg time.Duration) any {
+	return counterAddLaterMsg{by: by, dArg: dArg}
+}
+
+// CancelAll returns the message of CounterRef.CancelAll (a value of an unexported type).
+func (CounterMessages) CancelAll() any {
+	return counterCancelAllMsg{}
+}
+
+// Get returns the message of CounterRef.Get (a value of an unexported type).
+func (CounterMessages) Get() any {
+	return counterGetMsg{}
+}
+
+// StartRate returns the message of CounterRef.StartRate (a value of an unexported type).
+func (CounterMessages) StartRate(by int, dArg time.Duration) any {
+	return counterStartRateMsg{by: by, dArg: dArg}
+}
+
+// StartTicking returns the message of CounterRef.StartTicking (a value of an unexported type).
+func (CounterMessages) StartTicking(by int, dArg time.Duration) any {
+	return counterStartTickingMsg{by: by, dArg: dArg}
+}
+
+// StopTicking returns the message of CounterRef.StopTicking (a value of an unexported type).
+func (CounterMessages) StopTicking() any {
+	return counterStopTickingMsg{}
+}
+
+// Sub returns the message of CounterRef.Sub (a value of an unexported type).
+func (CounterMessages) Sub(by int) any {
+	return counterSubMsg{by: by}
+}
+
+// Sum returns the message of CounterRef.Sum (a value of an unexported type).
+func (CounterMessages) Sum(xs ...int) any {
+	return counterSumMsg{xs: xs}
+}
+
 // counterActor adapts *Counter to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Counter pass through.

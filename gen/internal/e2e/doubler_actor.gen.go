@@ -28,6 +28,30 @@ type doublerCounterMsg struct{}
 // doublerDoubledMsg is the message of [Doubler.Doubled].
 type doublerDoubledMsg struct{}
 
+// DoublerMessages builds the messages DoublerRef sends, one method per
+// message of Doubler with the message's parameters, for tests that put a
+// stand-in in place of a Doubler actor (DoublerRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent:
+// probe.ExpectMessage(DoublerMessages{}.BlockingGet(…)) for a call
+// ref.BlockingGet(…).
+type DoublerMessages struct{}
+
+// BlockingGet returns the message of DoublerRef.BlockingGet (a value of an unexported type).
+func (DoublerMessages) BlockingGet() any {
+	return doublerBlockingGetMsg{}
+}
+
+// Counter returns the message of DoublerRef.Counter (a value of an unexported type).
+func (DoublerMessages) Counter() any {
+	return doublerCounterMsg{}
+}
+
+// Doubled returns the message of DoublerRef.Doubled (a value of an unexported type).
+func (DoublerMessages) Doubled() any {
+	return doublerDoubledMsg{}
+}
+
 // doublerActor adapts *Doubler to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Doubler pass through.

@@ -27,6 +27,24 @@ type sessionSayMsg struct {
 	text string
 }
 
+// SessionMessages builds the messages SessionRef sends, one method per
+// message of Session with the message's parameters, for tests that put a
+// stand-in in place of a Session actor (SessionRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(SessionMessages{}.Reads(…))
+// for a call ref.Reads(…).
+type SessionMessages struct{}
+
+// Reads returns the message of SessionRef.Reads (a value of an unexported type).
+func (SessionMessages) Reads() any {
+	return sessionReadsMsg{}
+}
+
+// Say returns the message of SessionRef.Say (a value of an unexported type).
+func (SessionMessages) Say(text string) any {
+	return sessionSayMsg{text: text}
+}
+
 // sessionActor adapts *Session to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Session pass through.

@@ -37,6 +37,29 @@ type watcherWatchMsg struct {
 	ref actor.Ref
 }
 
+// WatcherMessages builds the messages WatcherRef sends, one method per
+// message of Watcher with the message's parameters, for tests that put a
+// stand-in in place of a Watcher actor (WatcherRefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(WatcherMessages{}.SetIdle(…))
+// for a call ref.SetIdle(…).
+type WatcherMessages struct{}
+
+// SetIdle returns the message of WatcherRef.SetIdle (a value of an unexported type).
+func (WatcherMessages) SetIdle(dArg time.Duration) any {
+	return watcherSetIdleMsg{dArg: dArg}
+}
+
+// Unwatch returns the message of WatcherRef.Unwatch (a value of an unexported type).
+func (WatcherMessages) Unwatch(ref actor.Ref) any {
+	return watcherUnwatchMsg{ref: ref}
+}
+
+// Watch returns the message of WatcherRef.Watch (a value of an unexported type).
+func (WatcherMessages) Watch(ref actor.Ref) any {
+	return watcherWatchMsg{ref: ref}
+}
+
 // watcherActor adapts *Watcher to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Watcher pass through.

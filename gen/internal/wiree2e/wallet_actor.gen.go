@@ -54,6 +54,39 @@ type walletWithdrawMsg struct {
 	amount Cents
 }
 
+// WalletMessages builds the messages WalletRef sends, one method per message
+// of Wallet with the message's parameters, for tests that put a stand-in in
+// place of a Wallet actor (WalletRefOf(sys, probe.Ref()) for an
+// actortest.Probe) and compare what it received with what the code under
+// test should have sent: probe.ExpectMessage(WalletMessages{}.Deposit(…))
+// for a call ref.Deposit(…).
+type WalletMessages struct{}
+
+// Deposit returns the message of WalletRef.Deposit (a value of an unexported type).
+func (WalletMessages) Deposit(e Entry, note string) any {
+	return walletDepositMsg{e: e, note: note}
+}
+
+// Echo returns the message of WalletRef.Echo (a value of an unexported type).
+func (WalletMessages) Echo(i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) any {
+	return walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree}
+}
+
+// Statement returns the message of WalletRef.Statement (a value of an unexported type).
+func (WalletMessages) Statement() any {
+	return walletStatementMsg{}
+}
+
+// Summary returns the message of WalletRef.Summary (a value of an unexported type).
+func (WalletMessages) Summary() any {
+	return walletSummaryMsg{}
+}
+
+// Withdraw returns the message of WalletRef.Withdraw (a value of an unexported type).
+func (WalletMessages) Withdraw(amount Cents) any {
+	return walletWithdrawMsg{amount: amount}
+}
+
 // walletActor adapts *Wallet to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of Wallet pass through.

@@ -24,6 +24,20 @@ type walletV2DepositMsg struct {
 	receipt bool
 }
 
+// WalletV2Messages builds the messages WalletV2Ref sends, one method per
+// message of WalletV2 with the message's parameters, for tests that put a
+// stand-in in place of a WalletV2 actor (WalletV2RefOf(sys, probe.Ref()) for
+// an actortest.Probe) and compare what it received with what the code under
+// test should have sent:
+// probe.ExpectMessage(WalletV2Messages{}.Deposit(…)) for a call
+// ref.Deposit(…).
+type WalletV2Messages struct{}
+
+// Deposit returns the message of WalletV2Ref.Deposit (a value of an unexported type).
+func (WalletV2Messages) Deposit(e Entry, note string, receipt bool) any {
+	return walletV2DepositMsg{e: e, note: note, receipt: receipt}
+}
+
 // walletV2Actor adapts *WalletV2 to actor.Actor: Receive calls the method a
 // message stands for, or the handler of a runtime message (actor.Terminated,
 // actor.ReceiveTimeout), and the lifecycle hooks of WalletV2 pass through.
