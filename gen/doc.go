@@ -61,6 +61,19 @@
 // wrapping [actor.ErrNotFound] (an Async ask returns a rejected promise),
 // and its Stop does nothing.
 //
+// # Stand-ins in tests
+//
+// For an actor with messages the file also declares CounterMessages, an
+// empty struct type with a method per message, taking the message's
+// parameters and returning the message CounterRef sends for it (a value
+// of the unexported message struct). A test gives the code under test
+// CounterRefOf(sys, probe.Ref()), an actortest.Probe standing in for the
+// Counter, and asserts on what it received as the code wrote it:
+//
+//	probe.ExpectMessage(CounterMessages{}.Add(5)) // the code called counter.Add(5)
+//
+// Nothing of a test kit is imported by the generated code.
+//
 // # Calls by name
 //
 // Receive also answers a call by name, a call.Call (package actor/call;
