@@ -21,6 +21,9 @@ func (c *Clash) TickAfter(ctx *actor.Context)    {}
 // SpawnClash is declared by hand: a clash with a generated name.
 func SpawnClash() {}
 
+// ClashMessages is declared by hand too.
+type ClashMessages int
+
 // HTTPServer and HttpServer share a file name.
 //
 //troupe:actor
