@@ -23,23 +23,42 @@ type Promise[T any] struct {
 	handled  bool // a reaction or waiter observed the outcome (loop only)
 	reported bool // reported as an unhandled rejection (loop only)
 	val      T
-	err      error
-	react1   task           // the first reaction, inline: most promises have one
-	more     *promiseExtras // further reactions and waiters, rarely needed
+	// u is what the promise holds besides its value, by state, to keep
+	// promises small: while pending, its reactions (nil, one task, or a
+	// *promiseExtras); once rejected, the error; once fulfilled, nil.
+	u any
 }
 
-// promiseExtras holds what few promises need, out of line to keep promises
-// small.
+// promiseExtras holds what few promises need: more than one reaction, or
+// waiters.
 type promiseExtras struct {
 	reacts  []task
 	waiters []chan struct{}
 }
 
+func (*promiseExtras) run() {} // never queued; it marks a list of reactions
+
+// extras returns the pending promise's reaction list, moving a single
+// reaction into it. On the loop.
 func (p *Promise[T]) extras() *promiseExtras {
-	if p.more == nil {
-		p.more = &promiseExtras{}
+	switch r := p.u.(type) {
+	case *promiseExtras:
+		return r
+	case nil:
+		m := &promiseExtras{}
+		p.u = m
+		return m
+	default:
+		m := &promiseExtras{reacts: []task{r.(task)}}
+		p.u = m
+		return m
 	}
-	return p.more
+}
+
+// failure returns the error of a settled promise (nil if it fulfilled).
+func (p *Promise[T]) failure() error {
+	err, _ := p.u.(error)
+	return err
 }
 
 // Resolver settles its promise. It is the same object as the promise, typed
@@ -92,7 +111,7 @@ func Resolved[T any](l *Loop, v T) *Promise[T] {
 
 // Rejected returns a promise on l already rejected with err.
 func Rejected[T any](l *Loop, err error) *Promise[T] {
-	p := &Promise[T]{l: l, err: err}
+	p := &Promise[T]{l: l, u: err}
 	p.state.Store(rejected)
 	if l.OnLoop() {
 		l.trackRejection(p)
@@ -108,10 +127,13 @@ func (p *Promise[T]) Loop() *Loop { return p.l }
 // Settled reports whether the promise has settled, and if so its outcome.
 // Safe from any goroutine.
 func (p *Promise[T]) Settled() (v T, err error, ok bool) {
-	if s := p.state.Load(); s != fulfilled && s != rejected {
-		return v, nil, false
+	switch p.state.Load() {
+	case fulfilled:
+		return p.val, nil, true
+	case rejected:
+		return p.val, p.failure(), true
 	}
-	return p.val, p.err, true
+	return v, nil, false
 }
 
 // Resolve fulfils the promise with v.
@@ -166,28 +188,32 @@ func (p *Promise[T]) finish(from int32, v T, err error) {
 	if !p.state.CompareAndSwap(from, settling) {
 		return
 	}
-	p.val, p.err = v, err
+	reacts := p.u
+	p.val = v
 	p.l.promises.remove(&p.link)
 	if err != nil {
+		p.u = err
 		p.state.Store(rejected)
 		if !p.handled {
 			p.l.trackRejection(p)
 		}
 	} else {
+		if reacts != nil {
+			p.u = nil
+		}
 		p.state.Store(fulfilled)
 	}
-	if p.react1 != nil {
-		p.l.queueMicrotaskOnLoop(p.react1)
-		p.react1 = nil
-	}
-	if m := p.more; m != nil {
-		for _, fn := range m.reacts {
+	switch r := reacts.(type) {
+	case nil:
+	case *promiseExtras:
+		for _, fn := range r.reacts {
 			p.l.queueMicrotaskOnLoop(fn)
 		}
-		for _, ch := range m.waiters {
+		for _, ch := range r.waiters {
 			close(ch)
 		}
-		p.more = nil
+	default:
+		p.l.queueMicrotaskOnLoop(r.(task))
 	}
 }
 
@@ -195,7 +221,7 @@ func (p *Promise[T]) finish(from int32, v T, err error) {
 // attached to it on the loop any more, so there is nothing to run.
 func (p *Promise[T]) settleClosed(err error) {
 	if p.state.CompareAndSwap(pending, settling) || p.state.CompareAndSwap(following, settling) {
-		p.err = err
+		p.u = err
 		p.state.Store(rejected)
 	}
 }
@@ -216,8 +242,8 @@ func (p *Promise[T]) reactFrom(fn task, onLoop bool) bool {
 func (p *Promise[T]) reactOnLoop(fn task) {
 	p.markHandled()
 	if !p.isSettled() {
-		if p.react1 == nil {
-			p.react1 = fn
+		if p.u == nil {
+			p.u = fn
 		} else {
 			m := p.extras()
 			m.reacts = append(m.reacts, fn)
@@ -233,14 +259,14 @@ func (p *Promise[T]) markHandled() {
 	}
 	p.handled = true
 	if p.reported {
-		p.l.reportHandledLate(p.err)
+		p.l.reportHandledLate(p.failure())
 	}
 }
 
 // whenSettled calls fn with the outcome, as a microtask on p's loop; if that
 // loop has closed, fn gets ErrLoopClosed at once.
 func (p *Promise[T]) whenSettled(fn func(T, error)) {
-	if !p.react(funcTask(func() { fn(p.val, p.err) })) {
+	if !p.react(funcTask(func() { fn(p.val, p.failure()) })) {
 		var zero T
 		fn(zero, ErrLoopClosed)
 	}
@@ -280,7 +306,7 @@ func (p *Promise[T]) Wait(ctx context.Context) (T, error) {
 	}
 	select {
 	case <-ch:
-		return p.val, p.err
+		return p.val, p.failure()
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	}

@@ -12,11 +12,12 @@ func (p *Promise[T]) Then(fn func(T) (T, error)) *Promise[T] { return Then(p, fn
 func (p *Promise[T]) Catch(fn func(error) (T, error)) *Promise[T] {
 	q, r := NewPromise[T](p.l)
 	p.chain(r, func() {
-		if p.err == nil {
+		err := p.failure()
+		if err == nil {
 			r.settleOnLoop(p.val, nil)
 			return
 		}
-		r.settleOnLoop(runReaction(p.l, func() (T, error) { return fn(p.err) }))
+		r.settleOnLoop(runReaction(p.l, func() (T, error) { return fn(err) }))
 	})
 	return q
 }
@@ -33,7 +34,7 @@ func (p *Promise[T]) Finally(fn func()) *Promise[T] {
 			r.settleOnLoop(zero, err)
 			return
 		}
-		r.settleOnLoop(p.val, p.err)
+		r.settleOnLoop(p.val, p.failure())
 	})
 	return q
 }
@@ -42,10 +43,19 @@ func (p *Promise[T]) Finally(fn func()) *Promise[T] {
 // with v; a rejection passes through. A panic in fn rejects the returned
 // promise and is reported, as in [Promise.Then]. Safe from any goroutine.
 func Then[T, R any](p *Promise[T], fn func(T) (R, error)) *Promise[R] {
+	l := p.l
 	op := &thenOp[T, R]{p: p, fn: fn}
-	onLoop := p.l.OnLoop()
-	op.q.init(p.l, onLoop)
-	if !p.reactFrom(op, onLoop) {
+	op.q.l = l
+	op.q.link.owner = &op.q
+	if l.OnLoop() {
+		// The derived promise is settled by this reaction alone, which runs
+		// whenever p settles, at shutdown too (p, if pending, is tracked),
+		// so it needs no place in the loop's list of pending promises.
+		p.reactOnLoop(op)
+		return &op.q
+	}
+	op.q.init(l, false)
+	if !p.reactFrom(op, false) {
 		op.resolver().rejectClosed()
 	}
 	return &op.q
@@ -62,12 +72,12 @@ func (op *thenOp[T, R]) resolver() *Resolver[R] { return (*Resolver[R])(&op.q) }
 
 func (op *thenOp[T, R]) run() {
 	p := op.p
-	if p.err != nil {
+	if p.state.Load() == rejected {
 		var zero R
-		op.resolver().settleOnLoop(zero, p.err)
+		op.q.settleOnLoop(zero, p.failure())
 		return
 	}
-	op.resolver().settleOnLoop(runReaction(p.l, func() (R, error) { return op.fn(p.val) }))
+	op.q.settleOnLoop(runReaction(p.l, func() (R, error) { return op.fn(p.val) }))
 }
 
 // Chain returns a promise that follows the promise fn(v) returns when p
@@ -78,8 +88,8 @@ func Chain[T, R any](p *Promise[T], fn func(T) *Promise[R]) *Promise[R] {
 	q, r := NewPromise[R](p.l)
 	p.chain(r, func() {
 		var zero R
-		if p.err != nil {
-			r.settleOnLoop(zero, p.err)
+		if err := p.failure(); err != nil {
+			r.settleOnLoop(zero, err)
 			return
 		}
 		next, err := runReaction(p.l, func() (*Promise[R], error) { return fn(p.val), nil })

@@ -74,7 +74,7 @@ func (p *Promise[T]) unhandledRejection() (error, bool) {
 		return nil, false
 	}
 	p.reported = true
-	return p.err, true
+	return p.failure(), true
 }
 
 // rejections lists promises rejected with no reaction yet.
