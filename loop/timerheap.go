@@ -279,6 +279,41 @@ func (h *timerHeap) removeAt(i int) {
 	}
 }
 
+// compactBudget bounds the slot numbers compact may retire: half of them,
+// so a loop that compacts often still has 2^23 slot numbers for timers.
+const compactBudget = 1 << 23
+
+// compact shrinks a heap that holds one pending timer, in its last slot,
+// to a one-slot table and a one-entry array, so a loop idling with one
+// timer does not keep room for the timers it had. The free slots below the
+// live one are dropped and their slot numbers retired for good (base moves
+// past them), since their generations, which keep IDs unique, go with
+// them; compactBudget bounds how many numbers that may cost. The live
+// timer keeps its ID. For an idle loop.
+func (h *timerHeap) compact() {
+	if len(h.entries) != 1 || len(h.slots) < 2 {
+		return
+	}
+	k := h.entries[0].slot()
+	if int(k) != len(h.slots)-1 || h.base+k > compactBudget {
+		return
+	}
+	if x := h.external; x != nil {
+		if len(x.byID) != 0 {
+			return // the live timer is external: its slot is in the map
+		}
+		h.external = nil
+	}
+	s := h.slots[k]
+	s.pos = 0
+	e := h.entries[0]
+	e.key &^= slotMask
+	h.slots = []timerSlot{s}
+	h.entries = []heapEntry{e}
+	h.base += k
+	h.free = 0
+}
+
 func (h *timerHeap) less(a, b *heapEntry) bool {
 	return a.when < b.when || (a.when == b.when && a.key < b.key)
 }

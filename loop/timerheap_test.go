@@ -187,3 +187,68 @@ func TestTimerHeapPeriodSaturates(t *testing.T) {
 		t.Fatalf("re-armed at %d, want MaxInt64", w)
 	}
 }
+
+// An idle heap left with one pending timer in its last slot shrinks to one
+// slot; the live timer keeps its ID, the IDs of the dropped slots stay
+// unknown, and no later ID repeats an earlier one.
+func TestCompactedTimerHeapKeepsIDsUnique(t *testing.T) {
+	for _, n := range []int{2, 3, 17} {
+		l := &Loop{}
+		seen := map[uint64]bool{}
+		var gone []uint64
+		for round := range 50 {
+			if l.timers == nil {
+				l.timers = l.newTimerHeap()
+			}
+			var ids []uint64
+			for range n {
+				id, err := l.timers.add(int64(round+1), 0, func() {}, 0)
+				if err != nil || seen[id] {
+					t.Fatalf("n=%d: id %x err %v repeated=%v", n, id, err, seen[id])
+				}
+				seen[id] = true
+				ids = append(ids, id)
+			}
+			for _, id := range ids[:n-1] {
+				if !l.timers.cancel(id) {
+					t.Fatalf("n=%d: cancel %x failed", n, id)
+				}
+				gone = append(gone, id)
+			}
+			live := ids[n-1]
+			l.dropTimers()
+			if h := l.timers; len(h.slots) != 1 || h.len() != 1 {
+				t.Fatalf("n=%d: after compaction %d slots, %d entries", n, len(h.slots), h.len())
+			}
+			if h := l.timers; h.slots[0].pos != 0 || h.entries[0].slot() != 0 {
+				t.Fatalf("n=%d: compacted heap misplaced its timer", n)
+			}
+			for _, id := range gone {
+				if l.timers.cancel(id) {
+					t.Fatalf("n=%d: cancelled timer %x found again", n, id)
+				}
+			}
+			if !l.timers.cancel(live) {
+				t.Fatalf("n=%d: live timer %x lost by compaction", n, live)
+			}
+			gone = append(gone, live)
+			l.dropTimers()
+		}
+	}
+}
+
+// Compaction stops once it would retire more than compactBudget slot
+// numbers; the heap then keeps its slots and its IDs stay exact.
+func TestTimerHeapCompactionBudget(t *testing.T) {
+	h := &timerHeap{base: compactBudget}
+	a, _ := h.add(1, 0, func() {}, 0)
+	b, _ := h.add(2, 0, func() {}, 0)
+	h.cancel(a)
+	h.compact()
+	if len(h.slots) != 2 || h.base != compactBudget {
+		t.Fatalf("compacted past the budget: %d slots, base %d", len(h.slots), h.base)
+	}
+	if !h.cancel(b) {
+		t.Fatal("live timer lost")
+	}
+}

@@ -112,14 +112,22 @@ func (l *Loop) setTimerRef(id TimerID, ref bool) error {
 }
 
 // dropTimers gives back an empty timer heap so an idle loop pays nothing
-// for timers it no longer has. Only a heap that ever used a single slot is
+// for timers it no longer has, and shrinks one left with a single pending
+// timer (see timerHeap.compact). Only a heap that ever used a single slot is
 // dropped (the common case of one timer at a time): the loop keeps that
 // slot's number and generation, the next heap resumes from them, and so no
 // ID ever comes back. A heap that grew larger stays: its slot table is the
 // record of the generations it handed out. On the loop.
 func (l *Loop) dropTimers() {
 	h := l.timers
-	if h == nil || h.len() != 0 || len(h.slots) != 1 {
+	if h == nil {
+		return
+	}
+	if h.len() == 1 {
+		h.compact()
+		return
+	}
+	if h.len() != 0 || len(h.slots) != 1 {
 		return
 	}
 	s := &h.slots[0]
