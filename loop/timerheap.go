@@ -41,11 +41,12 @@ func (e *heapEntry) seq() uint64  { return e.key >> slotBits }
 // heap renumbers its entries (see renumber).
 const maxSeq = 1<<(64-slotBits) - 1
 
+// timerSlot is 16 bytes; an interval's period is kept apart, in
+// timerExtras, since most timers are one-shot.
 type timerSlot struct {
-	fn     func()
-	period int64  // > 0 for intervals; when free, the next free slot + 1
-	gen    uint32 // generation of the slot's latest use, plus the flag bits
-	pos    int32  // heap index, or posFree
+	fn  func()
+	gen uint32 // generation of the slot's latest use, plus the flag bits
+	pos int32  // heap index when >= 0; when free, -1 - (the next free slot + 1)
 }
 
 // Flag bits in timerSlot.gen; generations stay below them.
@@ -59,19 +60,48 @@ func (s *timerSlot) generation() uint32 { return s.gen & genMask }
 func (s *timerSlot) unref() bool        { return s.gen&unrefBit != 0 }
 func (s *timerSlot) external() bool     { return s.gen&externalBit != 0 }
 
-// externalIDs maps the IDs of timers scheduled off the loop to their slots
-// and back; most loops never need it.
-type externalIDs struct {
-	byID   map[uint64]uint32
-	bySlot []uint64 // indexed by slot; 0 where the slot's timer is not external
+// timerExtras holds what most loops never need: the IDs of timers
+// scheduled off the loop, mapped to their slots and back, and the periods
+// of intervals.
+type timerExtras struct {
+	byID    map[uint64]uint32
+	bySlot  []uint64 // indexed by slot; 0 where the slot's timer is not external
+	periods []int64  // indexed by slot; 0 where the slot's timer is one-shot
+}
+
+func (h *timerHeap) extras() *timerExtras {
+	if h.external == nil {
+		h.external = &timerExtras{}
+	}
+	return h.external
+}
+
+// period returns the period of the timer in slot, 0 for a one-shot timer.
+func (h *timerHeap) period(slot uint32) int64 {
+	if x := h.external; x != nil && int(slot) < len(x.periods) {
+		return x.periods[slot]
+	}
+	return 0
+}
+
+// setPeriod records the period of the timer in slot (0: one-shot).
+func (h *timerHeap) setPeriod(slot uint32, period int64) {
+	if period == 0 && h.period(slot) == 0 {
+		return
+	}
+	x := h.extras()
+	if int(slot) >= len(x.periods) {
+		x.periods = append(x.periods, make([]int64, len(h.slots)-len(x.periods))...)
+	}
+	x.periods[slot] = period
 }
 
 type timerHeap struct {
 	entries  []heapEntry
 	slots    []timerSlot
-	external *externalIDs
+	external *timerExtras
 	seq      uint64
-	free     uint32    // head of the free-slot list threaded through timerSlot.period, as index+1
+	free     uint32    // head of the free-slot list threaded through timerSlot.pos, as index+1
 	base     uint32    // the ID slot number of slots[0]; see Loop.dropTimers
 	refs     int32     // referenced timers pending
 	wake     wakeEntry // driven loops: the idle wake-up for these timers
@@ -98,10 +128,10 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 	gen := s.generation() + 1
 	id := uint64(gen)<<slotBits | uint64(h.base+slot)
 	if extID != 0 {
-		if h.external == nil {
-			h.external = &externalIDs{byID: make(map[uint64]uint32)}
+		x := h.extras()
+		if x.byID == nil {
+			x.byID = make(map[uint64]uint32)
 		}
-		x := h.external
 		x.byID[extID] = slot
 		if int(slot) >= len(x.bySlot) {
 			x.bySlot = append(x.bySlot, make([]uint64, len(h.slots)-len(x.bySlot))...)
@@ -110,7 +140,8 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 		id = extID
 		gen |= externalBit
 	}
-	*s = timerSlot{fn: fn, period: period, gen: gen}
+	*s = timerSlot{fn: fn, gen: gen, pos: posFree}
+	h.setPeriod(slot, period)
 	h.refs++
 	h.push(slot, when)
 	return id, nil
@@ -119,7 +150,8 @@ func (h *timerHeap) add(when, period int64, fn func(), extID uint64) (uint64, er
 func (h *timerHeap) allocSlot() (uint32, error) {
 	if h.free != 0 {
 		slot := h.free - 1
-		h.free = uint32(h.slots[slot].period)
+		h.free = uint32(-1 - h.slots[slot].pos)
+		h.slots[slot].pos = posFree
 		return slot, nil
 	}
 	if int(h.base)+len(h.slots) > slotMask {
@@ -143,7 +175,7 @@ func (h *timerHeap) lookup(id uint64) (uint32, bool) {
 		return 0, false
 	}
 	s := &h.slots[slot]
-	return slot, s.pos != posFree && !s.external() && uint64(s.generation()) == id>>slotBits
+	return slot, s.pos >= 0 && !s.external() && uint64(s.generation()) == id>>slotBits
 }
 
 // cancel removes a pending timer (an interval too, from its own callback).
@@ -167,9 +199,10 @@ func (h *timerHeap) release(slot uint32) {
 		delete(h.external.byID, h.external.bySlot[slot])
 		h.external.bySlot[slot] = 0
 	}
-	s.fn, s.pos, s.gen, s.period = nil, posFree, s.generation(), 0
+	h.setPeriod(slot, 0)
+	s.fn, s.pos, s.gen = nil, posFree, s.generation()
 	if s.gen < maxGen { // else the slot retires: its IDs are used up
-		s.period = int64(h.free)
+		s.pos = -1 - int32(h.free)
 		h.free = slot + 1
 	}
 }
@@ -212,8 +245,8 @@ func (h *timerHeap) popDue(now int64, lastSeq uint64, start func() int64) (func(
 	slot := top.slot()
 	s := &h.slots[slot]
 	fn := s.fn
-	if s.period > 0 {
-		top.when, top.key = deadlineAfter(start(), s.period), h.nextSeq()<<slotBits|uint64(slot)
+	if period := h.period(slot); period > 0 {
+		top.when, top.key = deadlineAfter(start(), period), h.nextSeq()<<slotBits|uint64(slot)
 		h.siftDown(0)
 		return fn, true
 	}
@@ -299,8 +332,8 @@ func (h *timerHeap) compact() {
 		return
 	}
 	if x := h.external; x != nil {
-		if len(x.byID) != 0 {
-			return // the live timer is external: its slot is in the map
+		if len(x.byID) != 0 || h.period(k) != 0 {
+			return // the live timer's slot is in the extras
 		}
 		h.external = nil
 	}

@@ -252,3 +252,25 @@ func TestTimerHeapCompactionBudget(t *testing.T) {
 		t.Fatal("live timer lost")
 	}
 }
+
+// A slot freed by an interval and reused by a one-shot timer does not pass
+// the period on, and an interval stays an interval through slot reuse.
+func TestTimerHeapPeriodNotInherited(t *testing.T) {
+	h := &timerHeap{}
+	iv, _ := h.add(1, 5, func() {}, 0)
+	h.cancel(iv)
+	one, _ := h.add(1, 0, func() {}, 0)
+	if one&slotMask != iv&slotMask {
+		t.Fatalf("slot not reused: %x then %x", iv, one)
+	}
+	if _, ok := h.popDue(1, maxSeq, func() int64 { return 1 }); !ok {
+		t.Fatal("one-shot timer not due")
+	}
+	if h.len() != 0 {
+		t.Fatal("one-shot timer re-armed with the freed interval's period")
+	}
+	iv2, _ := h.add(1, 7, func() {}, 0)
+	if _, ok := h.popDue(1, maxSeq, func() int64 { return 1 }); !ok || h.len() != 1 || h.entries[0].when != 8 {
+		t.Fatalf("interval %x not re-armed at 8: %v", iv2, h.entries)
+	}
+}
