@@ -225,6 +225,7 @@ func (l *Loop) idleTrim() {
 	}
 	l.pos, l.mpos = 0, 0
 	l.dropTimers()
+	l.promises.trim()
 	if l.micro.len() == 0 {
 		l.micro = nil
 	}

@@ -17,9 +17,9 @@ import (
 // a panic in any callback is (to the loop's [Host] and [WithPanicHandler]),
 // so an actor whose reaction panics is supervised as if its handler had.
 type Promise[T any] struct {
-	link     promiseLink
 	l        *Loop
 	state    atomic.Int32
+	pendingI int32 // 1 + its index in the loop's pending list, 0 if not there (loop only)
 	handled  bool // a reaction or waiter observed the outcome (loop only)
 	reported bool // reported as an unhandled rejection (loop only)
 	val      T
@@ -94,10 +94,9 @@ func NewPromise[T any](l *Loop) (*Promise[T], *Resolver[T]) {
 // whether the caller runs on l.
 func (p *Promise[T]) init(l *Loop, onLoop bool) {
 	p.l = l
-	p.link.owner = p
 	if onLoop {
-		l.promises.add(&p.link)
-	} else if err := l.Submit(func() { l.promises.add(&p.link) }); err != nil {
+		l.promises.add(p, &p.pendingI)
+	} else if err := l.Submit(func() { l.promises.add(p, &p.pendingI) }); err != nil {
 		p.settleClosed(err)
 	}
 }
@@ -190,7 +189,7 @@ func (p *Promise[T]) finish(from int32, v T, err error) {
 	}
 	reacts := p.u
 	p.val = v
-	p.l.promises.remove(&p.link)
+	p.l.promises.remove(&p.pendingI)
 	if err != nil {
 		p.u = err
 		p.state.Store(rejected)

@@ -46,7 +46,6 @@ func Then[T, R any](p *Promise[T], fn func(T) (R, error)) *Promise[R] {
 	l := p.l
 	op := &thenOp[T, R]{p: p, fn: fn}
 	op.q.l = l
-	op.q.link.owner = &op.q
 	if l.OnLoop() {
 		// The derived promise is settled by this reaction alone, which runs
 		// whenever p settles, at shutdown too (p, if pending, is tracked),

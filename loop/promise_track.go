@@ -8,65 +8,74 @@ var (
 )
 
 // tracked is what the loop needs of a promise of any type: to reject it at
-// shutdown and to tell whether its rejection was handled.
+// shutdown, to tell whether its rejection was handled, and where it is in
+// the loop's list of pending promises.
 type tracked interface {
 	rejectOnShutdown()
 	unhandledRejection() (error, bool)
+	pendingIndex() *int32
 }
 
-// promiseLink threads a pending promise into its loop's list, so shutdown
-// can reject every pending promise without a map.
-type promiseLink struct {
-	prev, next *promiseLink
-	owner      tracked
-}
+// promiseList is the loop's list of pending promises, so shutdown can
+// reject every pending promise. Each promise records its index (plus one),
+// so removal is a swap with the last entry; keeping the index in the
+// promise rather than list links in it keeps promises small. Loop only.
+type promiseList struct{ list []tracked }
 
-// promiseList is the loop's list of pending promises. Loop only.
-type promiseList struct{ head *promiseLink }
+func (pl *promiseList) empty() bool { return len(pl.list) == 0 }
 
-func (pl *promiseList) linked(n *promiseLink) bool {
-	return n.prev != nil || pl.head == n
-}
-
-func (pl *promiseList) add(n *promiseLink) {
-	if pl.linked(n) {
+// add lists p, whose index field is at; a listed promise stays put.
+func (pl *promiseList) add(p tracked, at *int32) {
+	if *at != 0 {
 		return
 	}
-	n.prev, n.next = nil, pl.head
-	if pl.head != nil {
-		pl.head.prev = n
-	}
-	pl.head = n
+	pl.list = append(pl.list, p)
+	*at = int32(len(pl.list))
 }
 
-func (pl *promiseList) remove(n *promiseLink) {
-	if !pl.linked(n) {
+// remove unlists the promise whose index field is at, if listed.
+func (pl *promiseList) remove(at *int32) {
+	i := *at - 1
+	if i < 0 {
 		return
 	}
-	if n.prev != nil {
-		n.prev.next = n.next
-	} else {
-		pl.head = n.next
+	last := int32(len(pl.list) - 1)
+	if i != last {
+		moved := pl.list[last]
+		pl.list[i] = moved
+		*moved.pendingIndex() = i + 1
 	}
-	if n.next != nil {
-		n.next.prev = n.prev
+	pl.list[last] = nil
+	pl.list = pl.list[:last]
+	*at = 0
+	if last == 0 && cap(pl.list) > 64 {
+		pl.list = nil // give back a large array once nothing is pending
 	}
-	n.prev, n.next = nil, nil
+}
+
+// trim gives back the array of an empty list, so an idle loop with no
+// pending promise keeps none. On the loop, as it goes idle.
+func (pl *promiseList) trim() {
+	if len(pl.list) == 0 {
+		pl.list = nil
+	}
 }
 
 // rejectPendingPromises rejects every pending promise with ErrLoopClosed;
 // their reactions run at the next checkpoint. On the loop.
 func (l *Loop) rejectPendingPromises() {
-	for l.promises.head != nil {
-		l.promises.head.owner.rejectOnShutdown()
+	for n := len(l.promises.list); n > 0; n = len(l.promises.list) {
+		l.promises.list[n-1].rejectOnShutdown() // which unlists it
 	}
 }
+
+func (p *Promise[T]) pendingIndex() *int32 { return &p.pendingI }
 
 func (p *Promise[T]) rejectOnShutdown() {
 	var zero T
 	p.finish(pending, zero, ErrLoopClosed)
 	p.finish(following, zero, ErrLoopClosed)
-	p.l.promises.remove(&p.link) // settled elsewhere but still linked
+	p.l.promises.remove(&p.pendingI) // settled elsewhere but still listed
 }
 
 func (p *Promise[T]) unhandledRejection() (error, bool) {

@@ -89,7 +89,7 @@ func (l *Loop) finishShutdown() {
 		l.rejectPendingPromises()
 		l.runTasks(0) // a checkpoint for the rejections' reactions
 		if int(l.pos) == len(l.batch) && !l.in.pending() && l.imm.len() == 0 &&
-			l.micro.len() == 0 && l.promises.head == nil {
+			l.micro.len() == 0 && l.promises.empty() {
 			break
 		}
 	}
