@@ -20,8 +20,8 @@ type Promise[T any] struct {
 	l        *Loop
 	state    atomic.Int32
 	pendingI int32 // 1 + its index in the loop's pending list, 0 if not there (loop only)
-	handled  bool // a reaction or waiter observed the outcome (loop only)
-	reported bool // reported as an unhandled rejection (loop only)
+	handled  bool  // a reaction or waiter observed the outcome (loop only)
+	reported bool  // reported as an unhandled rejection (loop only)
 	val      T
 	// u is what the promise holds besides its value, by state, to keep
 	// promises small: while pending, its reactions (nil, one task, or a
