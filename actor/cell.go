@@ -354,6 +354,10 @@ func (c *cell) finish() {
 	}
 	c.more().pending = nil
 	c.refuseStash()
+	// The loop refuses new mail and hands back what is queued (ReturnMail:
+	// dead letters) before anyone hears of the stop; replies and signals
+	// queued as tasks still run, and find the actor stopped.
+	_ = c.l.Shutdown(context.Background())
 	c.sys.unregister(c)
 	for w := range c.more().watchers {
 		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
@@ -365,8 +369,4 @@ func (c *cell) finish() {
 		c.parent.sendSystem(childStoppedSignal{child: c})
 	}
 	c.sys.publish(Event{Kind: Stopped, Actor: c.self(), Reason: c.more().reason})
-	// The loop stops delivering the mailbox at once and hands back what is
-	// left (ReturnMail: dead letters); replies and signals queued as tasks
-	// still run, and find the actor stopped.
-	_ = c.l.Shutdown(context.Background())
 }

@@ -16,11 +16,17 @@ import (
 //
 // Shutdown is safe from any goroutine and idempotent. Called from a loop
 // callback (this loop's or another's) it starts the shutdown and returns
-// [ErrWouldBlock] rather than wait; a standalone loop that is not running
+// [ErrWouldBlock] rather than wait (from this loop's own callback, the
+// undelivered mail is handed back before it returns); a standalone loop
+// that is not running
 // is shut down on the calling goroutine.
 func (l *Loop) Shutdown(ctx context.Context) error {
 	l.beginShutdown()
 	if l.OnLoop() {
+		// The mail goes back now, not when the loop finishes closing: a
+		// host that reports its stop after this call has already seen
+		// every letter it will never deliver.
+		l.returnMail()
 		return ErrWouldBlock
 	}
 	if l.sched == nil && l.running.CompareAndSwap(false, true) {
