@@ -3,6 +3,7 @@ package jsactor
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/dop251/goja"
@@ -31,6 +32,10 @@ type config struct {
 	convNodes int // conversion budget; 0 for the defaults (see budget.go)
 	convBytes int
 	memBudget int64 // see memguard.go; 0 for the default
+
+	crashOnThrow bool
+	args         []any // init's arguments; see WithArgs
+	files        fs.FS // require's file system; see WithFS
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says
@@ -156,6 +161,34 @@ func WithErrorHandler(fn func(ref actor.Ref, err error)) Option {
 func WithSpawnOptions(opts ...actor.SpawnOption) Option {
 	return func(c *config) error {
 		c.spawnOpts = append(c.spawnOpts, opts...)
+		return nil
+	}
+}
+
+// WithCrashOnThrow makes an exception thrown by a handler, or a rejection
+// of its promise, fail the actor as an uncaught panic does: supervision
+// restarts it with a fresh Runtime, and an ask gets the error. Without it
+// (the default) a throw is the handler's answer, as a Go handler's
+// returned error is: an ask gets the *Error, a tell's is logged at Warn,
+// and the actor keeps its state.
+func WithCrashOnThrow() Option {
+	return func(c *config) error {
+		c.crashOnThrow = true
+		return nil
+	}
+}
+
+// WithArgs gives the script initial arguments: at each start of the actor
+// (its spawn, and again after each restart, in the fresh Runtime),
+// once the top level has run, module.exports.init(...args) is called, if
+// the script exports an init function, in the same turn. The arguments
+// cross as a message's do (refs arrive as refs), so a JS actor can be
+// handed the refs it needs without a setup message a restart would lose.
+// A throw from init is a top-level error: [Spawn] returns it. A promise
+// init returns is not awaited; its rejection is reported as unhandled.
+func WithArgs(args ...any) Option {
+	return func(c *config) error {
+		c.args = append([]any(nil), args...)
 		return nil
 	}
 }
