@@ -3,6 +3,7 @@ package jsactor
 import (
 	"errors"
 	"fmt"
+	"path"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -90,7 +91,9 @@ func (in *instance) runScript() error {
 	exports := in.rt.NewObject()
 	in.module = in.rt.NewObject()
 	_ = in.module.Set("exports", exports)
-	_, err = fn(exports, exports, in.module)
+	dir := path.Dir(in.script.name)
+	_, err = fn(exports, exports, in.module, in.rt.ToValue(in.require),
+		in.rt.ToValue("/"+path.Clean(in.script.name)), in.rt.ToValue("/"+dir))
 	return err
 }
 

@@ -36,6 +36,7 @@ type config struct {
 	crashOnThrow bool
 	args         []any // init's arguments; see WithArgs
 	files        fs.FS // require's file system; see WithFS
+	fileCache    fileCache
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says
@@ -189,6 +190,25 @@ func WithCrashOnThrow() Option {
 func WithArgs(args ...any) Option {
 	return func(c *config) error {
 		c.args = append([]any(nil), args...)
+		return nil
+	}
+}
+
+// WithFS grants scripts require of module files from fsys (an embed.FS,
+// or an fs.Sub of one, typically): require("./lib/x") in a file resolves
+// relative to that file's directory (the main script's directory is that
+// of its name, as given to Compile), trying the name, then name + ".js",
+// then name/index.js. Each file is compiled once for all actors, and run
+// once per actor instance: its module.exports is cached, a cycle gets
+// the exports filled in so far, as in Node. A module file sees exports,
+// module, require, __filename and __dirname (paths in fsys, from "/").
+// Nothing outside fsys can be reached: paths are confined to it.
+func WithFS(fsys fs.FS) Option {
+	return func(c *config) error {
+		if fsys == nil {
+			return errors.New("jsactor: WithFS needs a file system")
+		}
+		c.files = fsys
 		return nil
 	}
 }
