@@ -1,6 +1,7 @@
 package jsactor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -39,6 +40,9 @@ type instance struct {
 	origin  int64         // loop time at start, performance.now's zero
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
+
+	asyncCtx    context.Context // cancelled when the instance dies; see async.go
+	asyncCancel context.CancelFunc
 
 	fns    callables    // Callables of recent handlers and callbacks
 	argBuf []goja.Value // a handler's arguments; see dispatch
@@ -320,6 +324,9 @@ func (in *instance) dispose(reason error) {
 		res.Reject(fmt.Errorf("%w: %w", ErrInstanceLost, reason))
 	}
 	in.asks = nil
+	if in.asyncCancel != nil {
+		in.asyncCancel()
+	}
 }
 
 func (in *instance) logger() *zap.Logger { return in.c.Logger() }

@@ -37,6 +37,7 @@ type config struct {
 	args         []any // init's arguments; see WithArgs
 	files        fs.FS // require's file system; see WithFS
 	fileCache    fileCache
+	async        map[string]map[string]AsyncFunc // see WithAsyncModule
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says
@@ -112,7 +113,7 @@ func WithNestedTimerClamping() Option {
 // on its first require.
 func WithModule(name string, m Module) Option {
 	return func(c *config) error {
-		if name == "" || m == nil {
+		if name == "" || (m == nil && c.async[name] == nil) {
 			return errors.New("jsactor: WithModule needs a name and a module")
 		}
 		if c.modules == nil {

@@ -36,6 +36,9 @@ func (in *instance) load(dir, name string) goja.Value {
 		return v
 	}
 	if m, ok := in.cfg.modules[name]; ok {
+		if m == nil { // an async module
+			m = in.asyncModule(in.cfg.async[name])
+		}
 		return in.loadNative(name, m)
 	}
 	if m, ok := builtinModules[name]; ok {
