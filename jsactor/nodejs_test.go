@@ -1,10 +1,13 @@
 package jsactor_test
 
 import (
+	"context"
+	"errors"
 	"reflect"
 	"testing"
 	"testing/fstest"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
 )
 
@@ -88,4 +91,37 @@ func TestNodeModules(t *testing.T) {
 			t.Errorf("%s: %#v, want %#v", tc.method, got, tc.want)
 		}
 	}
+}
+
+// An async host function's context is cancelled when the instance that
+// called it dies, and its late settlement reaches no one.
+func TestAsyncFuncCancelledWithInstance(t *testing.T) {
+	r := newRig(t)
+	started, cancelled := make(chan struct{}), make(chan error, 1)
+	wait := func(ctx context.Context, _ []any) (any, error) {
+		close(started)
+		<-ctx.Done()
+		cancelled <- ctx.Err()
+		return "late", nil
+	}
+	ref := r.spawn("async", `
+		const { wait } = require("host");
+		let n = 0;
+		module.exports = {
+			inc() { return ++n },
+			start() { wait().then((v) => emit("settled " + v)) },
+			boom() { throw new Error("boom") },
+		};`, jsactor.WithAsyncModule("host", map[string]jsactor.AsyncFunc{"wait": wait}), jsactor.WithCrashOnThrow())
+	r.call(ref, "inc")
+	r.call(ref, "start")
+	<-started
+	_, _ = jsactor.Ask[any](r.ctx(), r.sys, ref, "boom")
+	r.waitEvent(ref, actor.Restarted)
+	if err := <-cancelled; !errors.Is(err, context.Canceled) {
+		t.Fatalf("ctx: %v, want cancelled", err)
+	}
+	if v := r.call(ref, "inc"); v != int64(1) {
+		t.Fatalf("inc = %v, want 1", v)
+	}
+	r.quiet(ref)
 }
