@@ -108,9 +108,9 @@ func WithNestedTimerClamping() Option {
 	}
 }
 
-// WithModule lets scripts require(name): the only way a script reaches
-// anything beyond its own actor. Each actor instance loads the module once,
-// on its first require.
+// WithModule lets scripts require(name): with WithAsyncModule and WithFS,
+// the only ways a script reaches anything beyond its own actor. Each
+// actor instance loads the module once, on its first require.
 func WithModule(name string, m Module) Option {
 	return func(c *config) error {
 		if name == "" || (m == nil && c.async[name] == nil) {
