@@ -2,6 +2,7 @@ package jsactor_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"runtime"
 	"strings"
@@ -139,8 +140,11 @@ func TestHandlerThrowKeepsState(t *testing.T) {
 			if je == nil || !strings.Contains(je.Message, "RangeError: bad 2") || !strings.Contains(je.Stack, "sup.js") {
 				t.Fatalf("ask error %#v, want the RangeError with its stack", err)
 			}
-			if strings.Contains(err.Error(), "panic") {
-				t.Fatalf("ask error reads as a panic: %v", err)
+			if strings.Contains(err.Error(), "panic") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ask error %q: want one line, not a panic", err)
+			}
+			if v := fmt.Sprintf("%+v", je); !strings.Contains(v, "\n") || !strings.Contains(v, "sup.js") {
+				t.Fatalf("%%+v of the error: %q, want the stack on the following lines", v)
 			}
 			r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "bad 2") })
 			want := int64(3)
