@@ -9,7 +9,10 @@ import (
 // Factory returns an actor.Factory making JS actors that run s, for
 // [actor.System.Spawn] and [actor.Context.Spawn]. Every instance (one per
 // actor, and a fresh one at each restart) gets its own goja Runtime,
-// created on the actor's loop; all share s's compiled program.
+// created on the actor's loop; all share s's compiled program. The
+// spawn does not wait for the script's start unless the caller passes
+// actor.WithStartWait: without it, a top level or init that throws fails
+// the actor under supervision, as with [SpawnChild].
 func Factory(s *Script, opts ...Option) (actor.Factory, error) {
 	f, _, err := prepare(s, opts)
 	return f, err
