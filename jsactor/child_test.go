@@ -9,8 +9,9 @@ import (
 )
 
 // TestSpawnChild: a JS actor spawned with SpawnChild is its parent's
-// child: it is restarted under the parent's supervision when it throws,
-// and stopped when the parent stops.
+// child: it is restarted under the parent's supervision when it fails
+// (here: it throws, under WithCrashOnThrow), and stopped when the parent
+// stops.
 func TestSpawnChild(t *testing.T) {
 	r := newRig(t)
 	script, err := jsactor.Compile("child.js", `
@@ -29,7 +30,7 @@ func TestSpawnChild(t *testing.T) {
 				_, err := jsactor.SpawnChild(c, "child", "nil", nil)
 				return nil, err
 			}
-			ref, err := jsactor.SpawnChild(c, "child", "c", script, r.options()...)
+			ref, err := jsactor.SpawnChild(c, "child", "c", script, r.options(jsactor.WithCrashOnThrow())...)
 			children <- ref
 			return nil, err
 		})

@@ -9,17 +9,18 @@ import (
 	"go.uber.org/zap/zapcore"
 )
 
-// console writes to the actor's zap logger (which carries the actor's
-// kind and id): log and info at Info, debug at Debug, warn at Warn, error
+// console writes to the actor's zap logger named "console" (it carries
+// the actor's kind and id; the actor package's default logger prints
+// "console" from Info on): log and info at Info, debug at Debug, warn at Warn, error
 // at Error, trace at Debug with the JavaScript stack. Arguments are
 // formatted as Node's util.format does (%s, %d, %j, %o...), by
 // goja_nodejs's util module.
 func (in *instance) buildConsole() goja.Value {
 	u := util.New(in.rt)
 	o := in.rt.NewObject()
+	log := in.logger().Named("console")
 	level := func(name string, lvl zapcore.Level, stack bool) {
 		_ = o.Set(name, func(call goja.FunctionCall) goja.Value {
-			log := in.logger()
 			if ce := log.Check(lvl, ""); ce != nil {
 				var b bytes.Buffer
 				if len(call.Arguments) > 0 {

@@ -22,12 +22,23 @@
 // and actor.Ask directly; other messages go to module.exports.receive (or
 // to module.exports itself when the script exports a single function).
 // A handler's return value, or the value its promise fulfils with,
-// answers an ask. A handler that throws, or whose promise rejects, has
-// failed: the ask gets the error (an [*Error] with the JavaScript stack,
-// wrapped in the actor runtime's panic error) and supervision restarts
-// the actor. Call is the Go-side contract of a JS actor: the code
+// answers an ask. A handler that throws, or whose promise rejects,
+// answers with that error, as a Go handler that returns an error does:
+// an ask gets an [*Error] with the JavaScript stack (an ordinary error,
+// not a panic), a tell's error is logged at Warn on the actor's logger,
+// either is passed to [WithErrorHandler]'s function, and the actor keeps
+// its state. [WithCrashOnThrow] makes such a throw fail the actor
+// instead. Call is the Go-side contract of a JS actor: the code
 // generator's typed refs for JS actors (annotated Go interfaces) emit
 // Tell/Ask calls with it.
+//
+// [WithArgs] gives a script initial arguments: once the top level has
+// run, module.exports.init(...args) is called, at spawn and again after
+// each restart, so an actor handed refs at spawn keeps them across
+// restarts. [Spawn] waits for the top level and init and returns their
+// error (wrapping [ErrScript] and actor.ErrStartFailed); [SpawnChild],
+// called from a handler, cannot wait, and such an error fails the child
+// under its parent's supervision instead.
 //
 // # What a script sees
 //
@@ -45,8 +56,26 @@
 // TextDecoder, atob, btoa, URL and URLSearchParams (goja_nodejs's),
 // EventTarget, Event, CustomEvent, AbortController, AbortSignal (with
 // AbortSignal.timeout), crypto.getRandomValues and crypto.randomUUID.
-// require(name) loads only modules the host registered ([WithModule]).
-// There is no file system, network, process or environment access.
+// Date.now() and new Date() follow the actor's clock when it is not the
+// real clock (a virtual clock in tests), as timers and performance.now
+// do. console writes to the actor's logger named "console".
+//
+// Node's pure parts: require("events") (EventEmitter), require("util")
+// (format, as util.format), and a process global with nextTick only
+// (no env, argv, exit or anything else of Node's process). nextTick
+// queues a microtask in order with promise reactions and queueMicrotask:
+// Node runs all nextTick callbacks before the promise jobs of the same
+// checkpoint, here they run in the order they were queued. Buffer is
+// not offered: its allocations would bypass the memory budget;
+// Uint8Array with TextEncoder, TextDecoder, atob and btoa do its work.
+//
+// require(name) loads, and caches per instance: a module the host
+// registered ([WithModule]), or an async one whose functions return
+// promises settled on the actor's loop ([WithAsyncModule], [AsyncFunc]:
+// the way to grant a fetch, a query); "events" and "util"; and with
+// [WithFS], the script's own module files, "./x" resolved relative to the
+// requiring file, cycles handled as in Node. There is no file system,
+// network or environment access the host did not grant.
 //
 // Globals are installed lazily, on first use: an actor pays only for what
 // its script touches (a native function costs a Runtime about 800 bytes).
@@ -75,7 +104,12 @@
 //
 // An exception in a callback (timer, immediate, microtask) is logged with
 // its JavaScript stack and passed to [WithErrorHandler]'s function; one in
-// a handler fails the actor, as above. Promise rejections still unhandled
+// a handler is its answer, as above. Failures for supervision (a restart,
+// with a fresh Runtime: the script's state is gone) are: an interrupted
+// turn, the stack bound, a memory budget breach left uncaught by a
+// handler, an error of the top level or init, and under
+// [WithCrashOnThrow] a handler's throw. They fail the actor with
+// actor.Context.Fail: logs and errors read as the error, not as a panic. Promise rejections still unhandled
 // at a turn's checkpoint are reported, and reported again as handled if a
 // handler is attached later (to the error handler, wrapping
 // [ErrRejectionHandled]). A message no handler takes fails with

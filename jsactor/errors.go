@@ -3,6 +3,7 @@ package jsactor
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/troupe-go/troupe/actor"
@@ -61,12 +62,22 @@ type Error struct {
 	Err error
 }
 
-// Error implements error.
-func (e *Error) Error() string {
-	if e.Stack == "" {
-		return "jsactor: " + e.Message
+// Error implements error: one line, "jsactor: " and the message. The
+// stack is in the Stack field, and in the %+v format (which zap logs as
+// errorVerbose).
+func (e *Error) Error() string { return "jsactor: " + e.Message }
+
+// Format formats e as Error does, and with %+v adds the JavaScript stack
+// on the lines that follow.
+func (e *Error) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('+') && e.Stack != "":
+		_, _ = io.WriteString(f, e.Error()+"\n"+strings.TrimRight(e.Stack, "\n"))
+	case verb == 'q':
+		_, _ = fmt.Fprintf(f, "%q", e.Error())
+	default:
+		_, _ = io.WriteString(f, e.Error())
 	}
-	return "jsactor: " + e.Message + "\n" + strings.TrimRight(e.Stack, "\n")
 }
 
 // Unwrap returns the Go cause, if any.

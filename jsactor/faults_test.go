@@ -2,12 +2,15 @@ package jsactor_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dop251/goja"
+	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
@@ -104,20 +107,32 @@ func TestRejectionsHandledLaterEvictOldest(t *testing.T) {
 	}
 }
 
-// A handler that throws fails the actor: the ask gets the error with its
-// JavaScript stack, supervision restarts the actor with a fresh Runtime
-// (the script's state is gone).
-func TestHandlerThrowRestarts(t *testing.T) {
-	for _, tc := range []struct{ name, method string }{{"sync", "boom"}, {"async", "asyncBoom"}} {
+// A handler that throws, or whose promise rejects, answers the ask with
+// the error (an *Error with the JavaScript stack, no panic in its text)
+// and keeps its state; the error handler is told. Under WithCrashOnThrow
+// the throw fails the actor: supervision restarts it with a fresh
+// Runtime (the script's state is gone).
+func TestHandlerThrowKeepsState(t *testing.T) {
+	for _, tc := range []struct {
+		name, method string
+		crash        bool
+	}{
+		{"sync", "boom", false}, {"async", "asyncBoom", false},
+		{"sync crash", "boom", true}, {"async crash", "asyncBoom", true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
+			var extra []jsactor.Option
+			if tc.crash {
+				extra = append(extra, jsactor.WithCrashOnThrow())
+			}
 			ref := r.spawn("sup", `
 				let n = 0;
 				module.exports = {
 					inc() { return ++n },
 					boom() { throw new RangeError("bad " + n) },
 					async asyncBoom() { await null; throw new RangeError("bad " + n) },
-				};`)
+				};`, extra...)
 			r.call(ref, "inc")
 			r.call(ref, "inc")
 			_, err := jsactor.Ask[any](r.ctx(), r.sys, ref, tc.method)
@@ -125,26 +140,77 @@ func TestHandlerThrowRestarts(t *testing.T) {
 			if je == nil || !strings.Contains(je.Message, "RangeError: bad 2") || !strings.Contains(je.Stack, "sup.js") {
 				t.Fatalf("ask error %#v, want the RangeError with its stack", err)
 			}
-			r.waitEvent(ref, actor.Restarted)
-			if v := r.call(ref, "inc"); v != int64(1) {
-				t.Fatalf("after restart inc = %v, want 1 (fresh state)", v)
+			if strings.Contains(err.Error(), "panic") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ask error %q: want one line, not a panic", err)
+			}
+			if v := fmt.Sprintf("%+v", je); !strings.Contains(v, "\n") || !strings.Contains(v, "sup.js") {
+				t.Fatalf("%%+v of the error: %q, want the stack on the following lines", v)
+			}
+			r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "bad 2") })
+			want := int64(3)
+			if tc.crash {
+				r.waitEvent(ref, actor.Restarted)
+				want = 1
+			}
+			if v := r.call(ref, "inc"); v != want {
+				t.Fatalf("after the throw inc = %v, want %d", v, want)
 			}
 		})
 	}
 }
 
-// A script whose top level throws fails at start, and stops after its
-// restart limit.
-func TestScriptErrorAtStart(t *testing.T) {
-	r := newRig(t)
-	s := jsactor.MustCompile("bad.js", `throw new Error("cannot start")`)
-	ref, err := jsactor.Spawn(r.sys, "js", "bad", s, jsactor.WithSpawnOptions(actor.WithRestartLimit(2, time.Hour)))
-	if err != nil {
-		t.Fatal(err)
+// A tell whose handler throws, or whose promise rejects, is logged at
+// Warn on the actor's logger and reported to the error handler; the
+// actor keeps its state (and refs it was given).
+func TestTellThrowLogged(t *testing.T) {
+	for _, method := range []string{"boom", "asyncBoom"} {
+		t.Run(method, func(t *testing.T) {
+			r := newRig(t)
+			ref := r.spawn("tell", `
+				let n = 0;
+				module.exports = {
+					inc() { return ++n },
+					boom() { throw new Error("told " + n) },
+					async asyncBoom() { await null; throw new Error("told " + n) },
+				};`)
+			r.call(ref, "inc")
+			if err := jsactor.Tell(r.sys, ref, method); err != nil {
+				t.Fatal(err)
+			}
+			r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "told 1") })
+			if v := r.call(ref, "inc"); v != int64(2) {
+				t.Fatalf("after the throw inc = %v, want 2", v)
+			}
+			deadline := time.Now().Add(waitLimit)
+			for r.logs.FilterLevelExact(zap.WarnLevel).FilterMessageSnippet("no one asked").Len() == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("no Warn log of the tell's error: %v", r.logs.All())
+				}
+				runtime.Gosched()
+			}
+		})
 	}
-	e := r.waitEvent(ref, actor.Stopped)
-	if !errors.Is(e.Reason, jsactor.ErrScript) || !strings.Contains(e.Reason.Error(), "cannot start") {
-		t.Fatalf("stopped with %v, want ErrScript", e.Reason)
+}
+
+// A script whose top level throws makes Spawn fail with its error; the
+// actor is not left running.
+func TestScriptErrorAtStart(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"top level", `throw new Error("cannot start")`},
+		{"init", `module.exports = { init() { throw new Error("cannot start") } }`},
+		{"after exports", `module.exports = { init() { return 1 } }; throw new Error("cannot start")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			s := jsactor.MustCompile("bad.js", tc.src)
+			_, err := jsactor.Spawn(r.sys, "js", "bad", s, jsactor.WithSpawnOptions(actor.WithRestartLimit(2, time.Hour)))
+			if !errors.Is(err, jsactor.ErrScript) || !errors.Is(err, actor.ErrStartFailed) || !strings.Contains(err.Error(), "cannot start") {
+				t.Fatalf("spawn: %v, want ErrStartFailed and ErrScript", err)
+			}
+			if jsErrorOf(err) == nil || strings.Contains(err.Error(), "panic") {
+				t.Fatalf("spawn: %v, want a *jsactor.Error, not a panic", err)
+			}
+		})
 	}
 }
 
@@ -251,7 +317,7 @@ func TestRestartCancelsTimers(t *testing.T) {
 			boom() { throw new Error("restart me") },
 			fresh() { setTimeout(() => emit("fresh"), 20) },
 			tick() { emit("old keyed timer") },
-		};`)
+		};`, jsactor.WithCrashOnThrow())
 	r.call(ref, "arm")
 	_, _ = jsactor.Ask[any](r.ctx(), r.sys, ref, "boom")
 	r.waitEvent(ref, actor.Restarted)

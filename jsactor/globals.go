@@ -41,6 +41,7 @@ func buildersMap() map[string]func(in *instance) goja.Value {
 		"console":         (*instance).buildConsole,
 		"self":            (*instance).buildSelf,
 		"performance":     (*instance).buildPerformance,
+		"process":         (*instance).buildProcess,
 	}
 	for _, name := range guardedGlobals() {
 		m[name] = buildGuarded(name)
@@ -78,6 +79,7 @@ type cache struct {
 	bi       *builtins
 	follow   goja.Callable
 	modules  map[string]goja.Value
+	files    map[string]*goja.Object // module files by path; see require.go
 	perf     *perfState
 	mem      *memGuard
 	// origGlobal is goja's own global object; see lazyGlobals.

@@ -1,9 +1,12 @@
 package jsactor
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"path"
 	"reflect"
+	"strings"
 	"sync/atomic"
 
 	"github.com/dop251/goja"
@@ -38,6 +41,9 @@ type instance struct {
 	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
 	cache   *cache        // lazily built helpers; see globals.go
 
+	asyncCtx    context.Context // cancelled when the instance dies; see async.go
+	asyncCancel context.CancelFunc
+
 	fns    callables    // Callables of recent handlers and callbacks
 	argBuf []goja.Value // a handler's arguments; see dispatch
 }
@@ -64,8 +70,12 @@ func (in *instance) Started(c *actor.Context) {
 	in.captureBuiltins()
 	in.installMemGuards()
 	watchdogRegister(in)
+	in.rt.SetTimeSource(in.wallClock())
 	seq := in.begin()
 	err := in.runScript()
+	if err == nil {
+		err = in.runInit()
+	}
 	if err != nil && !isUncatchable(err) {
 		in.failure = fmt.Errorf("%w: %s: %w", ErrScript, in.script.name, in.jsError(err))
 		err = nil
@@ -85,7 +95,28 @@ func (in *instance) runScript() error {
 	exports := in.rt.NewObject()
 	in.module = in.rt.NewObject()
 	_ = in.module.Set("exports", exports)
-	_, err = fn(exports, exports, in.module)
+	dir := path.Dir(in.script.name)
+	_, err = fn(exports, exports, in.module, in.rt.ToValue(in.require),
+		in.rt.ToValue("/"+path.Clean(in.script.name)), in.rt.ToValue("/"+dir))
+	return err
+}
+
+// runInit calls module.exports.init(...args) (WithArgs), if the script
+// exports an init function.
+func (in *instance) runInit() error {
+	obj, _ := in.module.Get("exports").(*goja.Object)
+	if obj == nil {
+		return nil
+	}
+	var fn goja.Callable
+	if err := in.guard(func() { fn, _ = goja.AssertFunction(obj.Get("init")) }); err != nil || fn == nil {
+		return err
+	}
+	args, err := in.toJSArgs(make([]goja.Value, 0, len(in.cfg.args)), in.cfg.args)
+	if err != nil {
+		return fmt.Errorf("init arguments: %w", err)
+	}
+	_, err = fn(obj, args...)
 	return err
 }
 
@@ -114,11 +145,33 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 	if err == nil {
 		reply, replyErr = in.replyOf(v)
 	} else if !isUncatchable(err) {
-		in.failure = in.jsError(err)
+		replyErr = in.threw(in.jsError(err))
 		err = nil
 	}
 	in.end(seq, err)
 	return reply, replyErr
+}
+
+// threw deals with the error a handler threw, or its promise rejected
+// with: a budget breach, or any throw under WithCrashOnThrow, fails the
+// instance; any other is the handler's answer, and the error handler is
+// told of it. It returns the error to answer with.
+func (in *instance) threw(jerr error) error {
+	if in.cfg.crashOnThrow || isBudgetBreach(jerr) {
+		in.failure = jerr
+		return jerr
+	}
+	if in.cfg.onError != nil {
+		in.cfg.onError(in.c.Self(), jerr)
+	}
+	return jerr
+}
+
+// isBudgetBreach reports whether err is the RangeError of the memory
+// budget (memguard.go) left uncaught.
+func isBudgetBreach(err error) bool {
+	je, ok := err.(*Error)
+	return ok && strings.Contains(je.Message, "memory budget (see jsactor.WithMemoryBudget)")
 }
 
 // dispatch finds the handler of msg and converts its arguments.
@@ -169,29 +222,24 @@ func (in *instance) args(n int) []goja.Value {
 func (in *instance) replyOf(v goja.Value) (any, error) {
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
 		if p, ok := o.Export().(*goja.Promise); ok {
-			return in.replyLater(o, p), nil
+			return in.replyLater(o, p)
 		}
 	}
 	return in.toGo(v)
 }
 
 // replyLater answers with a loop promise settled by the JS promise; a
-// rejection also fails the instance, as a throw does.
-func (in *instance) replyLater(o *goja.Object, p *goja.Promise) any {
+// rejection is dealt with as a throw (see threw).
+func (in *instance) replyLater(o *goja.Object, p *goja.Promise) (any, error) {
 	switch p.State() {
 	case goja.PromiseStateFulfilled:
-		v, err := in.toGo(p.Result())
-		if err != nil {
-			return loop.Rejected[any](in.l, err)
-		}
-		return v
+		return in.toGo(p.Result())
 	case goja.PromiseStateRejected:
 		in.rej.handled(p)
-		jerr := in.errorOf(p.Result())
-		in.failure = jerr
-		return loop.Rejected[any](in.l, jerr)
+		return nil, in.threw(in.errorOf(p.Result()))
 	}
 	lp, res := loop.NewPromise[any](in.l)
+	reply := &pendingReply{Promise: lp}
 	if in.asks == nil {
 		in.asks = map[*loop.Resolver[any]]struct{}{}
 	}
@@ -210,26 +258,44 @@ func (in *instance) replyLater(o *goja.Object, p *goja.Promise) any {
 	onErr := func(call goja.FunctionCall) goja.Value {
 		if _, live := in.asks[res]; live {
 			delete(in.asks, res)
-			jerr := in.errorOf(call.Argument(0))
+			jerr := in.threw(in.errorOf(call.Argument(0)))
+			if !reply.asked && in.failure == nil {
+				// No one will read the rejection: log it, as the
+				// actor runtime logs the error of a tell's handler.
+				in.logger().Warn("handler failed on a message no one asked for", zap.Error(jerr))
+			}
 			res.Reject(jerr)
-			in.failure = jerr
 		}
 		return goja.Undefined()
 	}
 	if err := in.follow(o, in.rt.ToValue(onOK), in.rt.ToValue(onErr)); err != nil {
 		in.replyFailed(res, err)
 	}
-	return lp
+	return reply, nil
 }
 
-// fail makes the instance die and hands err to supervision, by panicking
-// on the actor's loop (the actor runtime recovers it).
+// pendingReply is the reply of a handler whose promise is pending. The
+// actor runtime reads an ask's reply with WhenSettled and drops a tell's:
+// asked says whether anyone will read a rejection.
+type pendingReply struct {
+	*loop.Promise[any]
+	asked bool
+}
+
+// WhenSettled implements loop.Untyped.
+func (r *pendingReply) WhenSettled(fn func(v any, err error)) {
+	r.asked = true
+	r.Promise.WhenSettled(fn)
+}
+
+// fail makes the instance die and hands err to supervision with
+// actor.Context.Fail: an ordinary error, not a panic.
 func (in *instance) fail(err error) {
 	if in.cfg.onError != nil {
 		in.cfg.onError(in.c.Self(), err)
 	}
 	in.dispose(err)
-	panic(err)
+	in.c.Fail(err)
 }
 
 // Restarting drops the failed instance.
@@ -258,6 +324,9 @@ func (in *instance) dispose(reason error) {
 		res.Reject(fmt.Errorf("%w: %w", ErrInstanceLost, reason))
 	}
 	in.asks = nil
+	if in.asyncCancel != nil {
+		in.asyncCancel()
+	}
 }
 
 func (in *instance) logger() *zap.Logger { return in.c.Logger() }

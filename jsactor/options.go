@@ -3,6 +3,7 @@ package jsactor
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/dop251/goja"
@@ -31,6 +32,12 @@ type config struct {
 	convNodes int // conversion budget; 0 for the defaults (see budget.go)
 	convBytes int
 	memBudget int64 // see memguard.go; 0 for the default
+
+	crashOnThrow bool
+	args         []any // init's arguments; see WithArgs
+	files        fs.FS // require's file system; see WithFS
+	fileCache    fileCache
+	async        map[string]map[string]AsyncFunc // see WithAsyncModule
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says
@@ -101,12 +108,12 @@ func WithNestedTimerClamping() Option {
 	}
 }
 
-// WithModule lets scripts require(name): the only way a script reaches
-// anything beyond its own actor. Each actor instance loads the module once,
-// on its first require.
+// WithModule lets scripts require(name): with WithAsyncModule and WithFS,
+// the only ways a script reaches anything beyond its own actor. Each
+// actor instance loads the module once, on its first require.
 func WithModule(name string, m Module) Option {
 	return func(c *config) error {
-		if name == "" || m == nil {
+		if name == "" || (m == nil && c.async[name] == nil) {
 			return errors.New("jsactor: WithModule needs a name and a module")
 		}
 		if c.modules == nil {
@@ -156,6 +163,53 @@ func WithErrorHandler(fn func(ref actor.Ref, err error)) Option {
 func WithSpawnOptions(opts ...actor.SpawnOption) Option {
 	return func(c *config) error {
 		c.spawnOpts = append(c.spawnOpts, opts...)
+		return nil
+	}
+}
+
+// WithCrashOnThrow makes an exception thrown by a handler, or a rejection
+// of its promise, fail the actor as an uncaught panic does: supervision
+// restarts it with a fresh Runtime, and an ask gets the error. Without it
+// (the default) a throw is the handler's answer, as a Go handler's
+// returned error is: an ask gets the *Error, a tell's is logged at Warn,
+// and the actor keeps its state.
+func WithCrashOnThrow() Option {
+	return func(c *config) error {
+		c.crashOnThrow = true
+		return nil
+	}
+}
+
+// WithArgs gives the script initial arguments: at each start of the actor
+// (its spawn, and again after each restart, in the fresh Runtime),
+// once the top level has run, module.exports.init(...args) is called, if
+// the script exports an init function, in the same turn. The arguments
+// cross as a message's do (refs arrive as refs), so a JS actor can be
+// handed the refs it needs without a setup message a restart would lose.
+// A throw from init is a top-level error: [Spawn] returns it. A promise
+// init returns is not awaited; its rejection is reported as unhandled.
+func WithArgs(args ...any) Option {
+	return func(c *config) error {
+		c.args = append([]any(nil), args...)
+		return nil
+	}
+}
+
+// WithFS grants scripts require of module files from fsys (an embed.FS,
+// or an fs.Sub of one, typically): require("./lib/x") in a file resolves
+// relative to that file's directory (the main script's directory is that
+// of its name, as given to Compile), trying the name, then name + ".js",
+// then name/index.js. Each file is compiled once for all actors, and run
+// once per actor instance: its module.exports is cached, a cycle gets
+// the exports filled in so far, as in Node. A module file sees exports,
+// module, require, __filename and __dirname (paths in fsys, from "/").
+// Nothing outside fsys can be reached: paths are confined to it.
+func WithFS(fsys fs.FS) Option {
+	return func(c *config) error {
+		if fsys == nil {
+			return errors.New("jsactor: WithFS needs a file system")
+		}
+		c.files = fsys
 		return nil
 	}
 }

@@ -26,7 +26,7 @@ type Script struct {
 
 // The CommonJS wrapper around a script's source.
 const (
-	wrapperHead = "(function (exports, module) {"
+	wrapperHead = "(function (exports, module, require, __filename, __dirname) {"
 	wrapperTail = "\n})"
 )
 

@@ -218,8 +218,9 @@ func pricing(ctx context.Context, out io.Writer, p PricerRef, ledger actor.Ref) 
 		}
 		fmt.Fprintf(out, "%s quotes %d %s at %.2f (ledger entries: %d)\n", q.By, q.Qty, q.Item, q.Total, q.Entries)
 	}
-	// The script throws: its error comes back to the shop (its first
-	// line here; the rest is the JavaScript stack).
+	// The script throws: its error is the answer the shop gets (one
+	// line; %+v would add the JavaScript stack), and the pricer keeps its
+	// state, as a Go actor whose handler returns an error.
 	_, err := p.Quote(ctx, ledger, "plums", 1)
 	if err == nil {
 		return errors.New("a quote for plums did not fail")

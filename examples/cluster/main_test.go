@@ -59,7 +59,7 @@ bike delivered 9 apples (delivery #1)
 reserve 5 apples: remote warehouse: warehouse: only 1 apples left
 troupe://warehouse/pricer/main quotes 3 apples at 1.50 (ledger entries: 1)
 troupe://warehouse/pricer/main quotes 2 pears at 1.50 (ledger entries: 2)
-quote for plums: remote warehouse: loop: panic: jsactor: Error: no price for plums
+quote for plums: remote warehouse: jsactor: Error: no price for plums
 killing node courier
 dispatcher: troupe://courier/courier/bike is gone (unreachable: true)
 shop asks troupe://courier/courier/bike again: unreachable: true
