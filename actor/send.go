@@ -48,7 +48,7 @@ func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, 
 	var err error
 	if c == nil {
 		err = fmt.Errorf("%w: %s", ErrNotFound, to)
-	} else if err = c.post(ctx, wait, expired, loop.Mail{Msg: msg, Reply: reply}); err == nil {
+	} else if err = c.post(ctx, wait, expired, loop.Mail{Msg: s.wrapped(ctx, msg), Reply: reply}); err == nil {
 		return nil
 	}
 	err = s.closedErr(to, err)
@@ -144,11 +144,13 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 		r.Reject(err)
 		return p
 	}
-	_ = c.c().sys.deliver(to, msg, func(v any, err error) {
+	tc := c.c().currentTrace()
+	_ = c.c().sys.deliverCtx(c.c().sendCtx(), false, to, msg, func(v any, err error) {
 		// Settle on the asker's loop, where the timer can be cancelled;
 		// a closed loop has already rejected the promise.
 		_ = l.Submit(func() {
 			_ = l.CancelTimer(timer)
+			defer c.c().resumeTrace(tc)() // the asker's reactions run under its trace
 			v, err := convert[R](v, err)
 			if err != nil {
 				r.Reject(err)
