@@ -8,18 +8,23 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
 	"github.com/troupe-go/troupe/observe"
 )
 
 // A JavaScript handler that awaits an ask keeps its trace: the tell it
-// makes after the await is handled as a child of the handler's span.
+// makes after the await is handled as a child of the handler's span, and
+// its console lines carry the handler's trace and span ids.
 func TestJSKeepsTraceAcrossAwait(t *testing.T) {
 	sr := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
 	defer func() { _ = tp.Shutdown(context.Background()) }()
-	sys, err := actor.NewSystem("jstrace")
+	core, logs := observer.New(zap.InfoLevel)
+	sys, err := actor.NewSystem("jstrace", actor.WithLogger(zap.New(core)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +51,7 @@ func TestJSKeepsTraceAcrossAwait(t *testing.T) {
 		async relay(double, sink, x) {
 			const v = await double.ask("double", x);
 			sink.send(v);
+			console.log("after the await");
 			return v;
 		},
 	};`)
@@ -88,5 +94,12 @@ func TestJSKeepsTraceAcrossAwait(t *testing.T) {
 		if sp.Parent().SpanID() != rs.SpanContext().SpanID() || sp.SpanContext().TraceID() != rs.SpanContext().TraceID() {
 			t.Errorf("%s's parent is %s, want relay's span %s", sp.Name(), sp.Parent().SpanID(), rs.SpanContext().SpanID())
 		}
+	}
+	lines := logs.FilterMessage("after the await").All()
+	if len(lines) != 1 {
+		t.Fatalf("%d console lines", len(lines))
+	}
+	if f := lines[0].ContextMap(); f["trace_id"] != rs.SpanContext().TraceID().String() || f["span_id"] != rs.SpanContext().SpanID().String() {
+		t.Errorf("console line after the await: %v, want relay's trace and span ids", f)
 	}
 }
