@@ -2,9 +2,12 @@ package observe_test
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -16,15 +19,50 @@ import (
 
 // A traced ask crosses from n1 to n2 and the handler there tells an actor
 // back on n1: each handling is a span, the child of the one that sent to
-// it, across the wire both ways.
+// it, across the wire both ways, with the default propagator and with one
+// given by WithPropagator.
 func TestTraceCrossesNodes(t *testing.T) {
+	for _, custom := range []bool{false, true} {
+		t.Run(fmt.Sprintf("custom=%v", custom), func(t *testing.T) {
+			var p *countingPropagator
+			var opts []observe.TraceOption
+			if custom {
+				p = &countingPropagator{TextMapPropagator: propagation.TraceContext{}}
+				opts = append(opts, observe.WithPropagator(p))
+			}
+			traceCrossesNodes(t, opts...)
+			if custom && (p.injected.Load() != 2 || p.extracted.Load() != 2) {
+				t.Fatalf("the propagator injected %d and extracted %d times, want 2 and 2 (the ask, the tell back)",
+					p.injected.Load(), p.extracted.Load())
+			}
+		})
+	}
+}
+
+// countingPropagator counts its uses.
+type countingPropagator struct {
+	propagation.TextMapPropagator
+	injected, extracted atomic.Int32
+}
+
+func (p *countingPropagator) Inject(ctx context.Context, c propagation.TextMapCarrier) {
+	p.injected.Add(1)
+	p.TextMapPropagator.Inject(ctx, c)
+}
+
+func (p *countingPropagator) Extract(ctx context.Context, c propagation.TextMapCarrier) context.Context {
+	p.extracted.Add(1)
+	return p.TextMapPropagator.Extract(ctx, c)
+}
+
+func traceCrossesNodes(t *testing.T, opts ...observe.TraceOption) {
 	sr := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
 	defer func() { _ = tp.Shutdown(context.Background()) }()
 	c := remotetest.NewCluster(t)
 	n1, n2 := c.Node("n1"), c.Node("n2")
-	observe.EnableTracing(n1.System.System, tp)
-	observe.EnableTracing(n2.System.System, tp)
+	observe.EnableTracing(n1.System.System, tp, opts...)
+	observe.EnableTracing(n2.System.System, tp, opts...)
 
 	seen := make(chan struct{}, 1)
 	back, err := n1.Spawn("back", "1", func() actor.Actor {
