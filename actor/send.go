@@ -20,8 +20,11 @@ type replyFunc func(v any, err error)
 // returns the reason ([ErrNotFound], [ErrStopped], [ErrMailboxFull];
 // [ErrSystemClosed] once the system is shut down). Safe from any
 // goroutine.
+//
+// Called from a handler of a traced message (see observe.EnableTracing),
+// the message carries the handler's trace, as with [Context.Tell].
 func (s *System) Tell(to Ref, msg any) error {
-	return s.post(context.Background(), false, nil, to, msg, nil)
+	return s.post(s.tellCtx(), false, nil, to, msg, nil)
 }
 
 // deliver queues msg on the target's loop without blocking, or

@@ -3,8 +3,10 @@ package actor
 import (
 	"context"
 	"math/rand/v2"
+	"sync"
 	"time"
 
+	"github.com/joeycumines/goroutineid"
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/internal/tracehook"
@@ -105,8 +107,8 @@ func (c *cell) deliverLetter(lt *letter, reply replyFunc) {
 		reply = func(v any, err error) { end(err); inner(v, err) }
 	}
 	prev := c.enterTrace(ctx)
+	defer c.leaveTrace(prev) // even if the handling panics past its recovery
 	c.DeliverMail(loop.Mail{Msg: lt.msg, Reply: reply})
-	c.leaveTrace(prev)
 	if !asked {
 		end(nil)
 	}
@@ -119,6 +121,7 @@ func (c *cell) enterTrace(ctx context.Context) context.Context {
 	r := c.more()
 	prev := r.trace
 	r.trace, r.traceLog = ctx, nil
+	c.onGoroutine(ctx != nil)
 	return prev
 }
 
@@ -127,6 +130,44 @@ func (c *cell) leaveTrace(prev context.Context) {
 	if c.rare != nil {
 		c.rare.trace, c.rare.traceLog = prev, nil
 	}
+	c.onGoroutine(prev != nil)
+}
+
+// tracedCells maps a goroutine running a traced handling (a worker) to
+// its actor, so that sends made through the System rather than the
+// handler's Context ([System.Tell], the typed refs troupegen emits) carry
+// the trace too. Only traced handlings touch it; an entry left behind
+// (a loop that closed before its trace was left) is harmless: it counts
+// only while that actor's loop runs on the goroutine.
+var tracedCells sync.Map // goroutine id -> *cell
+
+// onGoroutine records (traced) or forgets c as the actor running a traced
+// handling on the calling goroutine.
+func (c *cell) onGoroutine(traced bool) {
+	g := goroutineid.Fast()
+	switch {
+	case g == -1: // no cheap goroutine id here: such sends go untraced
+	case traced:
+		tracedCells.Store(g, c)
+	default:
+		tracedCells.Delete(g)
+	}
+}
+
+// tellCtx is the context of a send made through the System: the trace of
+// the handling running on the calling goroutine, when tracing is on.
+func (s *System) tellCtx() context.Context {
+	if s.tracer.Load() == nil {
+		return context.Background()
+	}
+	if g := goroutineid.Fast(); g != -1 {
+		if v, ok := tracedCells.Load(g); ok {
+			if c := v.(*cell); c.l.OnLoop() {
+				return c.sendCtx()
+			}
+		}
+	}
+	return context.Background()
 }
 
 // currentTrace returns the trace the actor's handling runs under, nil if

@@ -2,6 +2,7 @@ package observe_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -117,9 +118,15 @@ func TestTraceFollowsAsksFromHTTP(t *testing.T) {
 }
 
 // A tell sent with a traced context (System.Send) and a tell sent from
-// the traced handler both carry the trace; a tell without one starts no
-// span.
+// the traced handler (through its Context, or through the System as
+// typed refs do) both carry the trace; a tell without one starts no span.
 func TestTraceFollowsTells(t *testing.T) {
+	for _, viaSystem := range []bool{false, true} {
+		t.Run(fmt.Sprintf("viaSystem=%v", viaSystem), func(t *testing.T) { traceFollowsTells(t, viaSystem) })
+	}
+}
+
+func traceFollowsTells(t *testing.T, viaSystem bool) {
 	s, sr, tr, _ := traced(t, "tt")
 	seen := make(chan trace.SpanContext, 1)
 	last, _ := s.Spawn("last", "1", func() actor.Actor {
@@ -132,6 +139,9 @@ func TestTraceFollowsTells(t *testing.T) {
 	})
 	first, _ := s.Spawn("first", "1", func() actor.Actor {
 		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			if viaSystem {
+				return nil, c.System().Tell(last, msg)
+			}
 			return nil, c.Tell(last, msg)
 		})
 	})
