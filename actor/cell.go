@@ -53,6 +53,8 @@ type cellRare struct {
 	loopCtx    context.Context // the actor's Context as a loop context
 	log        *zap.Logger     // the actor's logger
 	startDone  func(error)     // a spawn waiting for the first start's outcome (WithStartWait)
+	trace      context.Context // the trace the current handling runs under; see trace.go
+	traceLog   *zap.Logger     // the logger with the current trace's ids, made on first use
 }
 
 // more returns the cell's rare state, making it on first use. On the loop.

@@ -40,7 +40,9 @@ func (x *Context) Parent() Ref {
 func (x *Context) System() *System { return x.c().sys }
 
 // Logger returns the actor's logger, carrying its kind and id.
-func (x *Context) Logger() *zap.Logger { return x.c().logger() }
+// During the handling of a traced message its lines also carry the
+// trace_id and span_id (see observe.EnableTracing).
+func (x *Context) Logger() *zap.Logger { return x.c().tracedLogger() }
 
 // Loop returns the actor's loop, for timers and promises.
 func (x *Context) Loop() *loop.Loop { return &x.c().l }
@@ -50,7 +52,7 @@ func (x *Context) Tell(to Ref, msg any) error {
 	if fx := effectsOf(x.c()); fx != nil {
 		return fx.Tell(to, msg)
 	}
-	return x.c().sys.Tell(to, msg)
+	return x.c().sys.post(x.c().sendCtx(), false, nil, to, msg, nil)
 }
 
 // Spawn starts a child actor, supervised by this one and stopped before it.
@@ -153,8 +155,14 @@ func (x *Context) Err() error {
 }
 
 // Value implements context.Context; it carries the actor's loop, which is
-// how blocking calls recognise a handler's context.
+// how blocking calls recognise a handler's context, and during a traced
+// handling the trace's span (see observe.EnableTracing).
 func (x *Context) Value(key any) any {
+	if tc := x.c().currentTrace(); tc != nil {
+		if v := tc.Value(key); v != nil {
+			return v
+		}
+	}
 	if x.c().more().loopCtx == nil {
 		x.c().more().loopCtx = loop.WithLoop(context.Background(), &x.c().l)
 	}

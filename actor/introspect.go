@@ -86,8 +86,9 @@ type ActorInfo struct {
 	// HandlingTime estimates how long the actor takes per task, from a
 	// sample of its tasks.
 	HandlingTime loop.Percentiles
-	// MailboxWait estimates how long messages waited in the mailbox; zero
-	// until the mail lane records when letters were posted (to come).
+	// MailboxWait estimates how long user messages waited in the
+	// mailbox, from a sample of them (one in 64) posted while the system
+	// records details ([System.SetDetailedMetrics]); zero otherwise.
 	MailboxWait   loop.Percentiles
 	TimersPending int
 	FDsWatched    int

@@ -90,6 +90,10 @@ func (c *cell) waitRoom(ctx context.Context, expired <-chan time.Time) error {
 // DeliverMail runs a message from the actor's mailbox, as its loop's
 // [loop.MailHost]. On the loop.
 func (c *cell) DeliverMail(m loop.Mail) {
+	if lt, ok := m.Msg.(*letter); ok {
+		c.deliverLetter(lt, m.Reply)
+		return
+	}
 	if _, ok := m.Msg.(poisonSignal); ok {
 		c.poisoned()
 		return
@@ -112,6 +116,7 @@ func (c *cell) poisoned() {
 // make room (on the sender's goroutine), or one still queued when the
 // actor stopped (on the loop).
 func (c *cell) ReturnMail(m loop.Mail, err error) {
+	m.Msg = unwrapped(m.Msg)
 	if _, ok := m.Msg.(poisonSignal); ok {
 		return // the actor has stopped, as the poison asked
 	}

@@ -20,8 +20,11 @@ type replyFunc func(v any, err error)
 // returns the reason ([ErrNotFound], [ErrStopped], [ErrMailboxFull];
 // [ErrSystemClosed] once the system is shut down). Safe from any
 // goroutine.
+//
+// Called from a handler of a traced message (see observe.EnableTracing),
+// the message carries the handler's trace, as with [Context.Tell].
 func (s *System) Tell(to Ref, msg any) error {
-	return s.post(context.Background(), false, nil, to, msg, nil)
+	return s.post(s.tellCtx(), false, nil, to, msg, nil)
 }
 
 // deliver queues msg on the target's loop without blocking, or
@@ -48,7 +51,7 @@ func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, 
 	var err error
 	if c == nil {
 		err = fmt.Errorf("%w: %s", ErrNotFound, to)
-	} else if err = c.post(ctx, wait, expired, loop.Mail{Msg: msg, Reply: reply}); err == nil {
+	} else if err = c.post(ctx, wait, expired, loop.Mail{Msg: s.wrapped(ctx, msg), Reply: reply}); err == nil {
 		return nil
 	}
 	err = s.closedErr(to, err)
@@ -144,11 +147,13 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 		r.Reject(err)
 		return p
 	}
-	_ = c.c().sys.deliver(to, msg, func(v any, err error) {
+	tc := c.c().currentTrace()
+	_ = c.c().sys.deliverCtx(c.c().sendCtx(), false, to, msg, func(v any, err error) {
 		// Settle on the asker's loop, where the timer can be cancelled;
 		// a closed loop has already rejected the promise.
 		_ = l.Submit(func() {
 			_ = l.CancelTimer(timer)
+			defer c.c().resumeTrace(tc)() // the asker's reactions run under its trace
 			v, err := convert[R](v, err)
 			if err != nil {
 				r.Reject(err)

@@ -31,6 +31,7 @@ type System struct {
 	deadLetters atomic.Uint64
 	obs         observer                     // introspection's counters; see introspect_side.go
 	transport   atomic.Pointer[transportBox] // see attach
+	tracer      atomic.Pointer[tracerBox]    // set by observe.EnableTracing; see trace.go
 }
 
 // Option configures a [System] at [NewSystem].

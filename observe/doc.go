@@ -1,7 +1,8 @@
 // Package observe shows a running troupe system: it exports the system's
 // figures to OpenTelemetry ([RegisterOTel]) and Prometheus
-// ([RegisterPrometheus], [MetricsHandler]), and serves the observer, a
-// live web page of the actor tree ([NewObserver]).
+// ([RegisterPrometheus], [MetricsHandler]), propagates OpenTelemetry
+// traces through tell and ask, across nodes too ([EnableTracing]), and
+// serves the observer, a live web page of the actor tree ([NewObserver]).
 //
 // Everything here reads the system through its introspection API
 // ([actor.System.Actors], [actor.System.Totals], [actor.System.Inspect]);
@@ -12,8 +13,27 @@
 // actors make as many series as they have kinds. Handling time and
 // mailbox wait are gauges of the worst estimate among the kind's live
 // actors, by percentile, since each actor estimates its own percentiles
-// in constant memory rather than keeping a histogram. Mailbox wait stays
-// zero until the mail lane records when letters were posted.
+// in constant memory rather than keeping a histogram. Mailbox wait is
+// measured on a sample of the messages (one in 64) while the system
+// records details ([actor.System.SetDetailedMetrics]), and is zero
+// otherwise.
+//
+// # Tracing
+//
+// [EnableTracing] installs an OpenTelemetry TracerProvider on a system.
+// A message sent with a context holding a span carries the span's context
+// (and nothing else of the context) to its receiver, whose handling is a
+// span, the child of the sender's, named after the actor's kind and the
+// message type, with the actor's ref as an attribute. The handler's
+// [actor.Context] holds that span, so trace.SpanFromContext finds it, an
+// HTTP client call given the Context joins the trace, and what the handler
+// sends carries it on; its log lines carry trace_id and span_id. Across
+// nodes the span context travels in the remote envelope's headers through
+// the propagator (W3C Trace Context unless [WithPropagator] says
+// otherwise), both ways. An ask made from a handler settles under the
+// handler's trace, so a JavaScript handler keeps its trace across await.
+// Messages sent without a trace start none; with tracing off a send costs
+// no allocation and no extra field in the mailbox.
 //
 // # The observer
 //

@@ -101,7 +101,7 @@ func (n *Node) onTell(e *wire.Envelope) {
 	if err != nil {
 		n.reject(nodeSubject(n.name, ""), err)
 	} else {
-		err = n.host.Deliver(n.in.ref(e.To), v, nil)
+		err = n.deliver(e, n.in.ref(e.To), v, nil)
 	}
 	if err != nil {
 		n.refuse(e, err)
@@ -118,7 +118,7 @@ func (n *Node) onAsk(e *wire.Envelope) {
 		return
 	}
 	origin, corr, to := e.Node, e.Corr, n.in.ref(e.To)
-	_ = n.host.Deliver(to, v, func(v any, err error) { n.sendReply(origin, corr, v, err) })
+	_ = n.deliver(e, to, v, func(v any, err error) { n.sendReply(origin, corr, v, err) })
 }
 
 // refuse tells the sending node that e was not handled, and why: an ask

@@ -50,7 +50,7 @@ func (n *Node) send(ctx context.Context, to actor.Ref, msg any, reply func(any, 
 	if err != nil {
 		return err
 	}
-	e := wire.Envelope{Kind: wire.KindTell, Node: n.name, To: wireRef(to), Type: name, Body: body}
+	e := wire.Envelope{Kind: wire.KindTell, Node: n.name, To: wireRef(to), Type: name, Body: body, Headers: n.traceHeaders(ctx)}
 	p := n.peer(to.System())
 	if reply == nil {
 		if err := p.enqueue(&e, to); err != nil {

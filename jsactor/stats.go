@@ -1,0 +1,39 @@
+package jsactor
+
+import "github.com/troupe-go/troupe/actor"
+
+var _ actor.StatsReporter = (*instance)(nil)
+
+// Stats reports the instance's budgets and what it has in use, for
+// [actor.System.Inspect] (the observer's inspect view): turns run since
+// the instance started, timers and asks pending, and the budgets that
+// bound it (the watchdog's per turn, the memory budget of one builtin
+// call, the conversion budget, the call stack). goja keeps no account of
+// a Runtime's heap, so none is reported: the memory budget bounds each
+// allocating call instead. On the actor's loop.
+func (in *instance) Stats() []actor.Stat {
+	if in.cfg == nil {
+		return nil
+	}
+	mem := int64(DefaultMemoryBudget)
+	if in.cfg.memBudget > 0 {
+		mem = in.cfg.memBudget
+	}
+	b := in.newBudget()
+	timers := 0
+	for i := range in.timers.slots {
+		if in.timers.slots[i].fn != nil {
+			timers++
+		}
+	}
+	return []actor.Stat{
+		{Name: "js_turns", Value: float64((in.turn.Load() &^ killBit) / 2), Unit: "1"},
+		{Name: "js_timers_pending", Value: float64(timers), Unit: "1"},
+		{Name: "js_asks_pending", Value: float64(len(in.asks)), Unit: "1"},
+		{Name: "js_turn_budget", Value: in.cfg.budget.Seconds(), Unit: "s"},
+		{Name: "js_memory_budget", Value: float64(mem), Unit: "By"},
+		{Name: "js_conversion_budget_values", Value: float64(b.nodes), Unit: "1"},
+		{Name: "js_conversion_budget", Value: float64(b.bytes), Unit: "By"},
+		{Name: "js_max_call_stack", Value: float64(in.cfg.maxStack), Unit: "1"},
+	}
+}
