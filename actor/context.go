@@ -100,10 +100,12 @@ func (x *Context) Stop(r Ref) {
 // once, with a Reason wrapping [ErrNotFound], if it is not alive, or stops
 // before the watch reaches it). Each Watch yields exactly one Terminated,
 // unless Unwatch comes first; watching an actor already watched changes
-// nothing. The Terminated is handled as a message: one that arrives while
-// the watcher waits for a restart is kept, in order, for the fresh
-// instance; one that arrives once the watcher is stopping, or is gone,
-// goes to dead letters.
+// nothing. The notice travels ahead of the mailbox, and the Terminated is
+// then queued at the end of the watcher's mailbox, so it comes after every
+// message the watched actor sent the watcher (as in Akka and Erlang). It is
+// handled as a message: one that arrives while the watcher waits for a
+// restart is kept, in order, for the fresh instance; one that arrives once
+// the watcher is stopping, or is gone, goes to dead letters.
 func (x *Context) Watch(r Ref) {
 	if fx := effectsOf(x.c()); fx != nil {
 		fx.Watch(r)

@@ -35,9 +35,11 @@
 // handler may set a message aside with [Context.Stash].
 //
 // Two lanes: an actor's mailbox is the user lane of its loop's one queue
-// ([loop.Loop.Post]); stop, watch, [Terminated], supervision, replies to
-// its asks and promise settlements travel the other lane, which overtakes
-// it and is never refused. So [System.Stop] is "now": the message being
+// ([loop.Loop.Post]); stop, watch, the notice that a watched actor stopped,
+// supervision, replies to its asks and promise settlements travel the other
+// lane, which overtakes it and is never refused (the [Terminated] itself
+// then joins the end of the mailbox, after the messages the watched actor
+// sent). So [System.Stop] is "now": the message being
 // handled is the last, and the mailbox goes to dead letters, while
 // [System.Poison] travels the mailbox and stops after what is queued.
 // Messages from one sender to one receiver keep their order.

@@ -90,15 +90,16 @@ func (c *cell) waitRoom(ctx context.Context, expired <-chan time.Time) error {
 // DeliverMail runs a message from the actor's mailbox, as its loop's
 // [loop.MailHost]. On the loop.
 func (c *cell) DeliverMail(m loop.Mail) {
-	if lt, ok := m.Msg.(*letter); ok {
-		c.deliverLetter(lt, m.Reply)
-		return
-	}
-	if _, ok := m.Msg.(poisonSignal); ok {
+	switch msg := m.Msg.(type) {
+	case *letter:
+		c.deliverLetter(msg, m.Reply)
+	case poisonSignal:
 		c.poisoned()
-		return
+	case terminatedMail:
+		c.deliverTerminated(msg.t)
+	default:
+		c.handle(m.Msg, m.Reply)
 	}
-	c.handle(m.Msg, m.Reply)
 }
 
 // poisoned stops the actor, once the messages that arrived before the
@@ -117,8 +118,11 @@ func (c *cell) poisoned() {
 // actor stopped (on the loop).
 func (c *cell) ReturnMail(m loop.Mail, err error) {
 	m.Msg = unwrapped(m.Msg)
-	if _, ok := m.Msg.(poisonSignal); ok {
+	switch msg := m.Msg.(type) {
+	case poisonSignal:
 		return // the actor has stopped, as the poison asked
+	case terminatedMail:
+		m.Msg = msg.t // dead letters show the Terminated itself
 	}
 	if !errors.Is(err, loop.ErrMailFull) {
 		c.refuse(m.Msg, m.Reply)

@@ -1,6 +1,10 @@
 package actor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/troupe-go/troupe/loop"
+)
 
 // System messages travel the task lane of the actor's loop, which overtakes
 // its mailbox (the mail lane): they are handled by the runtime, never by
@@ -16,6 +20,9 @@ type watchSignal struct{ watcher Ref }
 type unwatchSignal struct{ watcher Ref }
 
 type terminatedSignal struct{ t Terminated }
+
+// terminatedMail is a Terminated queued in the watcher's mailbox.
+type terminatedMail struct{ t Terminated }
 
 type childStoppedSignal struct{ child *cell }
 
@@ -75,14 +82,7 @@ func (c *cell) handleSystem(sig any) {
 	case unwatchSignal:
 		delete(c.more().watchers, m.watcher)
 	case terminatedSignal:
-		if _, ok := c.more().watching[m.t.Actor]; !ok {
-			return // unwatched meanwhile, or a duplicate
-		}
-		delete(c.more().watching, m.t.Actor)
-		// As a user message: kept in order for the fresh instance while a
-		// restart waits (backoff, children stopping), dead-lettered once
-		// the actor is stopping.
-		c.handle(m.t, nil)
+		c.queueTerminated(m.t)
 	case childStoppedSignal:
 		c.childStopped(m.child)
 	case restartSignal:
@@ -96,4 +96,32 @@ func (c *cell) handleSystem(sig any) {
 			c.fail(&EscalatedError{Child: m.child, Err: m.err})
 		}
 	}
+}
+
+// queueTerminated puts a Terminated the watcher still waits for at the
+// end of its mailbox, as Akka does: it then follows every message the
+// watched actor sent before it stopped (they are already queued), and
+// like them it is kept for the fresh instance while a restart waits, and
+// dead-lettered once the watcher stops. The watch stays recorded until the
+// Terminated is handled, so that an Unwatch meanwhile cancels it and a
+// duplicate is dropped. On the loop.
+func (c *cell) queueTerminated(t Terminated) {
+	if _, ok := c.more().watching[t.Actor]; !ok {
+		return // unwatched meanwhile, or a duplicate
+	}
+	if c.l.Post(loop.Mail{Msg: terminatedMail{t}}, loop.OverflowAdmit) != nil {
+		delete(c.rare.watching, t.Actor)
+		c.refuse(t, nil) // the watcher's loop is closing: it has stopped
+	}
+}
+
+// deliverTerminated hands a queued Terminated to the actor, unless an
+// Unwatch came first or another Terminated for the same watch was
+// handled. On the loop.
+func (c *cell) deliverTerminated(t Terminated) {
+	if _, ok := c.more().watching[t.Actor]; !ok {
+		return
+	}
+	delete(c.rare.watching, t.Actor)
+	c.handle(t, nil)
 }
