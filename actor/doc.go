@@ -76,7 +76,10 @@
 // stderr ([WithLogger] replaces it), giving up after the restart limit is
 // logged, and [WithStartWait] makes a spawn return its start's outcome.
 // [Context.Fail] fails an actor with an ordinary error; panics are
-// reported as [*loop.PanicError], whose Stack holds the stack.
+// reported as [*loop.PanicError], whose Stack holds the stack. A promise
+// on an actor's loop that rejects with no reaction to handle it is logged
+// as an Error ("unhandled promise rejection"); as a failed future in Akka,
+// it does not fail the actor.
 //
 // Idle actors hold no goroutine: their loops are driven by the system's
 // scheduler. An idle actor takes about 560 bytes in all (idle_actor in

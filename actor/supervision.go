@@ -232,3 +232,19 @@ func (c *cell) siblingFailed(child *cell, err error) {
 		ch.sendSystem(restartSignal{err: reason})
 	}
 }
+
+// UnhandledRejection reports a promise of the actor that rejected with no
+// reaction to handle it, as its loop's [loop.RejectionHost]: the failure
+// is logged, never lost. As a failed future in Akka, it does not fail the
+// actor: the handler that made the promise has returned, and the error
+// belongs to whoever should have consumed the promise (a handler that
+// wants the actor to fail reacts with Context.Fail). A rejection by a
+// panicking reaction was reported as the actor's failure already, and
+// promises rejected because the actor stopped are not news. On the loop.
+func (c *cell) UnhandledRejection(err error) {
+	var pe *loop.PanicError
+	if errors.As(err, &pe) || errors.Is(err, loop.ErrLoopClosed) {
+		return
+	}
+	c.logger().Error("unhandled promise rejection", zap.Error(err), zap.String("actor", c.self().String()))
+}

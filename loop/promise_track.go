@@ -104,8 +104,8 @@ func (l *Loop) reportUnhandled() {
 	list := l.rejected.list
 	l.rejected = nil
 	for _, p := range list {
-		if err, ok := p.unhandledRejection(); ok && l.cfg.onUnhandled != nil {
-			l.callHook(l.cfg.onUnhandled, err)
+		if err, ok := p.unhandledRejection(); ok {
+			l.unhandled(err)
 		}
 	}
 }
