@@ -1,0 +1,208 @@
+package actor_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+)
+
+// The zero Ref names no actor: every operation on it fails or reports
+// ErrNotFound, none panics, from outside and from a handler.
+func TestZeroRefEverywhere(t *testing.T) {
+	s := newSystem(t)
+	var zero actor.Ref
+	if err := s.Tell(zero, 1); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("Tell: %v", err)
+	}
+	if err := s.Poison(zero); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("Poison: %v", err)
+	}
+	s.Stop(zero)
+	if _, err := ask[int](t, s, zero, 1); !errors.Is(err, actor.ErrNotFound) {
+		t.Fatalf("Ask: %v", err)
+	}
+	got := make(chan any, 4)
+	ref, _ := s.Spawn("z", "1", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch msg.(type) {
+			case string:
+				c.Watch(zero)
+				c.Unwatch(zero)
+				c.Watch(zero)
+				c.Stop(zero)
+				got <- c.Tell(zero, 1)
+				return actor.AskAsync[int](c, zero, 1).Catch(func(err error) (int, error) { got <- err; return 0, nil }), nil
+			case actor.Terminated:
+				got <- msg
+			}
+			return nil, nil
+		})
+	})
+	if _, err := ask[any](t, s, ref, "go"); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		select {
+		case v := <-got:
+			switch v := v.(type) {
+			case error:
+				if !errors.Is(v, actor.ErrNotFound) {
+					t.Fatalf("got %v, want ErrNotFound", v)
+				}
+			case actor.Terminated:
+				if !errors.Is(v.Reason, actor.ErrNotFound) {
+					t.Fatalf("Terminated %v, want ErrNotFound", v)
+				}
+			}
+		case <-time.After(waitLimit):
+			t.Fatal("hang guard")
+		}
+	}
+}
+
+// Watch, Unwatch, Watch again of the same actor: one Terminated for the
+// watch that stands, exactly once; watching a stopped actor yields one.
+func TestWatchUnwatchWatchAgain(t *testing.T) {
+	s := newSystem(t)
+	terms := make(chan actor.Terminated, 8)
+	target, _ := s.Spawn("t", "1", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+	})
+	type cmd struct{ fn func(c *actor.Context) }
+	w, _ := s.Spawn("w", "1", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch m := msg.(type) {
+			case cmd:
+				m.fn(c)
+			case actor.Terminated:
+				terms <- m
+			}
+			return nil, nil
+		})
+	})
+	do := func(fn func(c *actor.Context)) {
+		if _, err := ask[any](t, s, w, cmd{fn}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	do(func(c *actor.Context) { c.Watch(target); c.Unwatch(target); c.Watch(target); c.Watch(target) })
+	s.Stop(target)
+	select {
+	case tm := <-terms:
+		if tm.Actor != target || tm.Reason != nil {
+			t.Fatalf("Terminated %+v", tm)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("no Terminated (hang guard)")
+	}
+	do(func(c *actor.Context) { c.Watch(target) }) // stopped: at once, ErrNotFound
+	select {
+	case tm := <-terms:
+		if !errors.Is(tm.Reason, actor.ErrNotFound) {
+			t.Fatalf("Terminated of a stopped actor %+v", tm)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("no Terminated (hang guard)")
+	}
+	do(func(*actor.Context) {}) // everything queued before is handled
+	select {
+	case tm := <-terms:
+		t.Fatalf("extra Terminated %+v", tm)
+	default:
+	}
+}
+
+// An ask in flight while the system shuts down settles.
+func TestAskSettlesAcrossShutdown(t *testing.T) {
+	s, err := actor.NewSystem("sd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	ref, _ := s.Spawn("busy", "b", busyActor(entered, release))
+	_ = s.Tell(ref, "block")
+	<-entered
+	outs := []<-chan askOut{asyncAsk(s, ref, "a"), asyncAsk(s, ref, "b")}
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		done <- s.Shutdown(ctx)
+	}()
+	close(release)
+	for _, ch := range outs {
+		select {
+		case o := <-ch:
+			if o.err == nil && o.v == "" {
+				t.Fatalf("ask settled with nothing")
+			}
+		case <-time.After(waitLimit):
+			t.Fatal("ask never settled (hang guard)")
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask[string](t, s, ref, "late"); !errors.Is(err, actor.ErrSystemClosed) {
+		t.Fatalf("ask after shutdown: %v", err)
+	}
+	_ = loop.ErrLoopClosed
+}
+
+// A parent that restarts over and over, respawning its child under the
+// same name each time, never meets ErrNameTaken: each restart waits for
+// the old child to be gone. Its messages keep their order.
+func TestRestartStormRespawnsChildren(t *testing.T) {
+	s := newSystem(t)
+	spawnErrs := make(chan error, 100)
+	parent, err := s.Spawn("parent", "p", func() actor.Actor {
+		return &respawner{errs: spawnErrs}
+	}, actor.WithRestartLimit(1000, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		_ = s.Tell(parent, "boom")
+	}
+	n, err := ask[int](t, s, parent, "kids")
+	if err != nil || n != 1 {
+		t.Fatalf("kids: %d, %v", n, err)
+	}
+	kid := parent.Child("kid", "1")
+	if v, err := ask[string](t, s, kid, "hi"); err != nil || v != "hi" {
+		t.Fatalf("the child after the storm: %q, %v", v, err)
+	}
+	close(spawnErrs)
+	for err := range spawnErrs {
+		t.Fatalf("spawn in Started: %v", err)
+	}
+}
+
+type respawner struct {
+	errs chan error
+	kids int
+}
+
+func (r *respawner) Started(c *actor.Context) {
+	if _, err := c.Spawn("kid", "1", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) { return msg, nil })
+	}); err != nil {
+		r.errs <- err
+		return
+	}
+	r.kids++
+}
+
+func (r *respawner) Receive(c *actor.Context, msg any) (any, error) {
+	switch msg {
+	case "boom":
+		panic("boom")
+	case "kids":
+		return r.kids, nil
+	}
+	return nil, nil
+}
