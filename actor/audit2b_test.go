@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-		"testing"
+	"testing"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
