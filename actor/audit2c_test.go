@@ -3,6 +3,7 @@ package actor_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,4 +206,40 @@ func (r *respawner) Receive(c *actor.Context, msg any) (any, error) {
 		return r.kids, nil
 	}
 	return nil, nil
+}
+
+// Messages stashed when the actor fails are handed to the fresh instance
+// first, as Akka's Stash prepends them to the mailbox on a restart: a
+// fresh instance knows nothing of its predecessor's stash, so kept there
+// they would wait for an UnstashAll that never comes.
+func TestRestartHandsStashToFreshInstance(t *testing.T) {
+	s := newSystem(t)
+	var instances, stashed atomic.Int32
+	ref, _ := s.Spawn("stasher", "1", func() actor.Actor {
+		first := instances.Add(1) == 1
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch {
+			case msg == "boom":
+				panic("boom")
+			case first:
+				stashed.Add(1)
+				return nil, c.Stash()
+			}
+			return msg, nil
+		})
+	})
+	a, b := asyncAsk(s, ref, "a"), asyncAsk(s, ref, "b")
+	waitFor(t, func() bool { return stashed.Load() == 2 })
+	_ = s.Tell(ref, "boom")
+	after := asyncAsk(s, ref, "after")
+	for _, ch := range []<-chan askOut{a, b, after} {
+		select {
+		case o := <-ch:
+			if o.err != nil || o.v == "" {
+				t.Fatalf("ask: %q, %v", o.v, o.err)
+			}
+		case <-time.After(waitLimit):
+			t.Fatal("a stashed ask never settled after the restart (hang guard)")
+		}
+	}
 }

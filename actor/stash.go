@@ -23,7 +23,9 @@ func WithStash(bound int) SpawnOption {
 }
 
 // Stash sets the message being handled aside, with its ask (the asker
-// keeps waiting), until [Context.UnstashAll]. It fails with ErrStashFull at
+// keeps waiting), until [Context.UnstashAll]; if the actor restarts first,
+// the fresh instance gets the stashed messages before any other (as Akka's
+// Stash), and if it stops they go to dead letters. It fails with ErrStashFull at
 // the stash's bound ([WithStash], default 1000); the message then counts
 // as handled. Call it only from Receive.
 func (x *Context) Stash() error {

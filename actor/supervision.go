@@ -121,6 +121,7 @@ func (c *cell) restart(err error) {
 			h.Restarting(c.context(), err)
 		}
 	})
+	c.unstashForRestart()
 	if len(c.children) > 0 {
 		c.state = cellSuspended
 		r := c.more()
@@ -247,4 +248,20 @@ func (c *cell) UnhandledRejection(err error) {
 		return
 	}
 	c.logger().Error("unhandled promise rejection", zap.Error(err), zap.String("actor", c.self().String()))
+}
+
+// unstashForRestart hands the stash to the fresh instance ahead of the
+// messages waiting for it, as Akka's Stash does on a restart: the fresh
+// instance knows nothing of its predecessor's stash, so messages left there
+// would wait for an UnstashAll that never comes. On the loop.
+func (c *cell) unstashForRestart() {
+	r := c.rare
+	if r == nil || len(r.stash) == 0 {
+		return
+	}
+	pending := make([]pendingMsg, 0, len(r.stash)+len(r.pending))
+	for _, m := range r.stash {
+		pending = append(pending, pendingMsg{msg: m.msg, reply: m.reply})
+	}
+	r.pending, r.stash, r.unstash = append(pending, r.pending...), nil, false
 }
