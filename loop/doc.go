@@ -153,7 +153,8 @@
 // *PanicError and is reported as well, so it never passes unseen. Only a
 // panic in [Go]'s function, which runs off the loop, is not reported: it
 // rejects Go's promise, and whoever consumes that promise sees it. Rejections with
-// no reaction are reported after the checkpoint ([WithUnhandledRejectionHandler]).
+// no reaction are reported after the checkpoint ([WithUnhandledRejectionHandler],
+// or else a host that is a [RejectionHost]).
 // [Loop.Shutdown] refuses new work, runs the tasks accepted, hands the
 // mail not delivered back to the host, fires no more timers, rejects
 // pending promises with [ErrLoopClosed], and returns when the loop has
