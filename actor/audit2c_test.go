@@ -243,3 +243,64 @@ func TestRestartHandsStashToFreshInstance(t *testing.T) {
 		}
 	}
 }
+
+// A restart stops the children unwatched, as Akka's default preRestart
+// does: the fresh instance, which respawns its child under the same name,
+// never gets a Terminated of the old one that would read as the new
+// child's death.
+func TestRestartUnwatchesStoppedChildren(t *testing.T) {
+	s := newSystem(t)
+	terms := make(chan actor.Terminated, 4)
+	parent, err := s.Spawn("parent", "p", func() actor.Actor {
+		return &watchingParent{terms: terms}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Tell(parent, "boom")
+	if _, err := ask[any](t, s, parent, "sync"); err != nil { // the fresh instance runs
+		t.Fatal(err)
+	}
+	kid := parent.Child("kid", "1")
+	if _, err := ask[any](t, s, kid, "sync"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case tm := <-terms:
+		t.Fatalf("the fresh instance got %+v of its predecessor's child", tm)
+	default:
+	}
+	s.Stop(kid) // its own watch still works
+	select {
+	case tm := <-terms:
+		if tm.Actor != kid {
+			t.Fatalf("Terminated %+v", tm)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("no Terminated for the new child (hang guard)")
+	}
+}
+
+type watchingParent struct{ terms chan actor.Terminated }
+
+func (p *watchingParent) Started(c *actor.Context) {
+	kid, err := c.Spawn("kid", "1", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+	})
+	if err != nil {
+		panic(err)
+	}
+	c.Watch(kid)
+}
+
+func (p *watchingParent) Receive(c *actor.Context, msg any) (any, error) {
+	switch m := msg.(type) {
+	case actor.Terminated:
+		p.terms <- m
+	case string:
+		if m == "boom" {
+			panic("boom")
+		}
+	}
+	return nil, nil
+}

@@ -24,8 +24,10 @@
 // one-for-one or all-for-one). Past its restart limit ([WithRestartLimit])
 // it stops, saying so in one Error log line (the actor, the limit, the
 // last failure), and its parent fails with an [EscalatedError]. Stopping stops
-// the children first, and so does a restart (as in Akka: the fresh
-// instance starts the children it wants again). [Context.Watch] delivers
+// the children first, and so does a restart (as in Akka: the children are
+// stopped unwatched, so no Terminated of theirs reaches the fresh instance,
+// which starts the children it wants again; messages the failed instance
+// stashed are handed to the fresh one first). [Context.Watch] delivers
 // [Terminated] when a watched actor stops.
 //
 // Timers: [Context.Timers] schedules messages to the actor by key, with

@@ -123,6 +123,7 @@ func (c *cell) restart(err error) {
 	})
 	c.unstashForRestart()
 	if len(c.children) > 0 {
+		c.unwatchChildren()
 		c.state = cellSuspended
 		r := c.more()
 		r.restartErr, r.waiting = err, len(c.children)
@@ -264,4 +265,17 @@ func (c *cell) unstashForRestart() {
 		pending = append(pending, pendingMsg{msg: m.msg, reply: m.reply})
 	}
 	r.pending, r.stash, r.unstash = append(pending, r.pending...), nil, false
+}
+
+// unwatchChildren forgets the watches of the children a restart stops, as
+// Akka's default preRestart does: the fresh instance, which may start a
+// child of the same name again, must not take the old child's Terminated
+// for the new one's. On the loop.
+func (c *cell) unwatchChildren() {
+	if c.rare == nil || len(c.rare.watching) == 0 {
+		return
+	}
+	for ref := range c.children {
+		delete(c.rare.watching, ref)
+	}
 }
