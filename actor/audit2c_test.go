@@ -304,3 +304,57 @@ func (p *watchingParent) Receive(c *actor.Context, msg any) (any, error) {
 	}
 	return nil, nil
 }
+
+// After Shutdown every way to send says ErrSystemClosed, whatever the ref
+// names: a live actor's, a child's, another system's, the zero Ref.
+func TestClosedSystemSaysSoForEveryRef(t *testing.T) {
+	s, err := actor.NewSystem("closing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := spawnCounter(t, s, "c")
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	refs := []actor.Ref{ref, ref.Child("kid", "1"), actor.NewRef("elsewhere", "counter", "c"), {}}
+	for _, to := range refs {
+		ctx := context.Background()
+		for name, err := range map[string]error{
+			"tell":   s.Tell(to, 1),
+			"send":   s.Send(ctx, to, 1),
+			"poison": s.Poison(to),
+		} {
+			if !errors.Is(err, actor.ErrSystemClosed) {
+				t.Errorf("%s %v after shutdown: %v, want ErrSystemClosed", name, to, err)
+			}
+		}
+		if _, err := ask[int](t, s, to, "get"); !errors.Is(err, actor.ErrSystemClosed) {
+			t.Errorf("ask %v after shutdown: %v, want ErrSystemClosed", to, err)
+		}
+	}
+}
+
+// An ask answered by a promise still pending when the actor stops fails
+// with ErrStopped, not with the loop's own error.
+func TestPendingReplyPromiseFailsWithErrStopped(t *testing.T) {
+	s := newSystem(t)
+	var pending atomic.Bool
+	ref, _ := s.Spawn("later", "1", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			pending.Store(true)
+			p, _ := loop.NewPromise[string](c.Loop()) // never settled
+			return p, nil
+		})
+	})
+	out := asyncAsk(s, ref, "q")
+	waitFor(t, pending.Load)
+	s.Stop(ref)
+	select {
+	case o := <-out:
+		if !errors.Is(o.err, actor.ErrStopped) {
+			t.Fatalf("ask: %q, %v; want ErrStopped", o.v, o.err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("hang guard")
+	}
+}

@@ -169,6 +169,11 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 func convert[R any](v any, err error) (R, error) {
 	var zero R
 	if err != nil {
+		if errors.Is(err, loop.ErrLoopClosed) && !errors.Is(err, ErrStopped) {
+			// A reply promise the actor's stop rejected: say so in the
+			// actor's terms.
+			err = fmt.Errorf("%w: %w", ErrStopped, err)
+		}
 		return zero, err
 	}
 	if v == nil {
