@@ -3,6 +3,7 @@ package actor_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -356,5 +357,69 @@ func TestPendingReplyPromiseFailsWithErrStopped(t *testing.T) {
 		}
 	case <-time.After(waitLimit):
 		t.Fatal("hang guard")
+	}
+}
+
+// A handler that stops its own actor handles the last message, also when
+// that message is replayed: from the messages kept during a restart's
+// backoff, or from the stash. The rest go to dead letters.
+func TestSelfStopEndsReplay(t *testing.T) {
+	for _, from := range []string{"backoff", "stash"} {
+		t.Run(from, func(t *testing.T) {
+			vc := loop.NewVirtualClock()
+			s := newSystem(t, actor.WithClock(vc))
+			var mu sync.Mutex
+			var handled []any
+			var failed, stashedAll atomic.Bool
+			ref, _ := s.Spawn("replayer", "1", func() actor.Actor {
+				holding := from == "stash"
+				return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+					switch msg {
+					case "boom":
+						failed.Store(true)
+						panic("boom")
+					case "release":
+						holding = false
+						c.UnstashAll()
+						return nil, nil
+					}
+					if holding {
+						if msg == "b" {
+							stashedAll.Store(true)
+						}
+						return nil, c.Stash()
+					}
+					mu.Lock()
+					handled = append(handled, msg)
+					mu.Unlock()
+					if msg == "stop" {
+						c.Stop(c.Self())
+					}
+					return nil, nil
+				})
+			}, actor.WithBackoff(time.Second, time.Second))
+			dead := make(chan actor.DeadLetter, 8)
+			cancel := s.SubscribeDeadLetters(func(d actor.DeadLetter) { dead <- d })
+			defer cancel()
+			if from == "backoff" {
+				_ = s.Tell(ref, "boom")
+				waitFor(t, failed.Load)
+			}
+			for _, m := range []string{"stop", "a", "b"} {
+				_ = s.Tell(ref, m)
+			}
+			if from == "backoff" {
+				waitFor(t, func() bool { vc.Advance(time.Second); return len(dead) == 2 })
+			} else {
+				waitFor(t, stashedAll.Load)
+				_ = s.Tell(ref, "release")
+				waitFor(t, func() bool { return len(dead) == 2 })
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(handled) != 1 || handled[0] != "stop" {
+				t.Fatalf("handled %v, want only stop", handled)
+			}
+		})
 	}
 }

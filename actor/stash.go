@@ -67,12 +67,12 @@ func (c *cell) replayStash() {
 	}
 	c.more().replaying = true
 	defer func() { c.more().replaying = false }()
-	for c.more().unstash && c.state == cellRunning {
+	for c.more().unstash && c.state == cellRunning && !c.stopRequested() {
 		c.more().unstash = false
 		batch := c.more().stash
 		c.more().stash = nil
 		for i, m := range batch {
-			if c.state != cellRunning {
+			if c.state != cellRunning || c.stopRequested() {
 				c.more().stash = append(batch[i:], c.more().stash...) // stopping refuses them below
 				break
 			}

@@ -13,7 +13,26 @@ import (
 // [ErrStopped] (their asks fail with it). The stop travels ahead of the
 // mailbox, so a full mailbox does not delay it. Safe from any goroutine.
 func (s *System) Stop(r Ref) {
+	if r.system == s.name {
+		if c := s.lookup(r); c != nil && c.l.OnLoop() && c.state < cellStopping {
+			// The actor stops itself: the message being handled is its
+			// last, also when it is one of several replayed in this turn
+			// (from the stash, or kept during a restart).
+			c.more().reason = errStopRequested
+		}
+	}
 	s.deliverSystem(r, stopSignal{})
+}
+
+// errStopRequested marks an actor that stopped itself in the handler
+// running now, until its stop signal, queued ahead of its mailbox, runs
+// (and sets the real reason).
+var errStopRequested = errors.New("actor: stop requested")
+
+// stopRequested reports whether a handler of the actor stopped it in this
+// turn: replays of the stash and of kept messages end there. On the loop.
+func (c *cell) stopRequested() bool {
+	return c.rare != nil && c.rare.reason == errStopRequested
 }
 
 // Poison stops the actor named r after the messages already in its

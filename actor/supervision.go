@@ -208,7 +208,7 @@ func (c *cell) resume(err error) {
 // replayPending handles the messages that waited while the actor started
 // or was suspended. On the loop.
 func (c *cell) replayPending() {
-	if c.rare == nil || len(c.rare.pending) == 0 {
+	if c.rare == nil || len(c.rare.pending) == 0 || c.stopRequested() {
 		return
 	}
 	pending := c.more().pending
@@ -216,7 +216,9 @@ func (c *cell) replayPending() {
 	for i, p := range pending {
 		// Through DeliverMail: a poison among them stops the actor.
 		c.DeliverMail(loop.Mail{Msg: p.msg, Reply: p.reply})
-		if c.state == cellSuspended { // failed again: the rest waits again
+		// Failed again, or stopped itself: the rest waits again, for the
+		// next instance or for the stop to refuse it.
+		if c.state == cellSuspended || c.stopRequested() {
 			c.more().pending = append(c.more().pending, pending[i+1:]...)
 			return
 		}
