@@ -423,3 +423,58 @@ func TestSelfStopEndsReplay(t *testing.T) {
 		})
 	}
 }
+
+// An Unwatch handled while the Terminated waits in the mailbox cancels it:
+// the Terminated is not delivered, nor dead-lettered.
+func TestUnwatchCancelsQueuedTerminated(t *testing.T) {
+	s := newSystem(t)
+	dead := make(chan actor.DeadLetter, 4)
+	cancel := s.SubscribeDeadLetters(func(d actor.DeadLetter) { dead <- d })
+	defer cancel()
+	target, _ := s.Spawn("t", "1", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+	})
+	entered, release := make(chan struct{}), make(chan struct{})
+	got := make(chan any, 4)
+	w, _ := s.Spawn("w", "1", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+			switch msg {
+			case "watch":
+				c.Watch(target)
+			case "unwatch":
+				c.Unwatch(target)
+			case "block":
+				close(entered)
+				<-release
+			default:
+				got <- msg
+			}
+			return nil, nil
+		})
+	})
+	if _, err := ask[any](t, s, w, "watch"); err != nil {
+		t.Fatal(err)
+	}
+	stopped := make(chan struct{})
+	cancelEv := s.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.Stopped && e.Actor == target {
+			close(stopped)
+		}
+	})
+	defer cancelEv()
+	_ = s.Tell(w, "block")
+	<-entered
+	_ = s.Tell(w, "unwatch") // queued before the Terminated can be
+	s.Stop(target)
+	<-stopped
+	close(release)
+	_ = s.Tell(w, "sync")
+	if m := <-got; m != "sync" {
+		t.Fatalf("got %v before sync, want no Terminated", m)
+	}
+	select {
+	case d := <-dead:
+		t.Fatalf("dead letter %v", d)
+	default:
+	}
+}

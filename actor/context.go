@@ -87,7 +87,8 @@ func (x *Context) Fail(err error) {
 // Stop stops the actor named r now, as [System.Stop]: its children first,
 // then it; the message it is handling is its last, and the messages still
 // in its mailbox go to dead letters. Stopping itself, a handler finishes
-// the current message first.
+// the current message first, and it is the last, also among messages
+// replayed from the stash or kept during a restart.
 func (x *Context) Stop(r Ref) {
 	if fx := effectsOf(x.c()); fx != nil {
 		fx.Stop(r)
