@@ -478,3 +478,34 @@ func TestUnwatchCancelsQueuedTerminated(t *testing.T) {
 	default:
 	}
 }
+
+// A stopping actor's own children's Terminated are not dead letters: it
+// stops them itself and will never handle their Terminated (Akka drops a
+// Terminated for a terminating watcher), as a restart stops them unwatched.
+func TestStopUnwatchesStoppedChildren(t *testing.T) {
+	t.Skip("finding: actor/cell.go stop() (before sending stopSignal to the children) should forget the watches of the children it stops, as restart's unwatchChildren does; today each watched child's Terminated is dead-lettered on the parent's stop, which actortest reports as a failure")
+	s := newSystem(t)
+	dead := make(chan actor.DeadLetter, 4)
+	cancel := s.SubscribeDeadLetters(func(d actor.DeadLetter) { dead <- d })
+	defer cancel()
+	stopped := make(chan struct{})
+	parent, _ := s.Spawn("parent", "p", func() actor.Actor {
+		return &watchingParent{terms: make(chan actor.Terminated, 4)}
+	})
+	cancelEv := s.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.Stopped && e.Actor == parent {
+			close(stopped)
+		}
+	})
+	defer cancelEv()
+	if _, err := ask[any](t, s, parent, "sync"); err != nil {
+		t.Fatal(err)
+	}
+	s.Stop(parent)
+	<-stopped
+	select {
+	case d := <-dead:
+		t.Fatalf("dead letter %v", d)
+	default:
+	}
+}
