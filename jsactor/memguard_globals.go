@@ -22,7 +22,7 @@ var elemBytes = map[string]float64{
 
 // guardedGlobals are the globals built by buildGuarded.
 func guardedGlobals() []string {
-	names := []string{"JSON"}
+	names := []string{"JSON", "Reflect"}
 	for n := range elemBytes {
 		names = append(names, n)
 	}
@@ -40,6 +40,11 @@ func buildGuarded(name string) func(in *instance) goja.Value {
 		if name == "JSON" {
 			g.parse = g.replace(orig, "parse", g.guardParse)
 			g.strfy = g.replace(orig, "stringify", g.guardStringify)
+			return orig
+		}
+		if name == "Reflect" {
+			g.rapply = g.replace(orig, "apply", g.guardReflectApply)
+			g.rctor = g.replace(orig, "construct", g.guardReflectConstruct)
 			return orig
 		}
 		return g.guardCtor(orig, elemBytes[name])
@@ -107,7 +112,7 @@ func (g *memGuard) guardParse(c goja.FunctionCall) goja.Value {
 	if text != nil && jsonDepth(text.String()) > maxDataNesting {
 		g.throwRange("JSON.parse: text nested more than " + strconv.Itoa(maxDataNesting) + " deep")
 	}
-	return g.call(g.parse, c.This, text, c.Argument(1))
+	return g.callFn(g.parse, c.This, text, c.Argument(1))
 }
 
 // jsonDepth is the deepest nesting of arrays and objects in s, strings
@@ -156,7 +161,7 @@ func (g *memGuard) guardStringify(c goja.FunctionCall) goja.Value {
 	}
 	w := jsonWalk{g: g, indent: indent, path: map[*goja.Object]bool{}}
 	w.walk(c.Argument(0), 0)
-	return g.call(g.strfy, c.This, c.Arguments...)
+	return g.callFn(g.strfy, c.This, c.Arguments...)
 }
 
 type jsonWalk struct {
@@ -198,6 +203,7 @@ func (w *jsonWalk) walk(v goja.Value, depth int) {
 		}
 		return
 	}
+	w.g.check(w.bytes+indexedKeys(o)*keyBytes, "JSON.stringify") // before Keys lists a typed array's
 	for _, k := range o.Keys() {
 		w.bytes += 2*float64(len(k)) + 4
 		w.walk(o.Get(k), depth+1)
