@@ -104,7 +104,7 @@ func (in *instance) installMemGuards() {
 // replace puts guard in place of o[name] and returns the original.
 func (g *memGuard) replace(o *goja.Object, name string, guard native) goja.Callable {
 	orig, _ := goja.AssertFunction(o.Get(name))
-	_ = o.DefineDataProperty(name, g.in.rt.ToValue(guard), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty(name, g.in.rt.ToValue(guard), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return orig
 }
 
@@ -137,7 +137,7 @@ func (g *memGuard) throwRange(msg string) {
 	ex := g.in.rt.Try(func() { g.call(g.repeat, g.in.rt.ToValue(""), g.in.rt.ToValue(-1)) })
 	if ex != nil {
 		if o, ok := ex.Value().(*goja.Object); ok {
-			_ = o.DefineDataProperty("message", g.in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			_ = o.DefineDataProperty("message", g.in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			panic(ex)
 		}
 	}

@@ -72,10 +72,10 @@ func (g *memGuard) guardCtor(orig *goja.Object, elem float64) goja.Value {
 	_ = w.SetPrototype(orig)
 	proto, _ := orig.Get("prototype").(*goja.Object)
 	_ = w.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	_ = w.DefineDataProperty("name", orig.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = w.DefineDataProperty("length", orig.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = w.DefineDataProperty("name", orig.Get("name"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = w.DefineDataProperty("length", orig.Get("length"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	if proto != nil {
-		_ = proto.DefineDataProperty("constructor", w, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = proto.DefineDataProperty("constructor", w, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	return w
 }

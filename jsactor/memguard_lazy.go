@@ -161,9 +161,9 @@ func (lp *lazyProto) Get(key string) goja.Value {
 	pg := lp.guards[i]
 	rt := lp.g.in.rt
 	f := rt.ToValue(pg.guard(lp.g)).(*goja.Object)
-	_ = f.DefineDataProperty("name", rt.ToValue(pg.name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = f.DefineDataProperty("length", rt.ToValue(pg.length), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = lp.target.DefineDataProperty(key, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = f.DefineDataProperty("name", rt.ToValue(pg.name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = f.DefineDataProperty("length", rt.ToValue(pg.length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = lp.target.DefineDataProperty(key, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return f
 }
 
