@@ -85,6 +85,7 @@ type memGuard struct {
 	strfy   goja.Callable
 	rapply  goja.Callable
 	rctor   goja.Callable
+	tfrom   goja.Callable
 	joining []*goja.Object // arrays whose join is in progress (cycles, depth)
 	lazy    lazyState
 }
@@ -259,9 +260,13 @@ func (g *memGuard) guardLength(orig *native) func(goja.FunctionCall) goja.Value 
 	}
 }
 
+// guardFrom bounds an array-like by its length and an iterable by what
+// it yields (memguard_iter.go).
 func (g *memGuard) guardFrom(c goja.FunctionCall) goja.Value {
-	if src, ok := c.Argument(0).(*goja.Object); ok {
-		g.check(length(src)*valueBytes, "Array.from")
+	src := c.Argument(0)
+	if !nullish(src) {
+		src = g.boundIterable(src, valueBytes, "Array.from")
 	}
-	return g.call(g.from, c.This, c.Arguments...)
+	args := append([]goja.Value{src}, c.Arguments[min(1, len(c.Arguments)):]...)
+	return g.call(g.from, c.This, args...)
 }

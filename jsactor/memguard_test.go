@@ -62,6 +62,13 @@ func TestHostileBuiltinsContained(t *testing.T) {
 		{"flatMap sparse", `(() => { const a = []; a.length = 2**32 - 1; return a.flatMap(x => x) })()`},
 		{"Array.from via constructor", `[].constructor.from({ length: 1e9 })`},
 		{"Array.from of subclass", `(class X extends Array {}).from({ length: 1e9 })`},
+		{"Map from array iterator", `new Map(Array(2**32 - 1).entries())`},
+		{"Set from array iterator", `new Set(Array(2**32 - 1).keys())`},
+		{"Map via prototype constructor", `new (new Map().constructor)(Array(2**32 - 1).entries())`},
+		{"Array.from array iterator", `Array.from(Array(2**32 - 1).keys())`},
+		{"Array.from string", `Array.from('x'.repeat(1 << 21))`},
+		{"typed array from iterator", `new Uint8Array(Array(2**32 - 1).keys())`},
+		{"typed array from of iterator", `Uint8Array.from(Array(2**32 - 1).keys())`},
 	}
 	r := newRig(t)
 	other := r.spawn("other", `let n = 0; module.exports = { ping() { return ++n } };`)
@@ -71,7 +78,10 @@ func TestHostileBuiltinsContained(t *testing.T) {
 			// The issue's cases under the default budget; the others under a
 			// small one, which keeps the work done before a refusal small.
 			var opts []jsactor.Option
-			if i >= 4 {
+			switch {
+			case strings.Contains(tc.name, "iterator"): // counted item by item: keep the count small
+				opts = append(opts, jsactor.WithMemoryBudget(1<<20))
+			case i >= 4:
 				opts = append(opts, jsactor.WithMemoryBudget(8<<20))
 			}
 			ref := r.spawn("hostile"+strings.ReplaceAll(tc.name, " ", "_"), `
