@@ -147,8 +147,9 @@
 //     split, replace, replaceAll; Array.prototype.join (and so String()
 //     of an array), fill, sort, map, slice, concat, flat, flatMap;
 //     Array.from; Function.prototype.apply, Reflect.apply and
-//     Reflect.construct; Object.keys, values and entries over strings
-//     and typed arrays; ArrayBuffer and the typed array constructors
+//     Reflect.construct; Object.keys, values, entries and
+//     getOwnPropertyNames and Reflect.ownKeys over strings and typed
+//     arrays; Object.fromEntries; ArrayBuffer and the typed array constructors
 //     (from, of and species included); Map, Set, WeakMap and WeakSet
 //     (an iterable that is not an array is counted as it yields);
 //     JSON.stringify;
@@ -173,9 +174,8 @@
 // goja VM instruction that drains the iterator in Go, through the same
 // iterator a for-of loop uses (so no guard can tell the two apart), so [...Array(2**32-1)], f(...Array(2**32-1)) or [...s] over a
 // string the budget allows can still exhaust the process's memory, as
-// can for-in over a huge typed array, Object.getOwnPropertyNames and
-// Reflect.ownKeys over one, and Promise.all and Object.fromEntries over
-// a huge native iterator. To run
+// can for-in over a huge typed array and Promise.all, race, any and
+// allSettled over a huge native iterator. To run
 // scripts you do not trust, host them on a node process of their own
 // (package remote): a crash of that process is a lost node, which actors
 // watching the script's ref see as actor.Terminated with a reason

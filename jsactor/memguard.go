@@ -60,34 +60,37 @@ type native = func(goja.FunctionCall) goja.Value
 // their Go implementations only, not goja's function objects (see
 // memguard_lazy.go).
 type memGuard struct {
-	in      *instance
-	budget  float64
-	repeat  native
-	padS    native
-	padE    native
-	concat  native
-	split   native
-	repl    native
-	replAll native
-	apply   native
-	mapFn   native
-	fill    native
-	sort    native
-	slice   native
-	aconcat native
-	flat    native
-	flatMap native
-	from    native
-	keys    native
-	values  native
-	entries native
-	parse   goja.Callable
-	strfy   goja.Callable
-	rapply  goja.Callable
-	rctor   goja.Callable
-	tfrom   goja.Callable
-	joining []*goja.Object // arrays whose join is in progress (cycles, depth)
-	lazy    lazyState
+	in       *instance
+	budget   float64
+	repeat   native
+	padS     native
+	padE     native
+	concat   native
+	split    native
+	repl     native
+	replAll  native
+	apply    native
+	mapFn    native
+	fill     native
+	sort     native
+	slice    native
+	aconcat  native
+	flat     native
+	flatMap  native
+	from     native
+	keys     native
+	values   native
+	entries  native
+	ownNames native
+	fromEnt  native
+	parse    goja.Callable
+	strfy    goja.Callable
+	rapply   goja.Callable
+	rctor    goja.Callable
+	rkeys    goja.Callable
+	tfrom    goja.Callable
+	joining  []*goja.Object // arrays whose join is in progress (cycles, depth)
+	lazy     lazyState
 }
 
 // installMemGuards takes the allocating builtins away from the prototypes

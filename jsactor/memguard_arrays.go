@@ -123,6 +123,13 @@ func indexedKeys(v goja.Value) float64 {
 	return 0
 }
 
+// guardReflectOwnKeys bounds Reflect.ownKeys as guardKeys bounds
+// Object.keys.
+func (g *memGuard) guardReflectOwnKeys(c goja.FunctionCall) goja.Value {
+	g.check(indexedKeys(c.Argument(0))*keyBytes, "Reflect.ownKeys")
+	return g.callFn(g.rkeys, c.This, c.Arguments...)
+}
+
 // guardReflectApply bounds the argument list Reflect.apply builds from an
 // array-like.
 func (g *memGuard) guardReflectApply(c goja.FunctionCall) goja.Value {

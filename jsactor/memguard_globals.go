@@ -45,6 +45,7 @@ func buildGuarded(name string) func(in *instance) goja.Value {
 		if name == "Reflect" {
 			g.rapply = g.replace(orig, "apply", g.guardReflectApply)
 			g.rctor = g.replace(orig, "construct", g.guardReflectConstruct)
+			g.rkeys = g.replace(orig, "ownKeys", g.guardReflectOwnKeys)
 			return orig
 		}
 		if elem, typed := elemBytes[name]; typed {

@@ -70,3 +70,12 @@ func (g *memGuard) checkEntries(args []goja.Value) []goja.Value {
 	}
 	return append([]goja.Value{g.boundIterable(args[0], entryBytes, "a Map or Set from an iterable")}, args[1:]...)
 }
+
+// guardFromEntries bounds what Object.fromEntries takes from its iterable.
+func (g *memGuard) guardFromEntries(c goja.FunctionCall) goja.Value {
+	args := c.Arguments
+	if len(args) > 0 && !nullish(args[0]) {
+		args = append([]goja.Value{g.boundIterable(args[0], entryBytes, "Object.fromEntries")}, args[1:]...)
+	}
+	return g.call(g.fromEnt, c.This, args...)
+}

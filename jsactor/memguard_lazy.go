@@ -102,6 +102,8 @@ var guardedProtos = []guardedProto{
 		{"keys", 1, func(g *memGuard) *native { return &g.keys }, func(g *memGuard) native { return g.guardKeys(&g.keys, 1) }},
 		{"values", 1, func(g *memGuard) *native { return &g.values }, func(g *memGuard) native { return g.guardKeys(&g.values, 1) }},
 		{"entries", 1, func(g *memGuard) *native { return &g.entries }, func(g *memGuard) native { return g.guardKeys(&g.entries, 3) }},
+		{"getOwnPropertyNames", 1, func(g *memGuard) *native { return &g.ownNames }, func(g *memGuard) native { return g.guardKeys(&g.ownNames, 1) }},
+		{"fromEntries", 1, func(g *memGuard) *native { return &g.fromEnt }, func(g *memGuard) native { return g.guardFromEntries }},
 	}},
 }
 
