@@ -81,10 +81,14 @@
 // its script touches (a native function costs a Runtime about 800 bytes).
 // goja's own globals are copied onto the script's global object the same
 // way, on first lookup; a global becomes an own property of globalThis
-// when first looked up. The memory guards of String.prototype,
-// Array.prototype and Function.prototype (below) are installed up front,
-// since literals reach those prototypes without any lookup: they cost
-// each actor about 28 KB.
+// when first looked up. The memory guards (below) of String.prototype,
+// Array.prototype, Function.prototype and the Array and Object
+// constructors, which literals reach without any global lookup, are built
+// on first lookup too, through one dynamic object between each of those
+// and its prototype (so Object.getPrototypeOf(String.prototype) is that
+// object, and a guarded method becomes an own property of its prototype
+// when first looked up); they cost each actor about 14 KB, most of it
+// goja's Array constructor.
 //
 // # Event loop order
 //
@@ -139,10 +143,16 @@
 //     native call, which the watchdog cannot interrupt, check the size
 //     asked for against a memory budget ([WithMemoryBudget], default
 //     [DefaultMemoryBudget]) and throw a catchable RangeError before
-//     allocating: String.prototype.repeat, padStart, padEnd, concat;
-//     Array.prototype.join (and so String() of an array), fill, sort;
-//     Array.from; ArrayBuffer and the typed array constructors (from,
-//     of and species included); JSON.stringify;
+//     allocating: String.prototype.repeat, padStart, padEnd, concat,
+//     split, replace, replaceAll; Array.prototype.join (and so String()
+//     of an array), fill, sort, map, slice, concat, flat, flatMap;
+//     Array.from; Function.prototype.apply, Reflect.apply and
+//     Reflect.construct; Object.keys, values, entries and
+//     getOwnPropertyNames and Reflect.ownKeys over strings and typed
+//     arrays; Object.fromEntries; ArrayBuffer and the typed array constructors
+//     (from, of and species included); Map, Set, WeakMap and WeakSet
+//     (an iterable that is not an array is counted as it yields);
+//     JSON.stringify;
 //   - builtins that recurse in Go over nested data (JSON.parse,
 //     JSON.stringify, join) refuse data nested more than 1000 levels
 //     deep, as do conversions and structuredClone, since a Go stack
@@ -160,8 +170,12 @@
 // the actor's total: a script can still fill the process's memory a step
 // at a time within its turns, and a native code path the host grants
 // ([WithModule]) runs with the host's full power, bugs included. goja
-// paths not listed above (such as spreading a huge sparse array into a
-// call) are bounded by the watchdog's time, not by the budget. To run
+// paths not listed above are not bounded: spread syntax compiles to one
+// goja VM instruction that drains the iterator in Go, through the same
+// iterator a for-of loop uses (so no guard can tell the two apart), so [...Array(2**32-1)], f(...Array(2**32-1)) or [...s] over a
+// string the budget allows can still exhaust the process's memory, as
+// can for-in over a huge typed array and Promise.all, race, any and
+// allSettled over a huge native iterator. To run
 // scripts you do not trust, host them on a node process of their own
 // (package remote): a crash of that process is a lost node, which actors
 // watching the script's ref see as actor.Terminated with a reason

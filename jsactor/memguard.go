@@ -52,70 +52,79 @@ func WithMemoryBudget(bytes int64) Option {
 	}
 }
 
-// memGuard holds the originals of the guarded builtins of one instance.
+// native is a builtin's Go implementation, as goja's own function
+// objects export it.
+type native = func(goja.FunctionCall) goja.Value
+
+// memGuard holds the originals of the guarded builtins of one instance:
+// their Go implementations only, not goja's function objects (see
+// memguard_lazy.go).
 type memGuard struct {
-	in      *instance
-	budget  float64
-	repeat  goja.Callable
-	padS    goja.Callable
-	padE    goja.Callable
-	concat  goja.Callable
-	split   goja.Callable
-	repl    goja.Callable
-	replAll goja.Callable
-	apply   goja.Callable
-	mapFn   goja.Callable
-	fill    goja.Callable
-	sort    goja.Callable
-	from    goja.Callable
-	parse   goja.Callable
-	strfy   goja.Callable
-	joining []*goja.Object // arrays whose join is in progress (cycles, depth)
+	in       *instance
+	budget   float64
+	repeat   native
+	padS     native
+	padE     native
+	concat   native
+	split    native
+	repl     native
+	replAll  native
+	apply    native
+	mapFn    native
+	fill     native
+	sort     native
+	slice    native
+	aconcat  native
+	flat     native
+	flatMap  native
+	from     native
+	keys     native
+	values   native
+	entries  native
+	ownNames native
+	fromEnt  native
+	parse    goja.Callable
+	strfy    goja.Callable
+	rapply   goja.Callable
+	rctor    goja.Callable
+	rkeys    goja.Callable
+	tfrom    goja.Callable
+	joining  []*goja.Object // arrays whose join is in progress (cycles, depth)
+	lazy     lazyState
 }
 
-// installMemGuards replaces the allocating builtins with their guards.
-// On the loop, before the script runs, so the script never sees an
-// original.
+// installMemGuards takes the allocating builtins away from the prototypes
+// literals reach and puts their guards in reach, lazily. On the loop,
+// before the script runs, so the script never sees an original.
 func (in *instance) installMemGuards() {
 	g := &memGuard{in: in, budget: DefaultMemoryBudget}
 	if in.cfg.memBudget > 0 {
 		g.budget = float64(in.cfg.memBudget)
 	}
-	rt := in.rt
-	sp := rt.Get("String").ToObject(rt).Get("prototype").ToObject(rt)
-	g.repeat = g.replace(sp, "repeat", g.guardRepeat)
-	g.padS = g.replace(sp, "padStart", g.guardPad(&g.padS))
-	g.padE = g.replace(sp, "padEnd", g.guardPad(&g.padE))
-	g.concat = g.replace(sp, "concat", g.guardConcat)
-	g.split = g.replace(sp, "split", g.guardSplit)
-	g.repl = g.replace(sp, "replace", g.guardReplace(&g.repl, false))
-	g.replAll = g.replace(sp, "replaceAll", g.guardReplace(&g.replAll, true))
-	fp := rt.Get("Function").ToObject(rt).Get("prototype").ToObject(rt)
-	g.apply = g.replace(fp, "apply", g.guardApply)
-	arr := rt.Get("Array").ToObject(rt)
-	ap := arr.Get("prototype").ToObject(rt)
-	g.fill = g.replace(ap, "fill", g.guardFill)
-	g.sort = g.replace(ap, "sort", g.guardLength(&g.sort))
-	g.mapFn = g.replace(ap, "map", g.guardLength(&g.mapFn))
-	g.replace(ap, "join", g.join)
-	g.from = g.replace(arr, "from", g.guardFrom)
 	in.cached().mem = g
+	g.installLazy()
 }
 
 // replace puts guard in place of o[name] and returns the original.
-func (g *memGuard) replace(o *goja.Object, name string, guard func(goja.FunctionCall) goja.Value) goja.Callable {
+func (g *memGuard) replace(o *goja.Object, name string, guard native) goja.Callable {
 	orig, _ := goja.AssertFunction(o.Get(name))
-	_ = o.DefineDataProperty(name, g.in.rt.ToValue(guard), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty(name, g.in.rt.ToValue(guard), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return orig
 }
 
-// call calls orig, rethrowing what it throws.
-func (g *memGuard) call(orig goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+// callFn calls orig, rethrowing what it throws.
+func (g *memGuard) callFn(orig goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	v, err := orig(this, args...)
 	if err != nil {
 		panic(err)
 	}
 	return v
+}
+
+// call calls orig, a builtin's Go implementation, from within a guard:
+// what it throws propagates as if the script had called it.
+func (g *memGuard) call(orig native, this goja.Value, args ...goja.Value) goja.Value {
+	return orig(goja.FunctionCall{This: this, Arguments: args})
 }
 
 // check throws a RangeError when n bytes are over the budget.
@@ -129,11 +138,10 @@ func (g *memGuard) check(n float64, what string) {
 // the original repeat (whatever the script did to the RangeError global)
 // and rewrites its message.
 func (g *memGuard) throwRange(msg string) {
-	_, err := g.repeat(g.in.rt.ToValue(""), g.in.rt.ToValue(-1))
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
+	ex := g.in.rt.Try(func() { g.call(g.repeat, g.in.rt.ToValue(""), g.in.rt.ToValue(-1)) })
+	if ex != nil {
 		if o, ok := ex.Value().(*goja.Object); ok {
-			_ = o.DefineDataProperty("message", g.in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			_ = o.DefineDataProperty("message", g.in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			panic(ex)
 		}
 	}
@@ -175,7 +183,7 @@ func (g *memGuard) guardRepeat(c goja.FunctionCall) goja.Value {
 	return g.call(g.repeat, s, n)
 }
 
-func (g *memGuard) guardPad(orig *goja.Callable) func(goja.FunctionCall) goja.Value {
+func (g *memGuard) guardPad(orig *native) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
 		if nullish(c.This) {
 			return g.call(*orig, c.This, c.Arguments...)
@@ -247,7 +255,7 @@ func (g *memGuard) guardFill(c goja.FunctionCall) goja.Value {
 }
 
 // guardLength guards a method that works on all of this.length at once.
-func (g *memGuard) guardLength(orig *goja.Callable) func(goja.FunctionCall) goja.Value {
+func (g *memGuard) guardLength(orig *native) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
 		o := c.This.ToObject(g.in.rt)
 		g.check(length(o)*valueBytes, "an array method over this length")
@@ -255,9 +263,13 @@ func (g *memGuard) guardLength(orig *goja.Callable) func(goja.FunctionCall) goja
 	}
 }
 
+// guardFrom bounds an array-like by its length and an iterable by what
+// it yields (memguard_iter.go).
 func (g *memGuard) guardFrom(c goja.FunctionCall) goja.Value {
-	if src, ok := c.Argument(0).(*goja.Object); ok {
-		g.check(length(src)*valueBytes, "Array.from")
+	src := c.Argument(0)
+	if !nullish(src) {
+		src = g.boundIterable(src, valueBytes, "Array.from")
 	}
-	return g.call(g.from, c.This, c.Arguments...)
+	args := append([]goja.Value{src}, c.Arguments[min(1, len(c.Arguments)):]...)
+	return g.call(g.from, c.This, args...)
 }

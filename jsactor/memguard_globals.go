@@ -22,7 +22,7 @@ var elemBytes = map[string]float64{
 
 // guardedGlobals are the globals built by buildGuarded.
 func guardedGlobals() []string {
-	names := []string{"JSON"}
+	names := []string{"JSON", "Reflect", "Map", "Set", "WeakMap", "WeakSet"}
 	for n := range elemBytes {
 		names = append(names, n)
 	}
@@ -42,22 +42,33 @@ func buildGuarded(name string) func(in *instance) goja.Value {
 			g.strfy = g.replace(orig, "stringify", g.guardStringify)
 			return orig
 		}
-		return g.guardCtor(orig, elemBytes[name])
+		if name == "Reflect" {
+			g.rapply = g.replace(orig, "apply", g.guardReflectApply)
+			g.rctor = g.replace(orig, "construct", g.guardReflectConstruct)
+			g.rkeys = g.replace(orig, "ownKeys", g.guardReflectOwnKeys)
+			return orig
+		}
+		if elem, typed := elemBytes[name]; typed {
+			g.guardTypedArrayFrom(orig)
+			return g.guardCtor(orig, func(args []goja.Value) []goja.Value { return g.checkView(args, elem) })
+		}
+		return g.guardCtor(orig, g.checkEntries)
 	}
 }
 
-// guardCtor wraps an ArrayBuffer or typed array constructor in a native
-// constructor that checks the size asked for, then constructs with the
+// guardCtor wraps an ArrayBuffer, typed array or collection constructor
+// in a native constructor that checks the size asked for (check may
+// replace the arguments), then constructs with the
 // original (new.target kept, so subclasses work). The wrapper inherits
 // the original's static properties (from, of, isView, BYTES_PER_ELEMENT)
 // and shares its prototype, whose constructor becomes the wrapper: from,
 // of and species construct through it. (A Proxy would be shorter, but
 // goja's instanceof rejects a Proxy of a constructor.)
-func (g *memGuard) guardCtor(orig *goja.Object, elem float64) goja.Value {
+func (g *memGuard) guardCtor(orig *goja.Object, check func([]goja.Value) []goja.Value) goja.Value {
 	rt := g.in.rt
 	ctor, _ := goja.AssertConstructor(orig)
 	w := rt.ToValue(func(c goja.ConstructorCall) *goja.Object {
-		args := g.checkView(c.Arguments, elem)
+		args := check(c.Arguments)
 		o, err := ctor(c.NewTarget, args...)
 		if err != nil {
 			panic(err)
@@ -67,10 +78,10 @@ func (g *memGuard) guardCtor(orig *goja.Object, elem float64) goja.Value {
 	_ = w.SetPrototype(orig)
 	proto, _ := orig.Get("prototype").(*goja.Object)
 	_ = w.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	_ = w.DefineDataProperty("name", orig.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = w.DefineDataProperty("length", orig.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = w.DefineDataProperty("name", orig.Get("name"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = w.DefineDataProperty("length", orig.Get("length"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	if proto != nil {
-		_ = proto.DefineDataProperty("constructor", w, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = proto.DefineDataProperty("constructor", w, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	return w
 }
@@ -88,7 +99,7 @@ func (g *memGuard) checkView(args []goja.Value, elem float64) []goja.Value {
 		if _, isBuf := a.Export().(goja.ArrayBuffer); isBuf {
 			return args
 		}
-		g.check(length(a)*elem, "a typed array")
+		args = append([]goja.Value{g.boundIterable(a, max(elem, valueBytes), "a typed array")}, args[1:]...)
 	default:
 		if goja.IsUndefined(a) {
 			return args
@@ -107,7 +118,7 @@ func (g *memGuard) guardParse(c goja.FunctionCall) goja.Value {
 	if text != nil && jsonDepth(text.String()) > maxDataNesting {
 		g.throwRange("JSON.parse: text nested more than " + strconv.Itoa(maxDataNesting) + " deep")
 	}
-	return g.call(g.parse, c.This, text, c.Argument(1))
+	return g.callFn(g.parse, c.This, text, c.Argument(1))
 }
 
 // jsonDepth is the deepest nesting of arrays and objects in s, strings
@@ -156,7 +167,7 @@ func (g *memGuard) guardStringify(c goja.FunctionCall) goja.Value {
 	}
 	w := jsonWalk{g: g, indent: indent, path: map[*goja.Object]bool{}}
 	w.walk(c.Argument(0), 0)
-	return g.call(g.strfy, c.This, c.Arguments...)
+	return g.callFn(g.strfy, c.This, c.Arguments...)
 }
 
 type jsonWalk struct {
@@ -198,6 +209,7 @@ func (w *jsonWalk) walk(v goja.Value, depth int) {
 		}
 		return
 	}
+	w.g.check(w.bytes+indexedKeys(o)*keyBytes, "JSON.stringify") // before Keys lists a typed array's
 	for _, k := range o.Keys() {
 		w.bytes += 2*float64(len(k)) + 4
 		w.walk(o.Get(k), depth+1)
@@ -249,3 +261,21 @@ func (g *memGuard) join(c goja.FunctionCall) goja.Value {
 	}
 	return b.String()
 }
+
+// guardTypedArrayFrom guards %TypedArray%.from, which every typed array
+// constructor inherits (reached only through them), once per instance.
+func (g *memGuard) guardTypedArrayFrom(ctor *goja.Object) {
+	ta := ctor.Prototype()
+	if g.tfrom != nil || ta == nil || name(ctor) == "ArrayBuffer" {
+		return
+	}
+	g.tfrom = g.replace(ta, "from", func(c goja.FunctionCall) goja.Value {
+		args := c.Arguments
+		if len(args) > 0 && !nullish(args[0]) {
+			args = append([]goja.Value{g.boundIterable(args[0], valueBytes, "TypedArray.from")}, args[1:]...)
+		}
+		return g.callFn(g.tfrom, c.This, args...)
+	})
+}
+
+func name(o *goja.Object) string { return o.Get("name").String() }

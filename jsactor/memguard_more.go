@@ -39,7 +39,7 @@ func (g *memGuard) guardSplit(c goja.FunctionCall) goja.Value {
 // string may build: every match (at most one per character, or the
 // occurrences of a string pattern) gets the replacement, and a
 // replacement with $ patterns may insert up to the whole string.
-func (g *memGuard) guardReplace(orig *goja.Callable, all bool) func(goja.FunctionCall) goja.Value {
+func (g *memGuard) guardReplace(orig *native, all bool) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
 		pat, rep := c.Argument(0), c.Argument(1)
 		if nullish(c.This) {
