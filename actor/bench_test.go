@@ -3,7 +3,10 @@ package actor_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/pprof"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -83,37 +86,82 @@ func BenchmarkSpawn(b *testing.B) {
 	}
 }
 
-// BenchmarkIdleActor reports the bytes an idle actor keeps after it handled
-// a message, a fired timer and an ask.
-func BenchmarkIdleActor(b *testing.B) {
+// BenchmarkIdleActor mirrors idle_actor of the bench suite: 100k actors,
+// each having handled one message (which starts a 1 ms keyed timer), the
+// timer's message and one ask, then idle; B/actor is the (HeapInuse +
+// StackInuse) growth after GC twice, a warm-up actor excluded.
+func BenchmarkIdleActor(b *testing.B) { benchIdle(b, 100_000) }
+
+// BenchmarkIdle1M mirrors idle_1m: as BenchmarkIdleActor with 1M actors;
+// it also reports the time to spawn them, per actor.
+func BenchmarkIdle1M(b *testing.B) { benchIdle(b, 1_000_000) }
+
+type idleKick struct{}
+
+type idleTick struct{}
+
+func benchIdle(b *testing.B, n int) {
 	for range b.N {
 		s := benchSystem(b)
-		const n = 10000
-		var wg sync.WaitGroup
+		var fired sync.WaitGroup
 		f := func() actor.Actor {
 			return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
-				if msg == "arm" {
-					c.Timers().StartSingle("t", time.Millisecond, "fire")
+				switch msg.(type) {
+				case *idleKick:
+					return nil, c.Timers().StartSingle("tick", time.Millisecond, idleTick{})
+				case idleTick:
+					fired.Done()
+					return nil, nil
+				case int:
+					return msg.(int) + 1, nil
 				}
-				if msg == "fire" || msg == "ask" {
-					wg.Done()
-				}
-				return msg, nil
+				return nil, nil
 			})
 		}
-		before := heapInUse()
-		refs := make([]actor.Ref, n)
-		for i := range refs {
-			refs[i], _ = s.Spawn("idle", fmt.Sprint(i), f)
-			wg.Add(2)
-			s.Tell(refs[i], "arm")
-			go actor.Ask[string](context.Background(), s, refs[i], "ask")
+		spawn := func(refs []actor.Ref, from int) {
+			for i := range refs {
+				r, err := s.Spawn("idle", strconv.Itoa(from+i), f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				refs[i] = r
+			}
 		}
-		wg.Wait()
-		time.Sleep(100 * time.Millisecond)
+		use := func(refs []actor.Ref) {
+			fired.Add(len(refs))
+			kick := &idleKick{}
+			for i, r := range refs {
+				if err := s.Tell(r, kick); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := actor.Ask[int](context.Background(), s, r, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+			fired.Wait()
+		}
+		warm := make([]actor.Ref, 1)
+		spawn(warm, -1)
+		use(warm)
+		refs := make([]actor.Ref, n)
+		time.Sleep(200 * time.Millisecond)
+		before := heapInUse()
+		t0 := time.Now()
+		spawn(refs, 0)
+		spawned := time.Since(t0)
+		use(refs)
+		time.Sleep(200 * time.Millisecond)
 		after := heapInUse()
-		b.ReportMetric(float64(after-before)/n, "B/actor")
+		if fn := os.Getenv("IDLE_HEAPPROFILE"); fn != "" {
+			fh, _ := os.Create(fn)
+			_ = pprof.WriteHeapProfile(fh)
+			fh.Close()
+		}
+		b.ReportMetric((float64(after)-float64(before))/float64(n), "B/actor")
+		b.ReportMetric((float64(after)-float64(before))/1e6, "MB")
+		b.ReportMetric(float64(spawned.Nanoseconds())/float64(n), "spawn-ns/actor")
 		runtime.KeepAlive(refs)
+		s.Shutdown(context.Background())
 	}
 }
 
