@@ -65,10 +65,11 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
 	for *budget > 0 {
-		if int(l.pos) < len(l.batch) || l.refill() {
-			fn := l.batch[l.pos]
-			l.batch[l.pos] = nil
-			l.pos++
+		if l.tb.left() || l.refill() {
+			b := l.tb
+			fn := b.s[b.pos]
+			b.s[b.pos] = nil
+			b.pos++
 			*budget--
 			l.stats.delta[cTasks]++
 			l.runSampled(fn)
@@ -100,17 +101,18 @@ func (l *Loop) deliverNext() bool {
 	return true
 }
 
-// refill swaps the ingress queue for the emptied current batch.
+// refill takes the ingress's tasks as the new batch, giving the old one,
+// all run, back to the pool.
 func (l *Loop) refill() bool {
 	if !l.in.tasksPending() {
 		return false
 	}
-	l.batch = l.in.swap(l.batch[:0])
-	l.pos = 0
+	l.tb.release()
+	l.tb = l.in.swap()
 	// After the swap: a timer request made before a task in this batch by
 	// the same goroutine is then applied before that task runs.
 	l.applyTimerOps()
-	return len(l.batch) > 0
+	return l.tb.left()
 }
 
 func (l *Loop) runTimers() {
@@ -210,20 +212,18 @@ func (l *Loop) tell(fn func(error), err error) {
 	fn(err)
 }
 
-// idleTrim gives back large arrays before the loop goes idle, so an idle
-// loop keeps only small ones.
+// idleTrim gives back what an idle loop does not need before it goes
+// idle: its batches (run to the end: the loop has no work) go back to
+// their pools, so an idle loop keeps no array.
 func (l *Loop) idleTrim() {
-	if cap(l.batch) > maxKeptBatch {
-		l.batch = nil
-	} else {
-		l.batch = l.batch[:0]
+	if !l.tb.left() {
+		l.tb.release()
+		l.tb = nil
 	}
-	if cap(l.mbatch) > maxKeptBatch {
-		l.mbatch = nil
-	} else {
-		l.mbatch = l.mbatch[:0]
+	if !l.mb.left() {
+		l.mb.release()
+		l.mb = nil
 	}
-	l.pos, l.mpos = 0, 0
 	l.dropTimers()
 	l.promises.trim()
 	if l.micro.len() == 0 {

@@ -10,10 +10,11 @@ import (
 // under one lock: the task lane (closures from Submit, run first) and the
 // mail lane (values from Post, handed to the host, optionally bounded).
 //
-// The loop takes the task lane's whole batch in one swap and hands the
-// emptied previous batch back as the next append target, so steady traffic
-// allocates nothing and the loop touches the lock once per batch, not once
-// per task. An unbounded mail lane is swapped the same way. A bounded one
+// The loop takes the task lane's whole batch in one swap, so it touches the
+// lock once per batch, not once per task. An unbounded mail lane is swapped
+// the same way. A lane's array lives in a block that circulates between
+// loops (see taskBlock): an idle loop keeps no array, and steady traffic
+// allocates none. A bounded one
 // is taken one letter at a time, under the lock: its bound must count every
 // letter not yet delivered, and a drop of the oldest must reach it. One
 // queue per lane keeps per-producer FIFO trivially.
@@ -22,8 +23,8 @@ type ingress struct {
 	size   atomic.Int32 // len(tasks), readable without the lock
 	mailN  atomic.Int32 // letters queued in the lane, readable without the lock
 	closed bool
-	tasks  []func()
-	mail   []Mail     // an unbounded mail lane
+	tasks  *taskBlock // nil when empty
+	mail   *mailBlock // an unbounded mail lane; nil when empty
 	lim    *mailLimit // a bounded mail lane instead; set at Init
 }
 
@@ -49,8 +50,11 @@ func (q *ingress) push(fn func()) bool {
 		q.mu.Unlock()
 		return false
 	}
-	q.tasks = append(q.tasks, fn)
-	q.size.Store(int32(min(len(q.tasks), math.MaxInt32)))
+	if q.tasks == nil {
+		q.tasks = taskBlocks.Get().(*taskBlock)
+	}
+	q.tasks.s = append(q.tasks.s, fn)
+	q.size.Store(int32(min(len(q.tasks.s), math.MaxInt32)))
 	q.mu.Unlock()
 	return true
 }
@@ -67,8 +71,11 @@ func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error
 	if q.lim != nil {
 		return q.postBounded(m, over) // unlocks
 	}
-	q.mail = append(q.mail, m)
-	q.mailN.Store(int32(min(len(q.mail), math.MaxInt32)))
+	if q.mail == nil {
+		q.mail = mailBlocks.Get().(*mailBlock)
+	}
+	q.mail.s = append(q.mail.s, m)
+	q.mailN.Store(int32(min(len(q.mail.s), math.MaxInt32)))
 	q.mu.Unlock()
 	return Mail{}, false, nil
 }
@@ -174,22 +181,22 @@ func (q *ingress) close() {
 	q.mu.Unlock()
 }
 
-// swap takes every queued task, leaving spare (emptied) as the new queue.
-func (q *ingress) swap(spare []func()) []func() {
+// swap takes every queued task, leaving the lane empty; nil if none.
+func (q *ingress) swap() *taskBlock {
 	q.mu.Lock()
 	batch := q.tasks
-	q.tasks = spare[:0]
+	q.tasks = nil
 	q.size.Store(0)
 	q.mu.Unlock()
 	return batch
 }
 
-// swapMail takes every queued letter of an unbounded lane, leaving spare
-// (emptied) as the new lane.
-func (q *ingress) swapMail(spare []Mail) []Mail {
+// swapMail takes every queued letter of an unbounded lane, leaving it
+// empty; nil if none.
+func (q *ingress) swapMail() *mailBlock {
 	q.mu.Lock()
 	batch := q.mail
-	q.mail = spare[:0]
+	q.mail = nil
 	q.mailN.Store(0)
 	q.mu.Unlock()
 	return batch
@@ -199,8 +206,11 @@ func (q *ingress) swapMail(spare []Mail) []Mail {
 func (q *ingress) drainMail() []Mail {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	batch := q.mail
-	q.mail = nil
+	var batch []Mail
+	if q.mail != nil {
+		batch = q.mail.s
+		q.mail = nil // not pooled: the caller keeps its array
+	}
 	if lim := q.lim; lim != nil {
 		for _, m := range lim.mail[lim.head:] {
 			batch = append(batch, m.Mail)
@@ -217,6 +227,64 @@ func (q *ingress) pending() bool { return q.size.Load() > 0 || q.mailN.Load() > 
 // tasksPending reports whether tasks are queued: they overtake the mail.
 func (q *ingress) tasksPending() bool { return q.size.Load() > 0 }
 
-// maxKeptBatch bounds the batch array an idle loop keeps for reuse; larger
-// ones are dropped when the loop goes idle.
+// maxKeptBatch bounds the arrays kept for reuse: in a block returned to
+// its pool, and in a bounded lane gone empty; larger ones are dropped.
 const maxKeptBatch = 64
+
+// taskBlock holds an array of the task lane and, once the loop took it from
+// the ingress, the loop's place in it. Blocks circulate through a pool
+// shared by every loop: a push to an empty lane takes one, and the loop
+// gives it back once it has run its tasks. So an idle loop keeps no array
+// (a million idle actors keep none), and steady traffic allocates none.
+type taskBlock struct {
+	s   []func()
+	pos int // the next task to run
+}
+
+// mailBlock is taskBlock for the mail lane.
+type mailBlock struct {
+	s   []Mail
+	pos int // the next letter to deliver
+}
+
+var (
+	taskBlocks = sync.Pool{New: func() any { return new(taskBlock) }}
+	mailBlocks = sync.Pool{New: func() any { return new(mailBlock) }}
+)
+
+// left reports whether tasks of b are still to run; b may be nil.
+func (b *taskBlock) left() bool { return b != nil && b.pos < len(b.s) }
+
+// left reports whether letters of b are still to deliver; b may be nil.
+func (b *mailBlock) left() bool { return b != nil && b.pos < len(b.s) }
+
+// release gives a block whose tasks all ran back to the pool; nil is fine.
+// Run tasks were cleared as they ran.
+func (b *taskBlock) release() {
+	if b == nil {
+		return
+	}
+	if cap(b.s) > maxKeptBatch {
+		b.s = nil
+	} else {
+		clear(b.s)
+		b.s = b.s[:0]
+	}
+	b.pos = 0
+	taskBlocks.Put(b)
+}
+
+// release gives a block whose letters all went back to the pool.
+func (b *mailBlock) release() {
+	if b == nil {
+		return
+	}
+	if cap(b.s) > maxKeptBatch {
+		b.s = nil
+	} else {
+		clear(b.s)
+		b.s = b.s[:0]
+	}
+	b.pos = 0
+	mailBlocks.Put(b)
+}

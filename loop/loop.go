@@ -35,10 +35,8 @@ type Loop struct {
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
-	batch     []func()
-	mbatch    []Mail // an unbounded mail lane's batch, from mpos
-	pos       int32
-	mpos      int32
+	tb        *taskBlock  // the task batch taken from the ingress; nil when idle
+	mb        *mailBlock  // an unbounded mail lane's batch; nil when idle
 	mailHost  bool        // host is a MailHost; set at Init
 	yielding  bool        // the microtask budget ran out: end this round
 	nowStale  bool        // now may predate the running callback; see runStart
@@ -59,7 +57,8 @@ type Loop struct {
 
 // loopSide holds the state that most loops never need, so an idle driven
 // loop does not pay for it: a standalone loop's wake channel, clock and
-// wake-up timer, the Done channel and the lifetime context.
+// wake-up timer, the Done channel, the lifetime context and the task
+// latency estimator.
 type loopSide struct {
 	wake       chan struct{} // standalone: a parked Run waits here; set at New
 	clock      Clock         // standalone: set at New
@@ -68,8 +67,9 @@ type loopSide struct {
 	cancelLife context.CancelFunc // under in.mu
 	armed      ClockTimer         // loop only: wake-up for the earliest timer
 	armedAt    int64
-	timerOps   timerOps     // timer requests made off the loop
-	keepAlive  atomic.Int64 // KeepAlive handles and in-flight Go-side work
+	timerOps   timerOps                         // timer requests made off the loop
+	keepAlive  atomic.Int64                     // KeepAlive handles and in-flight Go-side work
+	latency    atomic.Pointer[latencyEstimator] // made by the first sampled task
 }
 
 // sideState returns the loop's side state, making it on first use.
@@ -261,8 +261,8 @@ func (l *Loop) notify() {
 
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
-	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || int(l.pos) < len(l.batch) ||
-		int(l.mpos) < len(l.mbatch) || l.timerOpsUrgent() {
+	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || l.tb.left() ||
+		l.mb.left() || l.timerOpsUrgent() {
 		return true
 	}
 	if l.timers != nil {

@@ -102,10 +102,10 @@ func (l *Loop) MailRoom() <-chan struct{} { return l.in.roomChan() }
 
 // nextMail returns the next letter to deliver, if any. On the loop.
 func (l *Loop) nextMail() (Mail, bool) {
-	if int(l.mpos) < len(l.mbatch) {
-		m := l.mbatch[l.mpos]
-		l.mbatch[l.mpos] = Mail{}
-		l.mpos++
+	if b := l.mb; b.left() {
+		m := b.s[b.pos]
+		b.s[b.pos] = Mail{}
+		b.pos++
 		return m, true
 	}
 	if l.in.mailN.Load() == 0 {
@@ -116,8 +116,8 @@ func (l *Loop) nextMail() (Mail, bool) {
 		l.applyTimerOps()
 		return m, ok
 	}
-	l.mbatch = l.in.swapMail(l.mbatch[:0])
-	l.mpos = 0
+	l.mb.release()
+	l.mb = l.in.swapMail()
 	// After the swap: a timer request made before a letter in this batch
 	// by the same goroutine is then applied before that letter arrives.
 	l.applyTimerOps()
@@ -128,10 +128,10 @@ func (l *Loop) nextMail() (Mail, bool) {
 // loop, when it shuts down: nothing can be posted any more.
 func (l *Loop) returnMail() {
 	rest := l.in.drainMail()
-	if int(l.mpos) < len(l.mbatch) {
-		rest = append(l.mbatch[l.mpos:], rest...)
+	if b := l.mb; b.left() {
+		rest = append(b.s[b.pos:len(b.s):len(b.s)], rest...)
 	}
-	l.mbatch, l.mpos = nil, 0
+	l.mb = nil
 	if len(rest) == 0 {
 		return
 	}

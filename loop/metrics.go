@@ -51,7 +51,6 @@ type counters struct {
 	delta   [numDeltas]uint32 // loop only
 	sample  uint32            // loop only
 	pub     [numCounters]atomic.Uint64
-	latency atomic.Pointer[latencyEstimator]
 }
 
 const (
@@ -108,8 +107,10 @@ func (l *Loop) Metrics() Metrics {
 	}
 	gauges := s.pub[cGauges].Load()
 	m.TimersPending, m.FDsWatched = int(uint32(gauges)), int(gauges>>32)
-	if est := s.latency.Load(); est != nil {
-		m.TaskLatency = est.snapshot()
+	if side := l.side.Load(); side != nil {
+		if est := side.latency.Load(); est != nil {
+			m.TaskLatency = est.snapshot()
+		}
 	}
 	return m
 }
@@ -142,10 +143,11 @@ func (l *Loop) deliverSampled(h MailHost, m Mail) {
 }
 
 func (l *Loop) observe(d time.Duration) {
-	est := l.stats.latency.Load()
+	side := l.sideState() // out of line: an idle actor has run too few tasks to be sampled
+	est := side.latency.Load()
 	if est == nil {
 		est = newLatencyEstimator()
-		l.stats.latency.Store(est)
+		side.latency.Store(est)
 	}
 	est.add(float64(d))
 }
