@@ -92,18 +92,18 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		defer func() { t.Stop(); askTimers.Put(t) }()
 		expired = t.C
 	}
-	ch := askChans.Get().(chan askResult)
-	if err := s.post(ctx, true, expired, to, msg, func(v any, err error) { ch <- askResult{v, err} }); err != nil {
-		<-ch // the refusal's reply: ch is free again
-		askChans.Put(ch)
+	w := askWaiters.Get().(*askWaiter)
+	if err := s.post(ctx, true, expired, to, msg, w.reply); err != nil {
+		<-w.ch // the refusal's reply: w is free again
+		askWaiters.Put(w)
 		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) { // ran out of time waiting for room
 			err = fmt.Errorf("%w: %w", ErrTimeout, err)
 		}
 		return zero, err
 	}
 	select {
-	case r := <-ch:
-		askChans.Put(ch) // the reply came, and a reply comes once: ch is free
+	case r := <-w.ch:
+		askWaiters.Put(w) // the reply came, and a reply comes once: w is free
 		return convert[R](r.v, r.err)
 	case <-ctx.Done():
 		s.obs.asksTimedOut.Add(1)
@@ -119,10 +119,24 @@ type askResult struct {
 	err error
 }
 
-// askChans holds reply channels of blocking asks that got their reply.
-// An ask that gave up does not return its channel: the late reply may
-// still arrive there.
-var askChans = sync.Pool{New: func() any { return make(chan askResult, 1) }}
+// askWaiter is where a blocking ask waits for its reply: a channel, and
+// the reply func that sends to it, made once with the waiter so that an
+// ask allocates no closure.
+type askWaiter struct {
+	ch    chan askResult
+	reply replyFunc // w.send
+}
+
+func (w *askWaiter) send(v any, err error) { w.ch <- askResult{v, err} }
+
+// askWaiters holds the waiters of blocking asks that got their reply. An
+// ask that gave up does not return its waiter: the late reply may still
+// arrive on its channel, which no other ask will ever read.
+var askWaiters = sync.Pool{New: func() any {
+	w := &askWaiter{ch: make(chan askResult, 1)}
+	w.reply = w.send
+	return w
+}}
 
 // askTimers holds stopped timers for blocking asks (since Go 1.23 a
 // stopped or reset timer never delivers a stale tick).
