@@ -48,9 +48,9 @@ type Percentiles struct {
 // counting costs a few atomic adds per round rather than one per callback.
 // A round runs at most maxRoundTasks tasks, so deltas cannot overflow.
 type counters struct {
-	delta   [numDeltas]uint32 // loop only
-	sample  uint32            // loop only
-	pub     [numCounters]atomic.Uint64
+	delta  [numDeltas]uint32 // loop only
+	sample uint32            // loop only
+	pub    [numCounters]atomic.Uint64
 }
 
 const (
