@@ -163,7 +163,7 @@ func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 // runImmediates runs the immediates queued before the phase began; those
 // queued by them wait for the next tick, as in Node.
 func (l *Loop) runImmediates() {
-	n := l.imm.len()
+	n := l.immediates().len()
 	for l.runImmediatesGuarded(&n) {
 	}
 }
@@ -174,7 +174,7 @@ func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 	for *n > 0 {
 		*n--
 		l.stats.delta[cImmediates]++
-		l.imm.pop().run()
+		l.immediates().pop().run()
 		l.checkpoint()
 		if l.yielding {
 			return false
@@ -229,7 +229,7 @@ func (l *Loop) idleTrim() {
 	if l.micro.len() == 0 {
 		l.micro = nil
 	}
-	if l.imm.len() == 0 {
-		l.imm = nil
+	if s := l.side.Load(); s != nil && s.imm.len() == 0 {
+		s.imm = nil
 	}
 }

@@ -81,7 +81,7 @@ func (l *Loop) ModifyFD(fd uintptr, interest poller.Events) error {
 	if err != nil {
 		return err
 	}
-	if err := w.l.fds.drv.p.Modify(fd, pollInterest(interest)); err != nil {
+	if err := w.l.fdSet().drv.p.Modify(fd, pollInterest(interest)); err != nil {
 		return err
 	}
 	w.interest = interest
@@ -114,9 +114,9 @@ func (l *Loop) setFDRef(fd uintptr, ref bool) error {
 	if w.unref == ref {
 		w.unref = !ref
 		if ref {
-			l.fds.refs++
+			l.fdSet().refs++
 		} else {
-			l.fds.refs--
+			l.fdSet().refs--
 		}
 	}
 	return nil
@@ -136,8 +136,8 @@ func (l *Loop) watchOf(fd uintptr) (*fdWatch, error) {
 	if !l.OnLoop() {
 		return nil, ErrNotOnLoop
 	}
-	if l.fds != nil {
-		if w, ok := l.fds.watches[fd]; ok {
+	if l.fdSet() != nil {
+		if w, ok := l.fdSet().watches[fd]; ok {
 			return w, nil
 		}
 	}
@@ -146,8 +146,8 @@ func (l *Loop) watchOf(fd uintptr) (*fdWatch, error) {
 
 // fdTable returns the loop's fd table, attaching a driver on first use.
 func (l *Loop) fdTable() (*fdSet, error) {
-	if l.fds != nil {
-		return l.fds, nil
+	if l.fdSet() != nil {
+		return l.fdSet(), nil
 	}
 	fs := &fdSet{watches: make(map[uintptr]*fdWatch)}
 	var err error
@@ -160,12 +160,12 @@ func (l *Loop) fdTable() (*fdSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.fds = fs
+	l.sideState().fds = fs
 	return fs, nil
 }
 
 func (l *Loop) dropWatch(w *fdWatch) {
-	fs := l.fds
+	fs := l.fdSet()
 	delete(fs.watches, w.fd)
 	if !w.unref {
 		fs.refs--
@@ -176,7 +176,7 @@ func (l *Loop) dropWatch(w *fdWatch) {
 // runFD is the macrotask that delivers readiness to a watch's callback,
 // then re-arms a level-triggered watch (also when the callback panics).
 func (l *Loop) runFD(w *fdWatch, ev poller.Events) {
-	if l.fds == nil || l.fds.watches[w.fd] != w {
+	if l.fdSet() == nil || l.fdSet().watches[w.fd] != w {
 		return // unwatched after the event was queued
 	}
 	defer l.rearm(w)
@@ -184,10 +184,10 @@ func (l *Loop) runFD(w *fdWatch, ev poller.Events) {
 }
 
 func (l *Loop) rearm(w *fdWatch) {
-	if w.interest&poller.EdgeTriggered != 0 || l.fds == nil || l.fds.watches[w.fd] != w {
+	if w.interest&poller.EdgeTriggered != 0 || l.fdSet() == nil || l.fdSet().watches[w.fd] != w {
 		return
 	}
-	if err := l.fds.drv.p.Modify(w.fd, pollInterest(w.interest)); err != nil {
+	if err := l.fdSet().drv.p.Modify(w.fd, pollInterest(w.interest)); err != nil {
 		l.dropWatch(w)
 		l.report(fmt.Errorf("loop: fd %d dropped: re-arming its watch: %w", w.fd, err))
 	}
@@ -196,7 +196,7 @@ func (l *Loop) rearm(w *fdWatch) {
 // closeFDs drops every watch of a closing loop and closes its own driver.
 // On the loop.
 func (l *Loop) closeFDs() {
-	fs := l.fds
+	fs := l.fdSet()
 	if fs == nil {
 		return
 	}
@@ -206,7 +206,7 @@ func (l *Loop) closeFDs() {
 	if fs.own {
 		fs.drv.close()
 	}
-	l.fds = nil
+	l.sideState().fds = nil
 }
 
 // pollInterest is how a watch is registered with the poller: level

@@ -42,14 +42,12 @@ type Loop struct {
 	nowStale  bool        // now may predate the running callback; see runStart
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
 	micro     *ring       // made on first use, dropped when idle
-	imm       *ring       // immediates; made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
 	promises  promiseList
 	rejected  *rejections // rejected with no reaction, checked after each checkpoint
-	fds       *fdSet
-	now       int64 // cached clock time; see ScheduleTimer
+	now       int64       // cached clock time; see ScheduleTimer
 
 	nextDue atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
 	stats   counters
@@ -57,8 +55,8 @@ type Loop struct {
 
 // loopSide holds the state that most loops never need, so an idle driven
 // loop does not pay for it: a standalone loop's wake channel, clock and
-// wake-up timer, the Done channel, the lifetime context and the task
-// latency estimator.
+// wake-up timer, the Done channel, the lifetime context, the task
+// latency estimator, immediates and fds.
 type loopSide struct {
 	wake       chan struct{} // standalone: a parked Run waits here; set at New
 	clock      Clock         // standalone: set at New
@@ -70,6 +68,25 @@ type loopSide struct {
 	timerOps   timerOps                         // timer requests made off the loop
 	keepAlive  atomic.Int64                     // KeepAlive handles and in-flight Go-side work
 	latency    atomic.Pointer[latencyEstimator] // made by the first sampled task
+	imm        *ring                            // loop only: immediates; dropped when idle
+	fds        *fdSet                           // loop only: watched fds
+}
+
+// immediates returns the loop's queue of immediates, nil if it has none.
+// On the loop.
+func (l *Loop) immediates() *ring {
+	if s := l.side.Load(); s != nil {
+		return s.imm
+	}
+	return nil
+}
+
+// fdSet returns the loop's watched fds, nil if it has none. On the loop.
+func (l *Loop) fdSet() *fdSet {
+	if s := l.side.Load(); s != nil {
+		return s.fds
+	}
+	return nil
 }
 
 // sideState returns the loop's side state, making it on first use.
@@ -261,7 +278,7 @@ func (l *Loop) notify() {
 
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
-	if l.in.pending() || l.imm.len() > 0 || l.micro.len() > 0 || l.tb.left() ||
+	if l.in.pending() || l.immediates().len() > 0 || l.micro.len() > 0 || l.tb.left() ||
 		l.mb.left() || l.timerOpsUrgent() {
 		return true
 	}
@@ -283,7 +300,8 @@ func (l *Loop) alive() bool {
 	if l.timers != nil && l.timers.refs > 0 {
 		return true
 	}
-	return l.fds != nil && l.fds.refs > 0
+	fs := l.fdSet()
+	return fs != nil && fs.refs > 0
 }
 
 // KeepAlive holds a run-until-idle loop open until release is called, so a

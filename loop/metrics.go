@@ -77,8 +77,8 @@ func (l *Loop) publish() {
 	if l.timers != nil {
 		gauges = uint64(uint32(l.timers.len()))
 	}
-	if l.fds != nil {
-		gauges |= uint64(uint32(len(l.fds.watches))) << 32
+	if fs := l.fdSet(); fs != nil {
+		gauges |= uint64(uint32(len(fs.watches))) << 32
 	}
 	if c.pub[cGauges].Load() != gauges { // a plain load; stores cost
 		c.pub[cGauges].Store(gauges)

@@ -94,12 +94,15 @@ func (l *Loop) finishShutdown() {
 		l.runImmediates()
 		l.rejectPendingPromises()
 		l.runTasks(0) // a checkpoint for the rejections' reactions
-		if !l.tb.left() && !l.in.pending() && l.imm.len() == 0 &&
+		if !l.tb.left() && !l.in.pending() && l.immediates().len() == 0 &&
 			l.micro.len() == 0 && l.promises.empty() {
 			break
 		}
 	}
-	l.tb, l.micro, l.imm, l.rejected = nil, nil, nil, nil
+	l.tb, l.micro, l.rejected = nil, nil, nil
+	if s := l.side.Load(); s != nil {
+		s.imm = nil
+	}
 	l.closeTimerOps()
 	l.publish()
 	l.markClosed()

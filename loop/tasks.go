@@ -33,10 +33,11 @@ func (l *Loop) SetImmediate(fn func()) error {
 }
 
 func (l *Loop) pushImmediate(fn func()) {
-	if l.imm == nil {
-		l.imm = &ring{}
+	s := l.sideState()
+	if s.imm == nil {
+		s.imm = &ring{}
 	}
-	l.imm.push(funcTask(fn))
+	s.imm.push(funcTask(fn))
 }
 
 // queueMicrotaskOnLoop is QueueMicrotask without the goroutine check, for
