@@ -16,20 +16,18 @@ import (
 // the actor's loop only.
 type cell struct {
 	l       loop.Loop // embedded: the actor and its loop are one allocation
-	sys     *System
-	path    string // the actor's name: its Ref less the system; see self
-	hash    uint64 // nameHash(path)
+	path    string    // the actor's name: its Ref less the system; see self
+	hash    uint64    // nameHash(path)
 	factory Factory
 	cfg     *spawnConfig // shared by every actor spawned without options
 	parent  *cell
 
 	actor    Actor
 	state    cellState
-	inTimer  bool   // a keyed timer's message is being handled
-	inRecv   bool   // Receive is running
-	stashed  bool   // Receive stashed the current message
-	timerGen uint32 // starts of keyed timers, to tell stale callbacks
-	children map[Ref]*cell
+	inTimer  bool               // a keyed timer's message is being handled
+	inRecv   bool               // Receive is running
+	stashed  bool               // Receive stashed the current message
+	timerGen uint32             // starts of keyed timers, to tell stale callbacks
 	timers   map[any]keyedTimer // keyed timers; see Timers
 	current  handled            // the message being handled, for Stash
 	rare     *cellRare          // made on first use
@@ -38,9 +36,10 @@ type cell struct {
 // cellRare holds what most actors never need, so an idle actor does not
 // pay for it: stop, watch, supervision, stash and receive-timeout state.
 type cellRare struct {
-	reason     error // why it stops
-	restartErr error // while a restart waits for the children to stop: why it restarts
-	waiting    int   // children still stopping
+	children   map[Ref]*cell // live children; see kids
+	reason     error         // why it stops
+	restartErr error         // while a restart waits for the children to stop: why it restarts
+	waiting    int           // children still stopping
 	watchers   map[Ref]struct{}
 	watching   map[Ref]struct{}
 	restarts   []int64      // clock times of restarts within the window
@@ -55,6 +54,14 @@ type cellRare struct {
 	startDone  func(error)     // a spawn waiting for the first start's outcome (WithStartWait)
 	trace      context.Context // the trace the current handling runs under; see trace.go
 	traceLog   *zap.Logger     // the logger with the current trace's ids, made on first use
+}
+
+// kids returns the cell's live children (nil: none). On the loop.
+func (c *cell) kids() map[Ref]*cell {
+	if c.rare == nil {
+		return nil
+	}
+	return c.rare.children
 }
 
 // more returns the cell's rare state, making it on first use. On the loop.
@@ -75,14 +82,17 @@ const (
 	cellStopped
 )
 
+// system returns the actor's system, which its config names.
+func (c *cell) system() *System { return c.cfg.sys }
+
 // self returns the actor's ref.
-func (c *cell) self() Ref { return Ref{system: c.sys.name, path: c.path, h: c.hash} }
+func (c *cell) self() Ref { return Ref{system: c.system().name, path: c.path, h: c.hash} }
 
 // context returns the cell as its handlers see it.
 func (c *cell) context() *Context { return (*Context)(c) }
 
 func newCell(s *System, parent *cell, ref Ref, f Factory, cfg *spawnConfig) (*cell, error) {
-	c := &cell{sys: s, factory: f, cfg: cfg, parent: parent}
+	c := &cell{factory: f, cfg: cfg, parent: parent}
 	name(c, ref)
 	var err error
 	if cfg.mailboxCap > 0 { // the mailbox is the loop's mail lane
@@ -106,7 +116,7 @@ func (c *cell) logger() *zap.Logger {
 		if c.parent != nil {
 			fields = append(fields, zap.String("path", c.path))
 		}
-		r.log = c.sys.log.With(fields...)
+		r.log = c.system().log.With(fields...)
 	}
 	return r.log
 }
@@ -156,7 +166,7 @@ func (c *cell) start() {
 		return
 	}
 	c.reportStart(nil)
-	c.sys.publish(Event{Kind: Started, Actor: c.self()})
+	c.system().publish(Event{Kind: Started, Actor: c.self()})
 	c.replayPending()
 }
 
@@ -214,7 +224,7 @@ func (c *cell) handle(msg any, reply replyFunc) {
 func (c *cell) handlerError(msg any, reply replyFunc, err error) {
 	switch {
 	case errors.Is(err, ErrUnhandled):
-		c.sys.deadLetter(c.self(), msg, err)
+		c.system().deadLetter(c.self(), msg, err)
 	case reply == nil:
 		c.logger().Warn("handler failed on a message no one asked for",
 			zap.String("message", fmt.Sprintf("%T", msg)), zap.Error(err))
@@ -250,7 +260,7 @@ func recovered(r any) error {
 // refuse sends a message the actor will not handle to dead letters and
 // fails its ask.
 func (c *cell) refuse(msg any, reply replyFunc) {
-	c.sys.deadLetter(c.self(), msg, ErrStopped)
+	c.system().deadLetter(c.self(), msg, ErrStopped)
 	if reply != nil {
 		reply(nil, fmt.Errorf("%w: %s", ErrStopped, c.self()))
 	}
@@ -310,8 +320,8 @@ func (c *cell) stop(reason error) {
 			}
 		})
 	}
-	c.more().waiting = len(c.children)
-	for _, child := range c.children {
+	c.more().waiting = len(c.kids())
+	for _, child := range c.kids() {
 		child.sendSystem(stopSignal{reason: errParentStopping})
 	}
 	if c.more().waiting == 0 {
@@ -323,10 +333,10 @@ var errParentStopping = errors.New("actor: parent stopping")
 
 // childStopped counts a child down. On the loop.
 func (c *cell) childStopped(child *cell) {
-	if _, ok := c.children[child.self()]; !ok {
+	if _, ok := c.kids()[child.self()]; !ok {
 		return
 	}
-	delete(c.children, child.self())
+	delete(c.rare.children, child.self())
 	switch {
 	case c.state == cellStopping:
 		if c.more().waiting--; c.more().waiting == 0 {
@@ -360,15 +370,15 @@ func (c *cell) finish() {
 	// dead letters) before anyone hears of the stop; replies and signals
 	// queued as tasks still run, and find the actor stopped.
 	_ = c.l.Shutdown(context.Background())
-	c.sys.unregister(c)
+	c.system().unregister(c)
 	for w := range c.more().watchers {
-		c.sys.deliverSystem(w, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
+		c.system().deliverSystem(w, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
 	}
 	for w := range c.more().watching {
-		c.sys.deliverSystem(w, unwatchSignal{watcher: c.self()})
+		c.system().deliverSystem(w, unwatchSignal{watcher: c.self()})
 	}
 	if c.parent != nil {
 		c.parent.sendSystem(childStoppedSignal{child: c})
 	}
-	c.sys.publish(Event{Kind: Stopped, Actor: c.self(), Reason: c.more().reason})
+	c.system().publish(Event{Kind: Stopped, Actor: c.self(), Reason: c.more().reason})
 }

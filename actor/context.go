@@ -37,7 +37,7 @@ func (x *Context) Parent() Ref {
 }
 
 // System returns the actor's system.
-func (x *Context) System() *System { return x.c().sys }
+func (x *Context) System() *System { return x.c().system() }
 
 // Logger returns the actor's logger, carrying its kind and id.
 // During the handling of a traced message its lines also carry the
@@ -52,7 +52,7 @@ func (x *Context) Tell(to Ref, msg any) error {
 	if fx := effectsOf(x.c()); fx != nil {
 		return fx.Tell(to, msg)
 	}
-	return x.c().sys.post(x.c().sendCtx(), false, nil, to, msg, nil)
+	return x.c().system().post(x.c().sendCtx(), false, nil, to, msg, nil)
 }
 
 // Spawn starts a child actor, supervised by this one and stopped before it.
@@ -67,7 +67,7 @@ func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, e
 	if x.c().state != cellRunning {
 		return Ref{}, ErrStopped
 	}
-	return x.c().sys.spawn(x.c(), kind, id, f, opts)
+	return x.c().system().spawn(x.c(), kind, id, f, opts)
 }
 
 // Fail fails the actor with err, as a panic would, without being one:
@@ -94,7 +94,7 @@ func (x *Context) Stop(r Ref) {
 		fx.Stop(r)
 		return
 	}
-	x.c().sys.Stop(r)
+	x.c().system().Stop(r)
 }
 
 // Watch asks for a [Terminated] message when the actor named r stops (at
@@ -120,12 +120,12 @@ func (x *Context) Watch(r Ref) {
 		return
 	}
 	c.rare.watching[r] = struct{}{}
-	if r.system != c.sys.name {
-		c.sys.watchRemote(c, r)
+	if r.system != c.system().name {
+		c.system().watchRemote(c, r)
 		return
 	}
-	if target := c.sys.lookup(r); target != nil {
-		c.sys.watchCell(target, c.self())
+	if target := c.system().lookup(r); target != nil {
+		c.system().watchCell(target, c.self())
 		return
 	}
 	_ = c.sendSystem(terminatedSignal{gone(r)}) // to itself: its loop runs this
@@ -138,7 +138,7 @@ func (x *Context) Unwatch(r Ref) {
 		return
 	}
 	delete(x.c().more().watching, r)
-	x.c().sys.deliverSystem(r, unwatchSignal{watcher: x.c().self()})
+	x.c().system().deliverSystem(r, unwatchSignal{watcher: x.c().self()})
 }
 
 // Deadline implements context.Context: an actor has none.

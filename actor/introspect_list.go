@@ -211,8 +211,8 @@ func (s *System) Inspect(ctx context.Context, ref Ref) (ActorDetail, error) {
 func (s *System) inspectOnLoop(c *cell) ActorDetail {
 	d := ActorDetail{ActorInfo: s.info(c)}
 	d.State = c.publicState()
-	d.Children = len(c.children)
-	for r := range c.children {
+	d.Children = len(c.kids())
+	for r := range c.kids() {
 		if len(d.ChildRefs) == MaxDetailChildren {
 			break
 		}

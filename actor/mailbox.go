@@ -83,7 +83,7 @@ func (c *cell) waitRoom(ctx context.Context, expired <-chan time.Time) error {
 	case <-ctx.Done():
 		return fmt.Errorf("%w: %s: %w", ErrMailboxFull, c.self(), ctx.Err())
 	case <-expired:
-		return fmt.Errorf("%w: %s: no room within %s: %w", ErrTimeout, c.self(), c.sys.askTimeout, ErrMailboxFull)
+		return fmt.Errorf("%w: %s: no room within %s: %w", ErrTimeout, c.self(), c.system().askTimeout, ErrMailboxFull)
 	}
 }
 
@@ -128,7 +128,7 @@ func (c *cell) ReturnMail(m loop.Mail, err error) {
 		c.refuse(m.Msg, m.Reply)
 		return
 	}
-	c.sys.deadLetter(c.self(), m.Msg, ErrMailboxFull)
+	c.system().deadLetter(c.self(), m.Msg, ErrMailboxFull)
 	if m.Reply != nil {
 		m.Reply(nil, fmt.Errorf("%w: %s: dropped as the oldest", ErrMailboxFull, c.self()))
 	}

@@ -9,9 +9,11 @@ import (
 
 var regSystem = &System{name: "t"}
 
+var regConfig = &spawnConfig{sys: regSystem}
+
 func regCell(kind, id string) *cell {
 	r := NewRef(regSystem.name, kind, id)
-	return &cell{sys: regSystem, path: r.path, hash: r.h}
+	return &cell{cfg: regConfig, path: r.path, hash: r.h}
 }
 
 // regGet looks kind/id up in r.

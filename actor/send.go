@@ -153,8 +153,8 @@ var askTimers = sync.Pool{New: func() any {
 func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 	l := &c.c().l
 	p, r := loop.NewPromise[R](l)
-	timer, err := l.ScheduleTimer(c.c().sys.askTimeout, func() {
-		c.c().sys.obs.asksTimedOut.Add(1)
+	timer, err := l.ScheduleTimer(c.c().system().askTimeout, func() {
+		c.c().system().obs.asksTimedOut.Add(1)
 		r.Reject(fmt.Errorf("%w: %s", ErrTimeout, to))
 	})
 	if err != nil {
@@ -162,7 +162,7 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 		return p
 	}
 	tc := c.c().currentTrace()
-	_ = c.c().sys.deliverCtx(c.c().sendCtx(), false, to, msg, func(v any, err error) {
+	_ = c.c().system().deliverCtx(c.c().sendCtx(), false, to, msg, func(v any, err error) {
 		// Settle on the asker's loop, where the timer can be cancelled;
 		// a closed loop has already rejected the promise.
 		_ = l.Submit(func() {

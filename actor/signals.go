@@ -72,7 +72,7 @@ func (c *cell) handleSystem(sig any) {
 		c.stop(m.reason)
 	case watchSignal:
 		if c.state == cellStopped {
-			c.sys.deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
+			c.system().deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
 			return
 		}
 		if c.more().watchers == nil {

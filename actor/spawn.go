@@ -22,6 +22,7 @@ type spawnConfig struct {
 	backoffMax    time.Duration
 	stashBound    int
 	startWait     context.Context // WithStartWait; cleared before the cell keeps the config
+	sys           *System         // the system the actors belong to: cells reach it here
 }
 
 // WithRestartLimit sets the restart intensity: more than max restarts
@@ -133,10 +134,11 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	// Only a child that will start joins its parent, which waits for its
 	// children to stop before it stops.
 	if parent != nil {
-		if parent.children == nil {
-			parent.children = map[Ref]*cell{}
+		r := parent.more()
+		if r.children == nil {
+			r.children = map[Ref]*cell{}
 		}
-		parent.children[c.self()] = c
+		r.children[c.self()] = c
 	}
 	if started != nil {
 		return s.awaitStart(wait, c.self(), started)

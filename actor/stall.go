@@ -29,7 +29,7 @@ func WithStallBudget(d time.Duration) Option {
 // as the handler still owns the rest.
 func (c *cell) LoopStalled(held time.Duration) {
 	self := c.self()
-	c.sys.log.Warn("handler does not return: its worker was handed to a fresh goroutine",
+	c.system().log.Warn("handler does not return: its worker was handed to a fresh goroutine",
 		zap.String("kind", self.Kind()), zap.String("id", self.ID()),
 		zap.String("path", c.path), zap.Duration("held", held))
 }

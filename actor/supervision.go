@@ -82,7 +82,7 @@ type escalateSignal struct {
 // fail applies supervision to a failure of this actor. On the loop.
 func (c *cell) fail(err error) {
 	c.logger().Error("actor failed", zap.Error(err), zap.String("actor", c.self().String()))
-	c.sys.obs.failed(c, err)
+	c.system().obs.failed(c, err)
 	if p := c.parent; p != nil && p.cfg.childStrategy == AllForOne {
 		c.state = cellSuspended // until the parent restarts all its children
 		p.sendSystem(siblingFailedSignal{child: c, err: err})
@@ -122,12 +122,12 @@ func (c *cell) restart(err error) {
 		}
 	})
 	c.unstashForRestart()
-	if len(c.children) > 0 {
+	if len(c.kids()) > 0 {
 		c.unwatchChildren()
 		c.state = cellSuspended
 		r := c.more()
-		r.restartErr, r.waiting = err, len(c.children)
-		for _, child := range c.children {
+		r.restartErr, r.waiting = err, len(c.kids())
+		for _, child := range c.kids() {
 			child.sendSystem(stopSignal{reason: errParentRestarting})
 		}
 		return
@@ -201,7 +201,7 @@ func (c *cell) resume(err error) {
 	if c.state != cellRunning {
 		return
 	}
-	c.sys.publish(Event{Kind: Restarted, Actor: c.self(), Reason: err})
+	c.system().publish(Event{Kind: Restarted, Actor: c.self(), Reason: err})
 	c.replayPending()
 }
 
@@ -228,7 +228,7 @@ func (c *cell) replayPending() {
 // siblingFailed applies an all-for-one decision: every child restarts.
 // On the parent's loop.
 func (c *cell) siblingFailed(child *cell, err error) {
-	for _, ch := range c.children {
+	for _, ch := range c.kids() {
 		reason := err
 		if ch != child {
 			reason = fmt.Errorf("actor: sibling %s failed: %w", child.self(), err)
@@ -277,7 +277,7 @@ func (c *cell) unwatchChildren() {
 	if c.rare == nil || len(c.rare.watching) == 0 {
 		return
 	}
-	for ref := range c.children {
+	for ref := range c.kids() {
 		delete(c.rare.watching, ref)
 	}
 }

@@ -160,6 +160,10 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
+	if base == &defaultSpawnConfig {
+		own := *base
+		base = &own
+	}
 	s := &System{
 		name:       name,
 		log:        cfg.log.With(zap.String("system", name)),
@@ -168,6 +172,7 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 		spawnBase:  base,
 		reg:        newRegistry(),
 	}
+	base.sys = s
 	if cfg.dead != nil {
 		s.SubscribeDeadLetters(cfg.dead)
 	}

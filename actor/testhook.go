@@ -57,12 +57,14 @@ func newHarnessContext(parent any, system, kind, id string, log *zap.Logger, fx 
 	var c *cell
 	if p, ok := parent.(*Context); ok && p != nil {
 		pc := p.c()
-		c = &cell{sys: pc.sys, cfg: &defaultSpawnConfig, state: cellRunning, parent: pc}
+		c = &cell{cfg: pc.cfg, state: cellRunning, parent: pc}
 		name(c, childRef(pc, kind, id))
 	} else {
-		sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &defaultSpawnConfig}
+		base := defaultSpawnConfig
+		sys := &System{name: system, log: log.With(zap.String("system", system)), reg: newRegistry(), spawnBase: &base}
+		base.sys = sys
 		sys.closed.Store(true)
-		c = &cell{sys: sys, cfg: &defaultSpawnConfig, state: cellRunning}
+		c = &cell{cfg: &base, state: cellRunning}
 		name(c, NewRef(system, kind, id))
 	}
 	harnesses.Store(c, fx)
@@ -80,7 +82,7 @@ func newHarnessContext(parent any, system, kind, id string, log *zap.Logger, fx 
 func name(c *cell, r Ref) { c.path, c.hash = r.path, r.h }
 
 // childRef is the ref a spawn from parent gives the child, as spawn does.
-func childRef(parent *cell, kind, id string) Ref { return parent.sys.nameOf(parent, kind, id) }
+func childRef(parent *cell, kind, id string) Ref { return parent.system().nameOf(parent, kind, id) }
 
 // spawnEffect records a harnessed spawn.
 func spawnEffect(c *cell, fx actorhook.Effects, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {

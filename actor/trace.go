@@ -90,9 +90,9 @@ func unwrapped(msg any) any {
 // runs it under a span that is a child of the sender's. On the loop.
 func (c *cell) deliverLetter(lt *letter, reply replyFunc) {
 	if !lt.posted.IsZero() {
-		c.sys.obs.waited(c, time.Since(lt.posted))
+		c.system().obs.waited(c, time.Since(lt.posted))
 	}
-	t := c.sys.getTracer()
+	t := c.system().getTracer()
 	if lt.trace == nil || t == nil {
 		c.DeliverMail(loop.Mail{Msg: lt.msg, Reply: reply})
 		return
@@ -198,7 +198,7 @@ func (c *cell) tracedLogger() *zap.Logger {
 	}
 	if r.traceLog == nil {
 		r.traceLog = c.logger()
-		if t := c.sys.getTracer(); t != nil {
+		if t := c.system().getTracer(); t != nil {
 			if tid, sid, ok := t.IDs(r.trace); ok {
 				r.traceLog = r.traceLog.With(zap.String("trace_id", tid), zap.String("span_id", sid))
 			}
