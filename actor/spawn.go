@@ -58,8 +58,9 @@ func WithStartWait(ctx context.Context) SpawnOption {
 	}
 }
 
-// defaultSpawnConfig is the configuration of actors spawned without
-// options; they share it rather than each carrying a copy.
+// defaultSpawnConfig is where a system's configuration of actors starts:
+// each system keeps its own copy, naming itself (sys), and the actors it
+// spawns without options share that copy rather than each carrying one.
 var defaultSpawnConfig = spawnConfig{maxRestarts: 10, window: time.Minute}
 
 // withOptions returns base with opts applied, as a copy; base itself, shared,
