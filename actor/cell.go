@@ -320,6 +320,7 @@ func (c *cell) stop(reason error) {
 			}
 		})
 	}
+	c.unwatchChildren() // their Terminated would find no one to handle it
 	c.more().waiting = len(c.kids())
 	for _, child := range c.kids() {
 		child.sendSystem(stopSignal{reason: errParentStopping})
