@@ -55,12 +55,43 @@ func (r *renderer) codecMethods(typ string, fields []codecField) {
 	r.f.Func().Params(jen.Id("m").Op("*").Id(typ)).Id("UnmarshalWire").Params(jen.Id("d").Op("*").Qual(wirePath, "Decoder")).
 		Error().BlockFunc(func(g *jen.Group) {
 		var fs []wireTarget
+		owned := 0
 		for _, f := range fields {
 			fs = append(fs, wireTarget{num: f.num, target: jen.Id("m").Dot(f.name), wt: f.wt})
+			if f.wt.kind == wireString || f.wt.kind == wireBytes {
+				owned++
+			}
 		}
+		if owned < 2 {
+			g.Add(r.decodeFields("d", fs, 0))
+			g.Return(jen.Id("d").Dot("Err").Call())
+			return
+		}
+		// Several strings and byte slices: one allocation for all of
+		// them, made once the whole message has been read.
+		for i := range fs {
+			fs[i].owned = fs[i].wt.kind == wireString || fs[i].wt.kind == wireBytes
+		}
+		g.Var().Id("own").Qual(wirePath, "Owned")
 		g.Add(r.decodeFields("d", fs, 0))
-		g.Return(jen.Id("d").Dot("Err").Call())
+		g.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.Id("own").Dot("Copy").Call()
+		g.Return(jen.Nil())
 	})
+}
+
+// decodeOwned renders gathering the current field of dec, a string or
+// []byte of plan wt, into the Owned own, for target.
+func (r *renderer) decodeOwned(dec string, target *jen.Statement, wt *wireType) jen.Code {
+	method, basic, code := "String", types.Type(types.Typ[types.String]), jen.String()
+	if wt.kind == wireBytes {
+		method, basic, code = "Bytes", types.NewSlice(types.Typ[types.Byte]), jen.Index().Byte()
+	}
+	ptr := jen.Op("&").Add(target.Clone())
+	if !types.Identical(wt.typ, basic) {
+		ptr = jen.Parens(jen.Op("*").Add(code)).Call(ptr)
+	}
+	return jen.Id("own").Dot(method).Call(ptr, jen.Id(dec).Dot("Bytes").Call())
 }
 
 // wireTarget is a field to decode: its number, where it goes, its plan.
@@ -68,6 +99,7 @@ type wireTarget struct {
 	num    int
 	target *jen.Statement
 	wt     *wireType
+	owned  bool // gathered into the Owned own, copied out at the end
 }
 
 // conv renders x converted to basic type to, unless it has that type.
@@ -138,6 +170,10 @@ func (r *renderer) decodeFields(dec string, fs []wireTarget, depth int) jen.Code
 	return jen.For(d.Clone().Dot("Next").Call()).Block(
 		jen.Switch(d.Clone().Dot("Field").Call()).BlockFunc(func(g *jen.Group) {
 			for _, f := range fs {
+				if f.owned {
+					g.Case(jen.Lit(f.num)).Block(r.decodeOwned(dec, f.target, f.wt))
+					continue
+				}
 				g.Case(jen.Lit(f.num)).Block(r.decodeField(dec, f.target, f.wt, depth)...)
 			}
 			g.Default().Block(d.Clone().Dot("Skip").Call())

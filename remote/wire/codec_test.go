@@ -36,23 +36,28 @@ func (m sample) MarshalWire(e *wire.Encoder) {
 }
 
 func (m *sample) UnmarshalWire(d *wire.Decoder) error {
+	var own wire.Owned
 	for d.Next() {
 		switch d.Field() {
 		case 1:
 			m.N = d.Int()
 		case 2:
-			m.Name = d.String()
+			own.String(&m.Name, d.Bytes())
 		case 3:
 			m.F = d.Float64()
 		case 4:
 			m.OK = d.Bool()
 		case 5:
-			m.Data = append([]byte(nil), d.Bytes()...)
+			own.Bytes(&m.Data, d.Bytes())
 		default:
 			d.Skip()
 		}
 	}
-	return d.Err()
+	if err := d.Err(); err != nil {
+		return err
+	}
+	own.Copy()
+	return nil
 }
 
 // sampleV2 is sample after a schema change: field 2 removed, field 6 and

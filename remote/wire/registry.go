@@ -101,10 +101,14 @@ func (r *Registry) load() *tables {
 // Generated code registers its messages this way: functions written for
 // one concrete type keep their Encoder and Decoder on the stack, where
 // [Register] goes through the [Marshaler] and [Unmarshaler] interfaces.
+// Decoded values larger than a word are boxed into interface values from
+// shared slabs of about a kilobyte, one allocation for many messages: a
+// value its receiver keeps keeps at most a slab alive.
 func RegisterFuncs[T any](r *Registry, name string, marshal func(buf []byte, v T) []byte, unmarshal func(data []byte) (T, error)) error {
 	if marshal == nil || unmarshal == nil {
 		return fmt.Errorf("%w: register %s: nil codec function", ErrUnsupported, name)
 	}
+	boxes := newBoxes[T]()
 	return r.add(reflect.TypeFor[T](), &codec{
 		name: name, binary: true,
 		marshal: func(buf []byte, v any) ([]byte, error) { return marshal(buf, v.(T)), nil },
@@ -113,7 +117,7 @@ func RegisterFuncs[T any](r *Registry, name string, marshal func(buf []byte, v T
 			if err != nil {
 				return nil, err
 			}
-			return v, nil
+			return boxes.box(v), nil
 		},
 	})
 }

@@ -637,12 +637,13 @@ func (m Entry) MarshalWire(e *wire.Encoder) {
 
 // UnmarshalWire implements wire.Unmarshaler; unknown fields are skipped.
 func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
+	var own wire.Owned
 	for d.Next() {
 		switch d.Field() {
 		case 1:
 			m.Amount = Cents(d.Int())
 		case 2:
-			m.Memo = d.String()
+			own.String(&m.Memo, d.Bytes())
 		case 3:
 			var sub0 wire.Decoder
 			d.Message(&sub0)
@@ -688,7 +689,7 @@ func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 		case 7:
 			m.Scale = float32(d.Float64())
 		case 8:
-			m.Raw = Blob(append([]byte(nil), d.Bytes()...))
+			own.Bytes((*[]byte)(&m.Raw), d.Bytes())
 		case 9:
 			var sub0 wire.Decoder
 			d.Message(&sub0)
@@ -715,7 +716,11 @@ func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 			d.Skip()
 		}
 	}
-	return d.Err()
+	if err := d.Err(); err != nil {
+		return err
+	}
+	own.Copy()
+	return nil
 }
 
 // MarshalWire implements wire.Marshaler; zero fields are omitted.
