@@ -67,39 +67,44 @@ func (r *renderer) codecMethods(typ string, fields []codecField) {
 			g.Return(jen.Id("d").Dot("Err").Call())
 			return
 		}
-		// Several strings and byte slices: one allocation for all of
-		// them, made once the whole message has been read.
-		for i := range fs {
-			fs[i].owned = fs[i].wt.kind == wireString || fs[i].wt.kind == wireBytes
-		}
+		// Several strings and byte slices: read as views of the input,
+		// copied out in one allocation once the whole message is read.
 		g.Var().Id("own").Qual(wirePath, "Owned")
+		for i := range fs {
+			if fs[i].wt.kind == wireString || fs[i].wt.kind == wireBytes {
+				fs[i].owned = true
+				g.Var().Id(rawName(fs[i].num)).Index().Byte()
+			}
+		}
 		g.Add(r.decodeFields("d", fs, 0))
 		g.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-		g.Id("own").Dot("Copy").Call()
+		for _, f := range fs {
+			if !f.owned {
+				continue
+			}
+			method, basic := "String", types.Type(types.Typ[types.String])
+			if f.wt.kind == wireBytes {
+				method, basic = "Bytes", types.NewSlice(types.Typ[types.Byte])
+			}
+			val := jen.Id("own").Dot(method).Call(jen.Id(rawName(f.num)))
+			if !types.Identical(f.wt.typ, basic) {
+				val = jen.Add(r.typ(f.wt.typ)).Call(val)
+			}
+			g.If(jen.Id(rawName(f.num)).Op("!=").Nil()).Block(f.target.Clone().Op("=").Add(val))
+		}
 		g.Return(jen.Nil())
 	})
 }
 
-// decodeOwned renders gathering the current field of dec, a string or
-// []byte of plan wt, into the Owned own, for target.
-func (r *renderer) decodeOwned(dec string, target *jen.Statement, wt *wireType) jen.Code {
-	method, basic, code := "String", types.Type(types.Typ[types.String]), jen.String()
-	if wt.kind == wireBytes {
-		method, basic, code = "Bytes", types.NewSlice(types.Typ[types.Byte]), jen.Index().Byte()
-	}
-	ptr := jen.Op("&").Add(target.Clone())
-	if !types.Identical(wt.typ, basic) {
-		ptr = jen.Parens(jen.Op("*").Add(code)).Call(ptr)
-	}
-	return jen.Id("own").Dot(method).Call(ptr, jen.Id(dec).Dot("Bytes").Call())
-}
+// rawName is the local holding the view of the input of owned field num.
+func rawName(num int) string { return fmt.Sprintf("raw%d", num) }
 
 // wireTarget is a field to decode: its number, where it goes, its plan.
 type wireTarget struct {
 	num    int
 	target *jen.Statement
 	wt     *wireType
-	owned  bool // gathered into the Owned own, copied out at the end
+	owned  bool // read as a view into raw<num>, copied out at the end
 }
 
 // conv renders x converted to basic type to, unless it has that type.
@@ -171,7 +176,7 @@ func (r *renderer) decodeFields(dec string, fs []wireTarget, depth int) jen.Code
 		jen.Switch(d.Clone().Dot("Field").Call()).BlockFunc(func(g *jen.Group) {
 			for _, f := range fs {
 				if f.owned {
-					g.Case(jen.Lit(f.num)).Block(r.decodeOwned(dec, f.target, f.wt))
+					g.Case(jen.Lit(f.num)).Block(jen.Id(rawName(f.num)).Op("=").Id("own").Dot("Add").Call(d.Clone().Dot("Bytes").Call()))
 					continue
 				}
 				g.Case(jen.Lit(f.num)).Block(r.decodeField(dec, f.target, f.wt, depth)...)

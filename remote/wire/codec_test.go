@@ -37,18 +37,19 @@ func (m sample) MarshalWire(e *wire.Encoder) {
 
 func (m *sample) UnmarshalWire(d *wire.Decoder) error {
 	var own wire.Owned
+	var raw2, raw5 []byte
 	for d.Next() {
 		switch d.Field() {
 		case 1:
 			m.N = d.Int()
 		case 2:
-			own.String(&m.Name, d.Bytes())
+			raw2 = own.Add(d.Bytes())
 		case 3:
 			m.F = d.Float64()
 		case 4:
 			m.OK = d.Bool()
 		case 5:
-			own.Bytes(&m.Data, d.Bytes())
+			raw5 = own.Add(d.Bytes())
 		default:
 			d.Skip()
 		}
@@ -56,7 +57,12 @@ func (m *sample) UnmarshalWire(d *wire.Decoder) error {
 	if err := d.Err(); err != nil {
 		return err
 	}
-	own.Copy()
+	if raw2 != nil {
+		m.Name = own.String(raw2)
+	}
+	if raw5 != nil {
+		m.Data = own.Bytes(raw5)
+	}
 	return nil
 }
 

@@ -2,84 +2,62 @@ package wire
 
 import "unsafe"
 
-// maxOwned is how many fields an [Owned] gathers; more are copied one by
-// one as they come.
-const maxOwned = 8
-
-// Owned gathers the string and []byte fields a codec reads from a
-// [Decoder], as views of its input, and copies them out together with
-// [Owned.Copy]: one allocation for all of them instead of one each. A
-// decoded message may outlive the buffer it came from (a received frame
-// is reused or dropped), so its strings and byte slices must not alias
-// it. The copies share one block: each []byte has its capacity cut at
-// its length, so that appending to it never writes over a neighbour.
+// Owned copies the string and []byte fields of one decoded message out
+// of the decoder's input in one allocation instead of one each. A decoded
+// message may outlive the buffer it came from (a received frame is
+// reused or dropped), so its strings and byte slices must not alias it.
 //
 // Generated codecs of messages with several string and []byte fields use
-// it; the fields are set only by Copy, so a decode that fails leaves them
-// as they were. The zero Owned is ready to use; not safe for concurrent
-// use.
+// it in two steps: while reading, [Owned.Add] counts each field's bytes
+// (keeping the view of the input in a local); once the whole message is
+// read without error, [Owned.String] and [Owned.Bytes] copy each view
+// into one shared block. Each []byte gets its capacity cut at its
+// length, so that appending to it never writes over a neighbour. Owned
+// holds no pointers to the message, which may stay on its caller's
+// stack. The zero Owned is ready to use; not safe for concurrent use.
 type Owned struct {
-	n     int
 	size  int
-	field [maxOwned]ownedField
+	block []byte
 }
 
-// ownedField is one gathered field: its source and where it goes.
-type ownedField struct {
-	src []byte
-	str *string
-	bs  *[]byte
+// Add counts the bytes of b, a view of the decoder's input, and returns
+// it.
+func (o *Owned) Add(b []byte) []byte {
+	o.size += len(b)
+	return b
 }
 
-// String gathers src, a view of the decoder's input, for *dst.
-func (o *Owned) String(dst *string, src []byte) {
-	if o.n == len(o.field) {
-		*dst = string(src)
-		return
+// take returns a copy of b carved from the block, allocated at the first
+// call with the size counted by then; b's own allocation if it does not
+// fit (b was not counted).
+func (o *Owned) take(b []byte) []byte {
+	n := len(b)
+	if o.block == nil && o.size > 0 {
+		o.block = make([]byte, 0, o.size)
 	}
-	o.field[o.n] = ownedField{src: src, str: dst}
-	o.n++
-	o.size += len(src)
+	if cap(o.block)-len(o.block) < n {
+		return append([]byte(nil), b...)
+	}
+	at := len(o.block)
+	o.block = append(o.block, b...)
+	return o.block[at : at+n : at+n]
 }
 
-// Bytes gathers src, a view of the decoder's input, for *dst; an empty
-// src sets nil.
-func (o *Owned) Bytes(dst *[]byte, src []byte) {
-	if o.n == len(o.field) {
-		*dst = append([]byte(nil), src...)
-		return
+// String returns a copy of b, counted by Add, as a string.
+func (o *Owned) String(b []byte) string {
+	if len(b) == 0 {
+		return ""
 	}
-	o.field[o.n] = ownedField{src: src, bs: dst}
-	o.n++
-	o.size += len(src)
+	c := o.take(b)
+	// c is a part of the block no one else is given, never written
+	// again: the string may view it.
+	return unsafe.String(&c[0], len(c))
 }
 
-// Copy copies the gathered fields into one new block and sets them, in
-// the order gathered (a field read twice keeps its last value).
-func (o *Owned) Copy() {
-	var block []byte
-	if o.size > 0 {
-		block = make([]byte, o.size)
+// Bytes returns a copy of b, counted by Add; nil when b is empty.
+func (o *Owned) Bytes(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
 	}
-	at := 0
-	for i := range o.field[:o.n] {
-		f := &o.field[i]
-		n := copy(block[at:], f.src)
-		b := block[at : at+n : at+n]
-		at += n
-		switch {
-		case f.str != nil && n == 0:
-			*f.str = ""
-		case f.str != nil:
-			// block is never written again and b is nobody else's: the
-			// string may view it.
-			*f.str = unsafe.String(&b[0], n)
-		case n == 0:
-			*f.bs = nil
-		default:
-			*f.bs = b
-		}
-		*f = ownedField{}
-	}
-	o.n, o.size = 0, 0
+	return o.take(b)
 }

@@ -91,6 +91,13 @@ func (w *Wallet) Echo(_ *actor.Context, i int, i8 int8, u uint16, f float64, ok 
 	return Echoed{I: i, I8: i8, U: u, F: f, OK: ok, B: b, Refs: refs, Counts: counts, Blobs: blobs, Tree: tree}
 }
 
+// Record takes the remote bench suite's codec struct as its message: an
+// int64, a string, a float64, a bool and a []byte.
+func (w *Wallet) Record(_ *actor.Context, n int64, s string, f float64, ok bool, data []byte) {}
+
+// Mark takes scalars only: its message decodes without an allocation.
+func (w *Wallet) Mark(_ *actor.Context, n int64, f float64, ok bool) {}
+
 // Tree is recursive.
 type Tree struct {
 	Name string `wire:"1"`

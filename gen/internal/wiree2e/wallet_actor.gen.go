@@ -18,6 +18,8 @@ import (
 var (
 	_ func(*Wallet, *actor.Context, Entry, string)                                                                               = (*Wallet).Deposit
 	_ func(*Wallet, *actor.Context, int, int8, uint16, float64, bool, []byte, []actor.Ref, map[int]Cents, [][]byte, Tree) Echoed = (*Wallet).Echo
+	_ func(*Wallet, *actor.Context, int64, float64, bool)                                                                        = (*Wallet).Mark
+	_ func(*Wallet, *actor.Context, int64, string, float64, bool, []byte)                                                        = (*Wallet).Record
 	_ func(*Wallet, *actor.Context) (Statement, error)                                                                           = (*Wallet).Statement
 	_ func(*Wallet, *actor.Context) Summary                                                                                      = (*Wallet).Summary
 	_ func(*Wallet, *actor.Context, Cents) error                                                                                 = (*Wallet).Withdraw
@@ -41,6 +43,22 @@ type walletEchoMsg struct {
 	counts map[int]Cents
 	blobs  [][]byte
 	tree   Tree
+}
+
+// walletMarkMsg is the message of [Wallet.Mark].
+type walletMarkMsg struct {
+	n  int64
+	f  float64
+	ok bool
+}
+
+// walletRecordMsg is the message of [Wallet.Record].
+type walletRecordMsg struct {
+	n    int64
+	s    string
+	f    float64
+	ok   bool
+	data []byte
 }
 
 // walletStatementMsg is the message of [Wallet.Statement].
@@ -70,6 +88,16 @@ func (WalletMessages) Deposit(e Entry, note string) any {
 // Echo returns the message of WalletRef.Echo (a value of an unexported type).
 func (WalletMessages) Echo(i int, i8 int8, u uint16, f float64, ok bool, b []byte, refs []actor.Ref, counts map[int]Cents, blobs [][]byte, tree Tree) any {
 	return walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree}
+}
+
+// Mark returns the message of WalletRef.Mark (a value of an unexported type).
+func (WalletMessages) Mark(n int64, f float64, ok bool) any {
+	return walletMarkMsg{n: n, f: f, ok: ok}
+}
+
+// Record returns the message of WalletRef.Record (a value of an unexported type).
+func (WalletMessages) Record(n int64, s string, f float64, ok bool, data []byte) any {
+	return walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data}
 }
 
 // Statement returns the message of WalletRef.Statement (a value of an unexported type).
@@ -102,6 +130,12 @@ func (x *walletActor) Receive(c *actor.Context, msg any) (any, error) {
 		return nil, nil
 	case walletEchoMsg:
 		return x.a.Echo(c, m.i, m.i8, m.u, m.f, m.ok, m.b, m.refs, m.counts, m.blobs, m.tree), nil
+	case walletMarkMsg:
+		x.a.Mark(c, m.n, m.f, m.ok)
+		return nil, nil
+	case walletRecordMsg:
+		x.a.Record(c, m.n, m.s, m.f, m.ok, m.data)
+		return nil, nil
 	case walletStatementMsg:
 		return x.a.Statement(c)
 	case walletSummaryMsg:
@@ -190,6 +224,50 @@ func (x *walletActor) callByName(c *actor.Context, m call.Call) (any, error) {
 			return nil, err
 		}
 		return x.a.Echo(c, arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9), nil
+	case "mark":
+		if err := call.Arity(m, 3, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int64](m, 0, "n")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[float64](m, 1, "f")
+		if err != nil {
+			return nil, err
+		}
+		arg2, err := call.Arg[bool](m, 2, "ok")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Mark(c, arg0, arg1, arg2)
+		return nil, nil
+	case "record":
+		if err := call.Arity(m, 5, false); err != nil {
+			return nil, err
+		}
+		arg0, err := call.Arg[int64](m, 0, "n")
+		if err != nil {
+			return nil, err
+		}
+		arg1, err := call.Arg[string](m, 1, "s")
+		if err != nil {
+			return nil, err
+		}
+		arg2, err := call.Arg[float64](m, 2, "f")
+		if err != nil {
+			return nil, err
+		}
+		arg3, err := call.Arg[bool](m, 3, "ok")
+		if err != nil {
+			return nil, err
+		}
+		arg4, err := call.Arg[[]byte](m, 4, "data")
+		if err != nil {
+			return nil, err
+		}
+		x.a.Record(c, arg0, arg1, arg2, arg3, arg4)
+		return nil, nil
 	case "statement":
 		if err := call.Arity(m, 0, false); err != nil {
 			return nil, err
@@ -313,6 +391,26 @@ func (r WalletRef) EchoAsync(c *actor.Context, i int, i8 int8, u uint16, f float
 		return loop.Rejected[Echoed](c.Loop(), err)
 	}
 	return actor.AskAsync[Echoed](c, r.ref, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
+}
+
+// Mark tells the actor to run [Wallet.Mark] and returns at once, with the
+// reason the message could not be delivered (actor.ErrNotFound,
+// actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
+func (r WalletRef) Mark(n int64, f float64, ok bool) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	return r.sys.Tell(r.ref, walletMarkMsg{n: n, f: f, ok: ok})
+}
+
+// Record tells the actor to run [Wallet.Record] and returns at once, with
+// the reason the message could not be delivered (actor.ErrNotFound,
+// actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
+func (r WalletRef) Record(n int64, s string, f float64, ok bool, data []byte) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	return r.sys.Tell(r.ref, walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data})
 }
 
 // Statement asks the actor to run [Wallet.Statement] and waits for its
@@ -449,6 +547,56 @@ func (t WalletTimers) DepositFixedRate(key any, d time.Duration, e Entry, note s
 	return t.Timers.StartFixedRate(key, d, walletDepositMsg{e: e, note: note})
 }
 
+// MarkAfter delivers the message of [Wallet.Mark] to the actor once, after d
+// (a single-shot timer), under key, replacing key's timer. It fails with
+// actor.ErrStopped once the actor is stopping.
+func (t WalletTimers) MarkAfter(key any, d time.Duration, n int64, f float64, ok bool) error {
+	return t.Timers.StartSingle(key, d, walletMarkMsg{n: n, f: f, ok: ok})
+}
+
+// MarkFixedDelay delivers the message of [Wallet.Mark] to the actor every d,
+// measured from the end of the previous delivery's handling (fixed delay: a
+// slow handler delays the next delivery), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t WalletTimers) MarkFixedDelay(key any, d time.Duration, n int64, f float64, ok bool) error {
+	return t.Timers.StartFixedDelay(key, d, walletMarkMsg{n: n, f: f, ok: ok})
+}
+
+// MarkFixedRate delivers the message of [Wallet.Mark] to the actor every d,
+// measured from the previous delivery's deadline (fixed rate: a slow handler
+// does not shift the schedule), until cancelled, under key, replacing key's
+// timer. It fails with actor.ErrStopped once the actor is stopping, and with
+// an error if d is not positive.
+func (t WalletTimers) MarkFixedRate(key any, d time.Duration, n int64, f float64, ok bool) error {
+	return t.Timers.StartFixedRate(key, d, walletMarkMsg{n: n, f: f, ok: ok})
+}
+
+// RecordAfter delivers the message of [Wallet.Record] to the actor once,
+// after d (a single-shot timer), under key, replacing key's timer. It fails
+// with actor.ErrStopped once the actor is stopping.
+func (t WalletTimers) RecordAfter(key any, d time.Duration, n int64, s string, f float64, ok bool, data []byte) error {
+	return t.Timers.StartSingle(key, d, walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data})
+}
+
+// RecordFixedDelay delivers the message of [Wallet.Record] to the actor
+// every d, measured from the end of the previous delivery's handling (fixed
+// delay: a slow handler delays the next delivery), until cancelled, under
+// key, replacing key's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t WalletTimers) RecordFixedDelay(key any, d time.Duration, n int64, s string, f float64, ok bool, data []byte) error {
+	return t.Timers.StartFixedDelay(key, d, walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data})
+}
+
+// RecordFixedRate delivers the message of [Wallet.Record] to the actor every
+// d, measured from the previous delivery's deadline (fixed rate: a slow
+// handler does not shift the schedule), until cancelled, under key,
+// replacing key's timer. It fails with actor.ErrStopped once the actor is
+// stopping, and with an error if d is not positive.
+func (t WalletTimers) RecordFixedRate(key any, d time.Duration, n int64, s string, f float64, ok bool, data []byte) error {
+	return t.Timers.StartFixedRate(key, d, walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data})
+}
+
 // MarshalWire implements wire.Marshaler; zero fields are omitted.
 func (m walletDepositMsg) MarshalWire(e *wire.Encoder) {
 	e.Message(1, false, m.e.MarshalWire)
@@ -569,6 +717,72 @@ func (m *walletEchoMsg) UnmarshalWire(d *wire.Decoder) error {
 }
 
 // MarshalWire implements wire.Marshaler; zero fields are omitted.
+func (m walletMarkMsg) MarshalWire(e *wire.Encoder) {
+	e.Int(1, m.n)
+	e.Float64(2, m.f)
+	e.Bool(3, m.ok)
+}
+
+// UnmarshalWire implements wire.Unmarshaler; unknown fields are skipped.
+func (m *walletMarkMsg) UnmarshalWire(d *wire.Decoder) error {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			m.n = d.Int()
+		case 2:
+			m.f = d.Float64()
+		case 3:
+			m.ok = d.Bool()
+		default:
+			d.Skip()
+		}
+	}
+	return d.Err()
+}
+
+// MarshalWire implements wire.Marshaler; zero fields are omitted.
+func (m walletRecordMsg) MarshalWire(e *wire.Encoder) {
+	e.Int(1, m.n)
+	e.String(2, m.s)
+	e.Float64(3, m.f)
+	e.Bool(4, m.ok)
+	e.BytesField(5, m.data)
+}
+
+// UnmarshalWire implements wire.Unmarshaler; unknown fields are skipped.
+func (m *walletRecordMsg) UnmarshalWire(d *wire.Decoder) error {
+	var own wire.Owned
+	var raw2 []byte
+	var raw5 []byte
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			m.n = d.Int()
+		case 2:
+			raw2 = own.Add(d.Bytes())
+		case 3:
+			m.f = d.Float64()
+		case 4:
+			m.ok = d.Bool()
+		case 5:
+			raw5 = own.Add(d.Bytes())
+		default:
+			d.Skip()
+		}
+	}
+	if err := d.Err(); err != nil {
+		return err
+	}
+	if raw2 != nil {
+		m.s = own.String(raw2)
+	}
+	if raw5 != nil {
+		m.data = own.Bytes(raw5)
+	}
+	return nil
+}
+
+// MarshalWire implements wire.Marshaler; zero fields are omitted.
 func (m walletStatementMsg) MarshalWire(e *wire.Encoder) {}
 
 // UnmarshalWire implements wire.Unmarshaler; unknown fields are skipped.
@@ -638,12 +852,14 @@ func (m Entry) MarshalWire(e *wire.Encoder) {
 // UnmarshalWire implements wire.Unmarshaler; unknown fields are skipped.
 func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 	var own wire.Owned
+	var raw2 []byte
+	var raw8 []byte
 	for d.Next() {
 		switch d.Field() {
 		case 1:
 			m.Amount = Cents(d.Int())
 		case 2:
-			own.String(&m.Memo, d.Bytes())
+			raw2 = own.Add(d.Bytes())
 		case 3:
 			var sub0 wire.Decoder
 			d.Message(&sub0)
@@ -689,7 +905,7 @@ func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 		case 7:
 			m.Scale = float32(d.Float64())
 		case 8:
-			own.Bytes((*[]byte)(&m.Raw), d.Bytes())
+			raw8 = own.Add(d.Bytes())
 		case 9:
 			var sub0 wire.Decoder
 			d.Message(&sub0)
@@ -719,7 +935,12 @@ func (m *Entry) UnmarshalWire(d *wire.Decoder) error {
 	if err := d.Err(); err != nil {
 		return err
 	}
-	own.Copy()
+	if raw2 != nil {
+		m.Memo = own.String(raw2)
+	}
+	if raw8 != nil {
+		m.Raw = Blob(own.Bytes(raw8))
+	}
 	return nil
 }
 
@@ -901,6 +1122,32 @@ func RegisterWalletMessages(reg *wire.Registry) error {
 			return e.Bytes()
 		},
 		func(data []byte) (m walletEchoMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
+		return err
+	}
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Mark",
+		func(buf []byte, m walletMarkMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletMarkMsg, err error) {
+			err = m.UnmarshalWire(wire.NewDecoder(data))
+			return
+		},
+	); err != nil {
+		return err
+	}
+	if err := wire.RegisterFuncs(reg, "github.com/troupe-go/troupe/gen/internal/wiree2e.Wallet.Record",
+		func(buf []byte, m walletRecordMsg) []byte {
+			e := wire.NewEncoder(buf)
+			m.MarshalWire(e)
+			return e.Bytes()
+		},
+		func(data []byte) (m walletRecordMsg, err error) {
 			err = m.UnmarshalWire(wire.NewDecoder(data))
 			return
 		},
