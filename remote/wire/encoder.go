@@ -39,6 +39,11 @@ func (e *Encoder) Reset() { e.buf = e.buf[:0] }
 // key appends the key of field f with wire type t. Field numbers outside
 // 1..MaxField are a bug in the codec: it panics.
 func (e *Encoder) key(f int, t int) {
+	if uint(f-1) < 15 {
+		// Fields 1 to 15, the common case: a one-byte key.
+		e.buf = append(e.buf, byte(f<<3|t))
+		return
+	}
 	if f < 1 || f > MaxField {
 		panic("wire: field number out of range")
 	}
