@@ -2,6 +2,7 @@ package loop
 
 import (
 	"errors"
+	"math"
 	"runtime/debug"
 )
 
@@ -150,4 +151,44 @@ func (l *Loop) returnOne(h MailHost, m Mail) {
 		}
 	}()
 	h.ReturnMail(m, ErrLoopClosed)
+}
+
+// PostBatch queues the letters of ms in order, as many Posts with over
+// would, in one go: an unbounded lane takes them under one lock and the
+// loop is woken once. A bounded lane takes them one by one, each under
+// the bound and over's policy. Each letter not queued is passed to
+// failed, if not nil, with the reason Post would return, on the posting
+// goroutine, after the post; letters dropped to make room go to the
+// host's [MailHost.ReturnMail] as with Post. ms is not kept. Safe from any
+// goroutine; it never blocks.
+func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(m Mail, err error)) {
+	fail := func(m Mail, err error) {
+		if failed != nil {
+			failed(m, err)
+		}
+	}
+	if !l.mailHost || l.in.lim != nil {
+		for _, m := range ms {
+			if err := l.Post(m, over); err != nil {
+				fail(m, err)
+			}
+		}
+		return
+	}
+	if len(ms) == 0 {
+		return
+	}
+	q := &l.in
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		for _, m := range ms {
+			fail(m, ErrLoopClosed)
+		}
+		return
+	}
+	q.mail = append(q.mail, ms...)
+	q.mailN.Store(int32(min(len(q.mail), math.MaxInt32)))
+	q.mu.Unlock()
+	l.notify()
 }
