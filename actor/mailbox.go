@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/troupe-go/troupe/loop"
@@ -72,6 +73,35 @@ func (c *cell) post(ctx context.Context, wait bool, expired <-chan time.Time, m 
 			return err
 		}
 	}
+}
+
+// mailBatches holds the letters of batch posts between uses.
+var mailBatches = sync.Pool{New: func() any { return new([]loop.Mail) }}
+
+// postBatch queues tells msgs in order, in one go, as post without
+// waiting would each; failed gets the index and reason of each one not
+// queued.
+func (c *cell) postBatch(msgs []any, failed func(i int, err error)) {
+	over := loop.OverflowRefuse
+	if c.cfg.mailboxPolicy == DropOldest {
+		over = loop.OverflowDropOldest
+	}
+	p := mailBatches.Get().(*[]loop.Mail)
+	ms := (*p)[:0]
+	for _, msg := range msgs {
+		ms = append(ms, loop.Mail{Msg: msg})
+	}
+	c.l.PostBatch(ms, over, func(i int, err error) {
+		if errors.Is(err, loop.ErrMailFull) {
+			err = fmt.Errorf("%w: %s", ErrMailboxFull, c.self())
+		} else {
+			err = fmt.Errorf("%w: %s", ErrStopped, c.self())
+		}
+		failed(i, err)
+	})
+	clear(ms)
+	*p = ms
+	mailBatches.Put(p)
 }
 
 // waitRoom waits until the mailbox may have room, ctx is done or expired

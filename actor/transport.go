@@ -123,6 +123,37 @@ func (h *host) Deliver(to Ref, msg any, reply func(v any, err error)) error {
 	return s.deliverCtx(context.Background(), false, to, msg, reply)
 }
 
+// DeliverBatch hands tells that arrived together for the local actor
+// named to, in order, to its mailbox in one go; see
+// actor/transport.Host.
+func (h *host) DeliverBatch(to Ref, msgs []any, failed func(i int, err error)) {
+	s := (*System)(h)
+	var c *cell
+	err := fmt.Errorf("%w: %s: %w", ErrNotFound, to, errForeignRef)
+	if to.system == s.name {
+		if c = s.reg.get(to.h, to.path); c == nil {
+			err = fmt.Errorf("%w: %s", ErrNotFound, to)
+		}
+	}
+	if c != nil {
+		c.postBatch(msgs, func(i int, err error) {
+			err = s.closedErr(to, err)
+			s.deadLetter(to, msgs[i], err)
+			if failed != nil {
+				failed(i, err)
+			}
+		})
+		return
+	}
+	err = s.closedErr(to, err)
+	for i, msg := range msgs {
+		s.deadLetter(to, msg, err)
+		if failed != nil {
+			failed(i, err)
+		}
+	}
+}
+
 // WatchFor makes watcher, an actor of another system, watch the local
 // actor target; see actor/transport.Host.
 func (h *host) WatchFor(watcher, target Ref) {

@@ -156,21 +156,21 @@ func (l *Loop) returnOne(h MailHost, m Mail) {
 // PostBatch queues the letters of ms in order, as many Posts with over
 // would, in one go: an unbounded lane takes them under one lock and the
 // loop is woken once. A bounded lane takes them one by one, each under
-// the bound and over's policy. Each letter not queued is passed to
-// failed, if not nil, with the reason Post would return, on the posting
+// the bound and over's policy. For each letter not queued, failed, if not
+// nil, gets its index in ms and the reason Post would return, on the posting
 // goroutine, after the post; letters dropped to make room go to the
 // host's [MailHost.ReturnMail] as with Post. ms is not kept. Safe from any
 // goroutine; it never blocks.
-func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(m Mail, err error)) {
-	fail := func(m Mail, err error) {
+func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(i int, err error)) {
+	fail := func(i int, err error) {
 		if failed != nil {
-			failed(m, err)
+			failed(i, err)
 		}
 	}
 	if !l.mailHost || l.in.lim != nil {
-		for _, m := range ms {
+		for i, m := range ms {
 			if err := l.Post(m, over); err != nil {
-				fail(m, err)
+				fail(i, err)
 			}
 		}
 		return
@@ -182,8 +182,8 @@ func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(m Mail, err error
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		for _, m := range ms {
-			fail(m, ErrLoopClosed)
+		for i := range ms {
+			fail(i, ErrLoopClosed)
 		}
 		return
 	}

@@ -16,8 +16,9 @@ func ExampleLoop_PostBatch() {
 	l.PostBatch([]loop.Mail{{Msg: "a"}, {Msg: "b"}, {Msg: "c"}}, loop.OverflowRefuse, nil)
 	l.Run(context.Background())
 	l.Close()
-	l.PostBatch([]loop.Mail{{Msg: "late"}}, loop.OverflowRefuse, func(m loop.Mail, err error) {
-		fmt.Println("not queued:", m.Msg, err)
+	late := []loop.Mail{{Msg: "late"}}
+	l.PostBatch(late, loop.OverflowRefuse, func(i int, err error) {
+		fmt.Println("not queued:", late[i].Msg, err)
 	})
 	// Output:
 	// mail: a
@@ -78,12 +79,12 @@ func TestPostBatchHammer(t *testing.T) {
 							}
 							continue
 						}
-						l.PostBatch(ms, tt.over, func(m loop.Mail, err error) {
+						l.PostBatch(ms, tt.over, func(i int, err error) {
 							if !errors.Is(err, loop.ErrMailFull) {
 								t.Errorf("failed with %v", err)
 							}
 							mu.Lock()
-							failed = append(failed, m.Msg)
+							failed = append(failed, ms[i].Msg)
 							mu.Unlock()
 						})
 					}

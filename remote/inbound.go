@@ -19,6 +19,23 @@ type inbound struct {
 	dec   wire.Decoding
 	to    wire.Ref
 	toRef actor.Ref
+	// The run of tells to one actor read so far from the frame, not yet
+	// delivered: delivered as one batch (one lock, one wake-up of the
+	// actor's loop) when the frame ends or an envelope of another kind or
+	// for another actor comes. Their envelopes are kept for the notice of
+	// one not delivered; their bodies alias the frame, which is this
+	// goroutine's until onMessage returns.
+	batchTo actor.Ref
+	msgs    []any
+	tells   []pendingTell
+}
+
+// pendingTell is what refusing a batched tell needs of its envelope.
+type pendingTell struct {
+	node string
+	to   wire.Ref
+	typ  string
+	body []byte
 }
 
 // ref returns the actor ref of r.
@@ -38,9 +55,26 @@ func (n *Node) onMessage(m *nats.Msg) {
 		return
 	}
 	n.stats.framesReceived.Add(1)
-	if err := wire.ReadFrame(m.Data, n.cfg.maxFrame, n.handle); err != nil {
+	err := wire.ReadFrame(m.Data, n.cfg.maxFrame, n.handle)
+	n.flushTells()
+	if err != nil {
 		n.reject(m.Subject, err)
 	}
+}
+
+// flushTells delivers the batch of tells gathered so far.
+func (n *Node) flushTells() {
+	in := &n.in
+	if len(in.msgs) == 0 {
+		return
+	}
+	n.host.DeliverBatch(in.batchTo, in.msgs, func(i int, err error) {
+		t := in.tells[i]
+		n.refuse(&wire.Envelope{Kind: wire.KindTell, Node: t.node, To: t.to, Type: t.typ, Body: t.body}, err)
+	})
+	clear(in.msgs)
+	clear(in.tells)
+	in.msgs, in.tells = in.msgs[:0], in.tells[:0]
 }
 
 // reject counts and logs a refused frame or envelope. Logging is
@@ -53,8 +87,13 @@ func (n *Node) reject(subject string, err error) {
 	}
 }
 
-// handle acts on one inbound envelope.
+// handle acts on one inbound envelope. Tells are gathered into batches
+// (onTell); anything else first delivers the batch, so that what one
+// sender sent keeps its order.
 func (n *Node) handle(e *wire.Envelope) error {
+	if e.Kind != wire.KindTell {
+		n.flushTells()
+	}
 	for _, r := range [...]wire.Ref{e.To, e.From} {
 		if err := checkRef(r); err != nil {
 			n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: %s: %w", ErrRejected, e.Kind, err))
@@ -97,15 +136,27 @@ func (n *Node) handle(e *wire.Envelope) error {
 // the sender's node with the message.
 func (n *Node) onTell(e *wire.Envelope) {
 	n.stats.received.Add(1)
-	v, err := n.in.dec.Unmarshal(n.reg, e.Type, e.Body)
+	in := &n.in
+	v, err := in.dec.Unmarshal(n.reg, e.Type, e.Body)
 	if err != nil {
 		n.reject(nodeSubject(n.name, ""), err)
-	} else {
-		err = n.deliver(e, n.in.ref(e.To), v, nil)
-	}
-	if err != nil {
 		n.refuse(e, err)
+		return
 	}
+	to := in.ref(e.To)
+	if len(in.msgs) > 0 && to != in.batchTo || len(e.Headers) > 0 {
+		n.flushTells()
+	}
+	if len(e.Headers) > 0 {
+		// A tell with a trace context is delivered alone, under it.
+		if err := n.deliver(e, to, v, nil); err != nil {
+			n.refuse(e, err)
+		}
+		return
+	}
+	in.batchTo = to
+	in.msgs = append(in.msgs, v)
+	in.tells = append(in.tells, pendingTell{node: e.Node, to: e.To, typ: e.Type, body: e.Body})
 }
 
 // onAsk delivers an ask; the reply travels back to the asking node.

@@ -57,6 +57,14 @@ type Host interface {
 	// dead letters, reply (if any) gets the error, and Deliver returns it
 	// ([actor.ErrNotFound], [actor.ErrStopped], [actor.ErrMailboxFull]).
 	Deliver(to actor.Ref, msg any, reply func(v any, err error)) error
+	// DeliverBatch hands tells that arrived together for the local actor
+	// named to, in order: as Deliver with a nil reply would each of them,
+	// but queued in the actor's mailbox in one go (one lock, one wake-up
+	// of its loop). A bounded mailbox takes them one by one under its
+	// bound and policy. Each message not delivered goes to dead letters,
+	// and failed, if not nil, is called with its index in msgs and the
+	// reason, after the batch is queued. msgs is not kept.
+	DeliverBatch(to actor.Ref, msgs []any, failed func(i int, err error))
 	// WatchFor makes watcher, an actor of another system, watch the
 	// local actor target: when target stops, or at once if it does not
 	// live, the transport's Terminated is called for watcher.
