@@ -210,6 +210,9 @@ type Decoding struct {
 	codec *codec
 	bytes bool   // codec is the builtin []byte one
 	slab  []byte // where small []byte messages are copied
+	// where the slice headers of those messages are boxed: as an
+	// interface value, a []byte is a pointer to a header of its own
+	boxes *boxes[[]byte]
 }
 
 // slabSize is the size of the slabs small []byte messages share; one
@@ -230,7 +233,10 @@ func (d *Decoding) Unmarshal(r *Registry, name string, data []byte) (any, error)
 	}
 	if d.bytes {
 		if b, ok := d.slabBytes(data); ok {
-			return b, nil
+			if d.boxes == nil {
+				d.boxes = newBoxes[[]byte]()
+			}
+			return d.boxes.box(b), nil
 		}
 	}
 	return d.codec.decode(data)
