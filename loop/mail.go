@@ -187,8 +187,11 @@ func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(i int, err error)
 		}
 		return
 	}
-	q.mail = append(q.mail, ms...)
-	q.mailN.Store(int32(min(len(q.mail), math.MaxInt32)))
+	if q.mail == nil {
+		q.mail = mailBlocks.Get().(*mailBlock)
+	}
+	q.mail.s = append(q.mail.s, ms...)
+	q.mailN.Store(int32(min(len(q.mail.s), math.MaxInt32)))
 	q.mu.Unlock()
 	l.notify()
 }
