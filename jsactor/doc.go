@@ -106,13 +106,14 @@
 //
 // # Faults
 //
-// An exception in a callback (timer, immediate, microtask) is logged with
-// its JavaScript stack and passed to [WithErrorHandler]'s function; one in
-// a handler is its answer, as above. Failures for supervision (a restart,
-// with a fresh Runtime: the script's state is gone) are: an interrupted
-// turn, the stack bound, a memory budget breach left uncaught by a
-// handler, an error of the top level or init, and under
-// [WithCrashOnThrow] a handler's throw. They fail the actor with
+// An exception in a handler is its answer, as above. Failures for
+// supervision (a restart, with a fresh Runtime: the script's state is
+// gone) are: a throw outside any handler (a timer, interval or immediate
+// callback, a microtask), whatever the thrown value, an interrupted turn,
+// the stack bound, a memory budget breach left uncaught by a handler, an
+// error of the top level or init, and under [WithCrashOnThrow] a
+// handler's throw. A failure is logged once, with its JavaScript stack,
+// and passed to [WithErrorHandler]'s function. They fail the actor with
 // actor.Context.Fail: logs and errors read as the error, not as a panic. Promise rejections still unhandled
 // at a turn's checkpoint are reported, and reported again as handled if a
 // handler is attached later (to the error handler, wrapping
