@@ -234,7 +234,7 @@ func (c *cell) handlerError(msg any, reply replyFunc, err error) {
 func (c *cell) tellFailed(msg any, err error) {
 	c.logger().Warn("handler failed on a message no one asked for",
 		zap.String("message", fmt.Sprintf("%T", msg)), zap.Error(err))
-	c.sys.handlerFailed(c.self(), msg, err)
+	c.system().handlerFailed(c.self(), msg, err)
 }
 
 // isPanic reports whether err fails the actor: a recovered panic, or
