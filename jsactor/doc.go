@@ -26,9 +26,9 @@
 // answers with that error, as a Go handler that returns an error does:
 // an ask gets an [*Error] with the JavaScript stack (an ordinary error,
 // not a panic), a tell's error is logged at Warn on the actor's logger
-// and published as an actor.HandlerFailed event, either is passed to [WithErrorHandler]'s function, and the actor keeps
-// its state. [WithCrashOnThrow] makes such a throw fail the actor
-// instead. Call is the Go-side contract of a JS actor: the code
+// and published as an actor.HandlerFailed event, either is passed to
+// [WithErrorHandler]'s function, and the actor keeps its state.
+// [WithCrashOnThrow] makes such a throw fail the actor instead. Call is the Go-side contract of a JS actor: the code
 // generator's typed refs for JS actors (annotated Go interfaces) emit
 // Tell/Ask calls with it.
 //
