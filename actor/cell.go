@@ -220,15 +220,21 @@ func (c *cell) handle(msg any, reply replyFunc) {
 
 // handlerError keeps an error a handler returned from going unnoticed: an
 // unhandled message goes to dead letters, and the error of a tell, which
-// no asker receives, is logged. On the loop.
+// no asker receives, is logged and published (HandlerFailed). On the loop.
 func (c *cell) handlerError(msg any, reply replyFunc, err error) {
 	switch {
 	case errors.Is(err, ErrUnhandled):
 		c.system().deadLetter(c.self(), msg, err)
 	case reply == nil:
-		c.logger().Warn("handler failed on a message no one asked for",
-			zap.String("message", fmt.Sprintf("%T", msg)), zap.Error(err))
+		c.tellFailed(msg, err)
 	}
+}
+
+// tellFailed logs and publishes the error of a handler on a tell.
+func (c *cell) tellFailed(msg any, err error) {
+	c.logger().Warn("handler failed on a message no one asked for",
+		zap.String("message", fmt.Sprintf("%T", msg)), zap.Error(err))
+	c.system().handlerFailed(c.self(), msg, err)
 }
 
 // isPanic reports whether err fails the actor: a recovered panic, or

@@ -84,6 +84,13 @@ func (x *Context) Fail(err error) {
 	panic(&failure{err: err})
 }
 
+// HandlerFailed reports that the handler of msg, a message no one asked
+// for (a tell), failed with err after it returned (a promise it answered
+// with was rejected): the actor runtime logs it at Warn and publishes a
+// [HandlerFailed] event, as it does for an error a handler returns on a
+// tell. The actor keeps running. On the actor's loop.
+func (x *Context) HandlerFailed(msg any, err error) { x.c().tellFailed(msg, err) }
+
 // Stop stops the actor named r now, as [System.Stop]: its children first,
 // then it; the message it is handling is its last, and the messages still
 // in its mailbox go to dead letters. Stopping itself, a handler finishes

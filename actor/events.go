@@ -30,6 +30,10 @@ const (
 	Restarted
 	// Stopped: the actor stopped; Reason says why (nil for a requested stop).
 	Stopped
+	// HandlerFailed: a handler failed on a message no one asked for (a
+	// tell), which no asker receives: Reason is its error and MessageType
+	// the message's type. The actor keeps running.
+	HandlerFailed
 )
 
 // String names the kind.
@@ -41,15 +45,21 @@ func (k EventKind) String() string {
 		return "restarted"
 	case Stopped:
 		return "stopped"
+	case HandlerFailed:
+		return "handler failed"
 	}
 	return "unknown"
 }
 
-// Event is a lifecycle event of an actor.
+// Event is a lifecycle event of an actor, or the failure of its handler
+// on a tell (HandlerFailed).
 type Event struct {
 	Kind   EventKind
 	Actor  Ref
 	Reason error
+	// MessageType is the Go type of the message a handler failed on, as
+	// %T prints it (HandlerFailed only).
+	MessageType string
 }
 
 // bus fans dead letters and events out to subscribers. Subscribers run on
@@ -71,7 +81,8 @@ func (s *System) SubscribeDeadLetters(fn func(DeadLetter)) (cancel func()) {
 	return subscribe(&s.bus, &s.bus.dead, fn)
 }
 
-// SubscribeEvents calls fn for every lifecycle event until cancel is
+// SubscribeEvents calls fn for every lifecycle event, and every
+// HandlerFailed event, until cancel is
 // called. fn runs on the publishing goroutine and must not block.
 func (s *System) SubscribeEvents(fn func(Event)) (cancel func()) {
 	return subscribe(&s.bus, &s.bus.events, fn)
@@ -124,4 +135,13 @@ func (s *System) publish(e Event) {
 	for _, fn := range b.events {
 		fn(e)
 	}
+}
+
+// handlerFailed publishes a HandlerFailed event; with no subscriber it
+// costs one atomic load (the message's type is named only for one).
+func (s *System) handlerFailed(a Ref, msg any, err error) {
+	if s.bus.subs.Load() == 0 {
+		return
+	}
+	s.publish(Event{Kind: HandlerFailed, Actor: a, Reason: err, MessageType: fmt.Sprintf("%T", msg)})
 }

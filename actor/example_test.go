@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
 )
@@ -146,4 +148,27 @@ func ExampleSystem_VisitActors() {
 	})
 	fmt.Println("queued:", queued)
 	// Output: queued: 0
+}
+
+// A handler's error on a tell reaches no asker: the runtime logs it and
+// publishes it as a HandlerFailed event, with the message's type.
+func ExampleHandlerFailed() {
+	sys, _ := actor.NewSystem("demo", actor.WithLogger(zap.NewNop()))
+	defer sys.Shutdown(context.Background())
+	failed := make(chan actor.Event, 1)
+	cancel := sys.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.HandlerFailed {
+			failed <- e
+		}
+	})
+	defer cancel()
+	ref, _ := sys.Spawn("strict", "s", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			return nil, fmt.Errorf("cannot take %v", msg)
+		})
+	})
+	_ = sys.Tell(ref, 42)
+	e := <-failed
+	fmt.Println(e.Kind, e.MessageType, e.Reason)
+	// Output: handler failed int cannot take 42
 }

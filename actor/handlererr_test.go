@@ -62,3 +62,41 @@ func TestHandlerErrorsAreNotLost(t *testing.T) {
 		t.Fatalf("warnings %+v, want one for the failed tell", logs.All())
 	}
 }
+
+// The error a handler returns on a tell is published as a HandlerFailed
+// event with the message's type; an ask's error is the asker's alone.
+func TestTellErrorIsPublished(t *testing.T) {
+	s := newSystem(t, actor.WithLogger(zap.NewNop()))
+	events := make(chan actor.Event, 10)
+	defer s.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.HandlerFailed {
+			events <- e
+		}
+	})()
+	ref, err := s.Spawn("picky", "p", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			return nil, fmt.Errorf("bad input %v", msg)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask[any](t, s, ref, "asked"); err == nil {
+		t.Fatal("ask did not fail")
+	}
+	if err := s.Tell(ref, 42); err != nil {
+		t.Fatal(err)
+	}
+	e := <-events
+	if e.Actor != ref || e.MessageType != "int" || e.Reason == nil || e.Reason.Error() != "bad input 42" || e.Kind.String() != "handler failed" {
+		t.Fatalf("event %+v, want the tell's error on int", e)
+	}
+	if _, err := ask[any](t, s, ref, "asked"); err == nil {
+		t.Fatal("ask did not fail")
+	}
+	select {
+	case e := <-events:
+		t.Fatalf("an ask's error was published: %+v", e)
+	default:
+	}
+}

@@ -41,8 +41,9 @@ func Tell(sys *actor.System, to actor.Ref, method string, args ...any) error {
 type typedRef interface{ Ref() actor.Ref }
 
 // untypedRefs returns args with each typed ref replaced by its untyped
-// ref, copying args only if it holds one. Only whole arguments are
-// replaced: inside other values a ref crosses as an actor.Ref.
+// ref, copying args only if it holds one, so that it crosses to another
+// node as a ref. Only whole arguments are replaced: the conversion to
+// JavaScript also takes a typed ref nested in another value as a ref.
 func untypedRefs(args []any) []any {
 	out := args
 	copied := false

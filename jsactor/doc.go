@@ -25,10 +25,10 @@
 // answers an ask. A handler that throws, or whose promise rejects,
 // answers with that error, as a Go handler that returns an error does:
 // an ask gets an [*Error] with the JavaScript stack (an ordinary error,
-// not a panic), a tell's error is logged at Warn on the actor's logger,
-// either is passed to [WithErrorHandler]'s function, and the actor keeps
-// its state. [WithCrashOnThrow] makes such a throw fail the actor
-// instead. Call is the Go-side contract of a JS actor: the code
+// not a panic), a tell's error is logged at Warn on the actor's logger
+// and published as an actor.HandlerFailed event, either is passed to
+// [WithErrorHandler]'s function, and the actor keeps its state.
+// [WithCrashOnThrow] makes such a throw fail the actor instead. Call is the Go-side contract of a JS actor: the code
 // generator's typed refs for JS actors (annotated Go interfaces) emit
 // Tell/Ask calls with it.
 //
@@ -106,13 +106,14 @@
 //
 // # Faults
 //
-// An exception in a callback (timer, immediate, microtask) is logged with
-// its JavaScript stack and passed to [WithErrorHandler]'s function; one in
-// a handler is its answer, as above. Failures for supervision (a restart,
-// with a fresh Runtime: the script's state is gone) are: an interrupted
-// turn, the stack bound, a memory budget breach left uncaught by a
-// handler, an error of the top level or init, and under
-// [WithCrashOnThrow] a handler's throw. They fail the actor with
+// An exception in a handler is its answer, as above. Failures for
+// supervision (a restart, with a fresh Runtime: the script's state is
+// gone) are: a throw outside any handler (a timer, interval or immediate
+// callback, a microtask), whatever the thrown value, an interrupted turn,
+// the stack bound, a memory budget breach left uncaught by a handler, an
+// error of the top level or init, and under [WithCrashOnThrow] a
+// handler's throw. A failure is logged once, with its JavaScript stack,
+// and passed to [WithErrorHandler]'s function. They fail the actor with
 // actor.Context.Fail: logs and errors read as the error, not as a panic. Promise rejections still unhandled
 // at a turn's checkpoint are reported, and reported again as handled if a
 // handler is attached later (to the error handler, wrapping

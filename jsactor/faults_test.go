@@ -16,8 +16,8 @@ import (
 	"github.com/troupe-go/troupe/jsactor"
 )
 
-// Exceptions in callbacks are reported with their stack and do not stop
-// the actor.
+// Exceptions in callbacks (thrown outside any handler) are reported with
+// their stack and fail the actor: supervision restarts it.
 func TestCallbackExceptionsReported(t *testing.T) {
 	cases := []struct{ name, src, what string }{
 		{"timer", `setTimeout(function badTimer() { throw new Error("in timer") }, 0);`, "in timer"},
@@ -29,11 +29,16 @@ func TestCallbackExceptionsReported(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
 			ref := r.spawn("cb", `module.exports = { go() {`+tc.src+`}, ping() { return "alive" } };`)
-			r.call(ref, "go")
+			// A microtask queued by the handler runs in its turn: the
+			// failure is the ask's error too.
+			_, _ = jsactor.Ask[any](r.ctx(), r.sys, ref, "go")
 			err := r.waitReported(func(err error) bool { return strings.Contains(err.Error(), tc.what) })
 			je := jsErrorOf(err)
 			if je == nil || je.Stack == "" {
 				t.Fatalf("reported %#v, want a *jsactor.Error with a stack", err)
+			}
+			if e := r.waitEvent(ref, actor.Restarted); jsErrorOf(e.Reason) == nil {
+				t.Fatalf("restarted for %v, want the *jsactor.Error", e.Reason)
 			}
 			if v := r.call(ref, "ping"); v != "alive" {
 				t.Fatalf("actor after a callback exception: %v", v)

@@ -100,19 +100,3 @@ func (fl *fieldList) kept() []field {
 	}
 	return kept
 }
-
-// fieldNamed finds the field a JSON key sets: an exact name first, then a
-// case-insensitive match, as encoding/json does.
-func fieldNamed(fs []field, key string) (field, bool) {
-	for _, f := range fs {
-		if f.name == key {
-			return f, true
-		}
-	}
-	for _, f := range fs {
-		if strings.EqualFold(f.name, key) {
-			return f, true
-		}
-	}
-	return field{}, false
-}

@@ -3,6 +3,7 @@ package jsactor_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
@@ -66,5 +67,33 @@ func TestHandlerArgsCannotCross(t *testing.T) {
 	}
 	if got := r.call(ref, "go", 9); fmt.Sprint(got) != "9/1" {
 		t.Fatalf("next call got %v, want 9/1", got)
+	}
+}
+
+// A tell's throw, synchronous or by its promise's rejection, is published
+// as a HandlerFailed event (as a Go tell handler's error is) and the actor
+// keeps its state.
+func TestTellThrowIsPublished(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("teller", `let n = 0, release; module.exports = {
+		now() { n++; throw new Error("sync") },
+		async later() { n++; await new Promise(r => { release = r }); throw new Error("async") },
+		release() { release() },
+		count() { return n },
+	};`)
+	for _, m := range []string{"now", "later"} {
+		if err := jsactor.Tell(r.sys, ref, m); err != nil {
+			t.Fatal(err)
+		}
+		if m == "later" { // rejected in a later turn, after the handler returned
+			r.call(ref, "release")
+		}
+		e := r.waitEvent(ref, actor.HandlerFailed)
+		if jsErrorOf(e.Reason) == nil || !strings.Contains(e.MessageType, "Call") {
+			t.Fatalf("%s: event %+v, want the *jsactor.Error on a call", m, e)
+		}
+	}
+	if v := r.call(ref, "count"); v != int64(2) {
+		t.Fatalf("count = %v: the actor lost its state", v)
 	}
 }

@@ -143,7 +143,7 @@ func (in *instance) Receive(c *actor.Context, msg any) (any, error) {
 	var reply any
 	var replyErr error
 	if err == nil {
-		reply, replyErr = in.replyOf(v)
+		reply, replyErr = in.replyOf(msg, v)
 	} else if !isUncatchable(err) {
 		replyErr = in.threw(in.jsError(err))
 		err = nil
@@ -219,18 +219,19 @@ func (in *instance) args(n int) []goja.Value {
 
 // replyOf turns a handler's return value into the reply: a converted
 // value, or for a promise still pending a loop promise it settles.
-func (in *instance) replyOf(v goja.Value) (any, error) {
+func (in *instance) replyOf(msg any, v goja.Value) (any, error) {
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
 		if p, ok := o.Export().(*goja.Promise); ok {
-			return in.replyLater(o, p)
+			return in.replyLater(msg, o, p)
 		}
 	}
 	return in.toGo(v)
 }
 
-// replyLater answers with a loop promise settled by the JS promise; a
-// rejection is dealt with as a throw (see threw).
-func (in *instance) replyLater(o *goja.Object, p *goja.Promise) (any, error) {
+// replyLater answers msg with a loop promise settled by the JS promise; a
+// rejection is dealt with as a throw (see threw), and one no asker reads
+// goes where the runtime sends a tell's error (Context.HandlerFailed).
+func (in *instance) replyLater(msg any, o *goja.Object, p *goja.Promise) (any, error) {
 	switch p.State() {
 	case goja.PromiseStateFulfilled:
 		return in.toGo(p.Result())
@@ -260,9 +261,9 @@ func (in *instance) replyLater(o *goja.Object, p *goja.Promise) (any, error) {
 			delete(in.asks, res)
 			jerr := in.threw(in.errorOf(call.Argument(0)))
 			if !reply.asked && in.failure == nil {
-				// No one will read the rejection: log it, as the
-				// actor runtime logs the error of a tell's handler.
-				in.logger().Warn("handler failed on a message no one asked for", zap.Error(jerr))
+				// No one will read the rejection: log and publish
+				// it, as the runtime does with a tell handler's error.
+				in.c.HandlerFailed(msg, jerr)
 			}
 			res.Reject(jerr)
 		}

@@ -9,12 +9,14 @@ import (
 // promise takes), so it neither looks up Promise nor calls anything a
 // script could replace: its callbacks run at the current turn's
 // checkpoint, in order with promise reactions. An exception in one is
-// reported, as browsers report it, and does not stop the others.
+// thrown outside any handler: it fails the instance at the end of the
+// turn (as an uncaught exception ends a Node process), the others still
+// run first.
 var microtaskShim = mustCompileShim("queueMicrotask", true)
 
 func (in *instance) buildQueueMicrotask() goja.Value {
 	report := func(call goja.FunctionCall) goja.Value {
-		in.report("microtask threw", in.errorOf(call.Argument(0)))
+		in.threwOutside("microtask threw", in.errorOf(call.Argument(0)))
 		return goja.Undefined()
 	}
 	check := func(call goja.FunctionCall) goja.Value {

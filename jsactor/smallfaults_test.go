@@ -6,55 +6,86 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
 	"github.com/troupe-go/troupe/loop"
+	"go.uber.org/zap"
 )
 
 // Whatever a handler throws, the ask gets a *jsactor.Error whose text
-// shows no goja internals nor Go heap addresses; thrown from a timer, the
-// same values are reported and the actor keeps running.
+// shows no goja internals nor Go heap addresses. Thrown outside a handler
+// (a timer, an interval, an immediate, a microtask queued by a timer),
+// any value, an Error or a string as much as a hostile one, fails the
+// actor: supervision restarts it, the failure is logged once, and the
+// error handler gets it as a *jsactor.Error.
 func TestHostileThrownValues(t *testing.T) {
 	cases := []struct{ name, expr string }{
+		{"error", `new Error("plain")`},
+		{"string", `"a string"`},
 		{"proxy with throwing getPrototypeOf", `new Proxy({}, { getPrototypeOf() { throw new Error("trap") }, get() { throw new Error("get trap") } })`},
 		{"revoked proxy", `(() => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy })()`},
 		{"revoked proxy of an error", `(() => { const p = Proxy.revocable(new Error("x"), {}); p.revoke(); return p.proxy })()`},
 		{"null-prototype object", `Object.create(null)`},
 		{"error with throwing message getter", `Object.defineProperty(new Error("m"), "message", { get() { throw 1 } })`},
 	}
+	schedulers := []struct{ name, src string }{
+		{"setTimeout", `setTimeout(function boom() { throw %s }, 0)`},
+		{"setInterval", `const id = setInterval(function boom() { clearInterval(id); throw %s }, 1)`},
+		{"setImmediate", `setImmediate(function boom() { throw %s })`},
+		{"queueMicrotask from a timer", `setTimeout(() => queueMicrotask(function boom() { throw %s }), 0)`},
+	}
 	leak := regexp.MustCompile(`0x[0-9a-f]{6,}|goja\.|\*goja|github\.com/`)
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t)
-			ref := r.spawn("thrower", `let n = 0; module.exports = {
-				now() { throw `+tc.expr+` },
-				later() { setTimeout(function boom() { throw `+tc.expr+` }, 0) },
-				count() { return ++n },
-			};`)
-			_, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "now")
-			var je *jsactor.Error
-			if !errors.As(err, &je) {
-				var pe *loop.PanicError
-				if errors.As(err, &pe) {
-					t.Logf("%s", pe.Stack)
+		for _, sc := range schedulers {
+			t.Run(tc.name+"/"+sc.name, func(t *testing.T) {
+				r := newRig(t)
+				ref := r.spawn("thrower", `let n = 0; module.exports = {
+					now() { throw `+tc.expr+` },
+					later() { `+strings.Replace(sc.src, "%s", tc.expr, 1)+` },
+					count() { return ++n },
+				};`)
+				_, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "now")
+				var je *jsactor.Error
+				if !errors.As(err, &je) {
+					var pe *loop.PanicError
+					if errors.As(err, &pe) {
+						t.Logf("%s", pe.Stack)
+					}
+					t.Fatalf("ask got %T %v, want a *jsactor.Error", err, err)
 				}
-				t.Fatalf("ask got %T %v, want a *jsactor.Error", err, err)
-			}
-			if leak.MatchString(je.Error()) {
-				t.Fatalf("error text leaks internals: %q", je.Error())
-			}
-			if v := r.call(ref, "count"); v != int64(1) {
-				t.Fatalf("count = %v", v)
-			}
-			r.call(ref, "later")
-			rep := r.waitReported(func(error) bool { return true })
-			if jsErrorOf(rep) == nil || leak.MatchString(rep.Error()) {
-				t.Fatalf("timer throw reported as %T %q", rep, rep)
-			}
-			if v := r.call(ref, "count"); v != int64(2) {
-				t.Fatalf("after a timer throw, count = %v: the actor restarted", v)
-			}
-		})
+				if leak.MatchString(je.Error()) {
+					t.Fatalf("error text leaks internals: %q", je.Error())
+				}
+				if v := r.call(ref, "count"); v != int64(1) {
+					t.Fatalf("count = %v", v)
+				}
+				before, logged := len(r.reported()), r.logs.Len()
+				r.call(ref, "later")
+				r.vc.Advance(time.Millisecond)
+				ev := r.waitEvent(ref, actor.Restarted)
+				if jsErrorOf(ev.Reason) == nil || leak.MatchString(ev.Reason.Error()) {
+					t.Fatalf("restarted for %T %q, want a *jsactor.Error", ev.Reason, ev.Reason)
+				}
+				if v := r.call(ref, "count"); v != int64(1) {
+					t.Fatalf("after a throw outside a handler, count = %v: the actor was not restarted", v)
+				}
+				reps := r.reported()[before:]
+				if len(reps) != 1 || jsErrorOf(reps[0]) == nil || leak.MatchString(reps[0].Error()) {
+					t.Fatalf("reported %d times, want once as a *jsactor.Error: %v", len(reps), reps)
+				}
+				var errLogs []string
+				for _, e := range r.logs.All()[logged:] {
+					if e.Level >= zap.ErrorLevel {
+						errLogs = append(errLogs, e.Message)
+					}
+				}
+				if len(errLogs) != 1 {
+					t.Fatalf("logged %d errors, want the failure once: %q", len(errLogs), errLogs)
+				}
+			})
+		}
 	}
 }
 

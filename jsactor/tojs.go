@@ -33,7 +33,8 @@ import (
 //	structs                        object, by json tags (as encoding/json:
 //	                               exported fields, "-" skips, omitempty,
 //	                               untagged embedded structs flattened)
-//	actor.Ref                      ref object (tell, ask, send, request)
+//	actor.Ref, a typed ref         ref object (tell, ask, send, request)
+//	(a value with Ref() actor.Ref)
 //	Call                           {method, args}
 //	actor.Terminated               {terminated: ref, reason: string|null}
 //	error                          Error with the error's message
@@ -51,6 +52,7 @@ const maxSafeInt = 1<<53 - 1
 var (
 	typeTime     = reflect.TypeFor[time.Time]()
 	typeRef      = reflect.TypeFor[actor.Ref]()
+	typeTypedRef = reflect.TypeFor[typedRef]()
 	typeBigInt   = reflect.TypeFor[*big.Int]()
 	typeError    = reflect.TypeFor[error]()
 	errTooDeep   = fmt.Errorf("%w: nested too deep (cyclic?)", ErrCannotCross)
@@ -126,6 +128,8 @@ func (c *toJS) value(v any, depth int) (goja.Value, error) {
 		return c.in.dateJS(x)
 	case actor.Ref:
 		return c.in.refJS(x), nil
+	case typedRef: // troupegen's typed refs, wherever they are nested
+		return c.typedRefJS(x), nil
 	case *big.Int:
 		if x == nil {
 			return goja.Null(), nil
@@ -232,9 +236,21 @@ func (c *toJS) reflect(rv reflect.Value, depth int) (goja.Value, error) {
 	case reflect.Array:
 		return c.list(rv, depth)
 	case reflect.Struct:
+		if rv.Type().Implements(typeTypedRef) && rv.CanInterface() {
+			return c.typedRefJS(rv.Interface().(typedRef)), nil
+		}
 		return c.structJS(rv, depth)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrCannotCross, rv.Type())
+}
+
+// typedRefJS converts a typed ref as its untyped ref; a nil pointer is
+// null.
+func (c *toJS) typedRefJS(x typedRef) goja.Value {
+	if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return goja.Null()
+	}
+	return c.in.refJS(x.Ref())
 }
 
 // shared converts a pointer, interface, slice or map: nil is null, and

@@ -76,16 +76,27 @@ func isUncatchable(err error) bool {
 	return false
 }
 
-// call runs fn as one turn of a callback (timer, immediate, settlement):
-// an exception is reported, not fatal.
+// call runs fn as one turn of a callback (timer, interval, immediate):
+// an exception there is thrown outside any handler, so it fails the
+// instance, whatever the thrown value.
 func (in *instance) call(what string, fn goja.Callable, args ...goja.Value) {
 	seq := in.begin()
 	_, err := fn(goja.Undefined(), args...)
 	if err != nil && !isUncatchable(err) {
-		in.report(what, in.jsError(err))
+		in.threwOutside(what, in.jsError(err))
 		err = nil
 	}
 	in.end(seq, err)
+}
+
+// threwOutside makes err, thrown outside any handler (a callback, a
+// microtask), the turn's failure, unless the turn already has one: end
+// fails the instance with it, which logs it once and tells the error
+// handler.
+func (in *instance) threwOutside(what string, err error) {
+	if in.failure == nil {
+		in.failure = fmt.Errorf("jsactor: %s: %w", what, err)
+	}
 }
 
 // report logs a JavaScript error with its stack and tells the error

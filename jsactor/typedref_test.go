@@ -67,3 +67,53 @@ func TestTypedRefArgument(t *testing.T) {
 		t.Fatal("the script never told the typed ref")
 	}
 }
+
+// A typed ref sent as a whole message with actor.Tell, or nested in a
+// slice, a map or a struct, reaches the script as a ref, not as {}.
+func TestTypedRefNested(t *testing.T) {
+	type holder struct {
+		G greeterRef `json:"g"`
+	}
+	r := newRig(t)
+	told := make(chan any, 1)
+	greeter, err := r.sys.Spawn("greeter", "g", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if c, ok := msg.(jsactor.Call); ok && c.Method == "told" {
+				told <- c.Args[0]
+			}
+			return nil, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed := greeterRef{ref: greeter}
+	ref := r.spawn("finder", `module.exports = { receive(m) {
+		const g = m.tell ? m : Array.isArray(m) ? m[0] : m.g;
+		g.tell("told", typeof g.ask);
+	} };`)
+	cases := []struct {
+		name string
+		msg  any
+	}{
+		{"whole message", typed},
+		{"pointer", &typed},
+		{"in a slice", []any{typed}},
+		{"in a typed slice", []greeterRef{typed}},
+		{"in a map", map[string]any{"g": typed}},
+		{"in a struct", holder{G: typed}},
+	}
+	for _, tc := range cases {
+		if err := r.sys.Tell(ref, tc.msg); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-told:
+			if got != "function" {
+				t.Fatalf("%s: told %v", tc.name, got)
+			}
+		case <-r.ctx().Done():
+			t.Fatalf("%s: the script could not tell the typed ref", tc.name)
+		}
+	}
+}

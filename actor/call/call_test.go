@@ -130,3 +130,21 @@ func TestRest(t *testing.T) {
 		t.Fatalf("Rest err = %v", err)
 	}
 }
+
+// Keys match struct fields exactly first, then case-insensitively, as
+// encoding/json does.
+func TestDecodeFoldsKeys(t *testing.T) {
+	type rec struct {
+		Name  string `json:"name"`
+		Untag int
+		Exact int `json:"exact"`
+		EXACT int `json:"EXACT"`
+	}
+	var r rec
+	if err := call.Decode(map[string]any{"NAME": "n", "untag": int64(2), "EXACT": int64(3)}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "n" || r.Untag != 2 || r.EXACT != 3 || r.Exact != 0 {
+		t.Fatalf("decoded %+v", r)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"strings"
 
 	"github.com/troupe-go/troupe/actor"
 )
@@ -268,6 +269,9 @@ func decodeStruct(v any, dst reflect.Value, depth int) error {
 	for k, e := range m {
 		f, ok := fs[k]
 		if !ok {
+			f, ok = foldedField(fs, k)
+		}
+		if !ok {
 			continue // unknown keys are ignored, as encoding/json does
 		}
 		fv, err := settableField(dst, f)
@@ -297,4 +301,18 @@ func settableField(rv reflect.Value, index []int) (reflect.Value, error) {
 		rv = rv.Field(x)
 	}
 	return rv, nil
+}
+
+// foldedField finds the field a key names when no name matches it
+// exactly: case-insensitively, as encoding/json does (the first such name
+// in sorted order, so that the choice does not depend on map order).
+func foldedField(fs map[string][]int, key string) ([]int, bool) {
+	best := ""
+	var idx []int
+	for name, f := range fs {
+		if strings.EqualFold(name, key) && (idx == nil || name < best) {
+			best, idx = name, f
+		}
+	}
+	return idx, idx != nil
 }
