@@ -77,9 +77,10 @@ func BenchmarkMeshContention(b *testing.B) {
 	mu, bl := readContention(b, "mutex").minus(mu0), readContention(b, "block").minus(bl0)
 	park := bl.take(isPark)
 	mu.take(func(s string) bool { return s == "" }) // the testing package's own locks
-	b.ReportMetric(mu.total()/msgs, "mutex-ns/op")
-	b.ReportMetric(bl.total()/msgs, "block-ns/op")
-	b.ReportMetric(park.total()/msgs, "park-ns/op")
+	b.ReportMetric(mu.total().ns/msgs, "mutex-ns/op")
+	b.ReportMetric(bl.total().ns/msgs, "block-ns/op")
+	b.ReportMetric(1000*bl.total().n/msgs, "waits/1000op")
+	b.ReportMetric(park.total().ns/msgs, "park-ns/op")
 	if testing.Verbose() {
 		b.Logf("N=%d msgs=%.0f\n%s%s%s", b.N, msgs, mu.top("mutex", msgs), bl.top("block", msgs), park.top("park", msgs))
 	}
@@ -93,9 +94,11 @@ const (
 
 type meshHop struct{ left int }
 
-// contention is wait time in ns per call site: the first frame outside
-// the runtime and sync, with the frame below it.
-type contention map[string]float64
+// contention is wait time and waits per call site: the first frame
+// outside the runtime and sync, with the frame below it.
+type contention map[string]waits
+
+type waits struct{ ns, n float64 }
 
 // readContention parses a mutex or block profile's text form (debug=1),
 // whose header gives cycles/second.
@@ -106,13 +109,14 @@ func readContention(b *testing.B, name string) contention {
 	}
 	c := contention{}
 	hz := 1.0
-	var cycles float64
+	var cycles, count float64
 	var frames []string
 	flush := func() {
 		if cycles > 0 {
-			c[site(frames)] += cycles / hz * 1e9
+			w := c[site(frames)]
+			c[site(frames)] = waits{w.ns + cycles/hz*1e9, w.n + count}
 		}
-		cycles, frames = 0, nil
+		cycles, count, frames = 0, 0, nil
 	}
 	sc := bufio.NewScanner(&buf)
 	sc.Buffer(nil, 1<<20)
@@ -125,6 +129,7 @@ func readContention(b *testing.B, name string) contention {
 			flush()
 			f := strings.Fields(line)
 			cycles, _ = strconv.ParseFloat(f[0], 64)
+			count, _ = strconv.ParseFloat(f[1], 64)
 		case strings.HasPrefix(line, "#\t"):
 			f := strings.Fields(line)
 			if len(f) >= 4 {
@@ -171,17 +176,18 @@ func shortFrame(f string) string {
 func (c contention) minus(o contention) contention {
 	d := contention{}
 	for k, v := range c {
-		if v -= o[k]; v > 0 {
+		if v.ns -= o[k].ns; v.ns > 0 {
+			v.n -= o[k].n
 			d[k] = v
 		}
 	}
 	return d
 }
 
-func (c contention) total() float64 {
-	var t float64
+func (c contention) total() (t waits) {
 	for _, v := range c {
-		t += v
+		t.ns += v.ns
+		t.n += v.n
 	}
 	return t
 }
@@ -210,18 +216,18 @@ func isPark(site string) bool {
 func (c contention) top(name string, msgs float64) string {
 	type kv struct {
 		k string
-		v float64
+		v waits
 	}
 	var all []kv
 	for k, v := range c {
 		all = append(all, kv{k, v})
 	}
-	slices.SortFunc(all, func(a, b kv) int { return cmp.Compare(b.v, a.v) })
+	slices.SortFunc(all, func(a, b kv) int { return cmp.Compare(b.v.ns, a.v.ns) })
 	var sb strings.Builder
 	t := c.total()
-	fmt.Fprintf(&sb, "%s: %.1f ns/msg\n", name, t/msgs)
+	fmt.Fprintf(&sb, "%s: %.1f ns/msg, %.2f waits per 1000 msgs\n", name, t.ns/msgs, 1000*t.n/msgs)
 	for _, e := range all[:min(len(all), 8)] {
-		fmt.Fprintf(&sb, "  %8.1f ns/msg %5.1f%%  %s\n", e.v/msgs, 100*e.v/t, e.k)
+		fmt.Fprintf(&sb, "  %8.1f ns/msg %5.1f%% %7.2f/1000 msgs  %s\n", e.v.ns/msgs, 100*e.v.ns/t.ns, 1000*e.v.n/msgs, e.k)
 	}
 	return sb.String()
 }

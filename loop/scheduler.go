@@ -34,8 +34,10 @@ import (
 type Scheduler struct {
 	clock   Clock
 	workers []*worker
-	stall   time.Duration // stall budget; 0: no sampler
-	epoch   time.Time     // the sampler's time origin
+	byGid   []atomic.Pointer[worker] // serving goroutine id -> slot; see currentWorker
+	spilled atomic.Bool              // a runner missed its byGid slot: look up by scan
+	stall   time.Duration            // stall budget; 0: no sampler
+	epoch   time.Time                // the sampler's time origin
 
 	mu       sync.Mutex // guards everything below
 	global   loopRing
@@ -47,10 +49,16 @@ type Scheduler struct {
 	drained  bool // empty is closed
 	live     int  // worker slots whose runner has not exited
 	empty    chan struct{}
-	q        quiescence // not under mu: atomics of its own; see quiesce.go
 
 	samplerAsleep bool          // every worker parked; popIdleLocked wakes the sampler
 	samplerWake   chan struct{} // cap 1
+
+	// q is written on every hand-off by every worker: its own cache line
+	// keeps those writes off the fields above, which outside senders and
+	// parking workers read.
+	_ [cacheLine]byte
+	q quiescence // not under mu: atomics of its own; see quiesce.go
+	_ [cacheLine]byte
 
 	nIdle       atomic.Int32
 	stalls      atomic.Uint64 // runners retired so far
@@ -108,10 +116,11 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		s.workers = make([]*worker, runtime.GOMAXPROCS(0))
 	}
 	for i := range s.workers {
-		w := &worker{s: s, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
+		w := &worker{s: s, id: i, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
 		w.cur = &runner{w: w}
 		s.workers[i] = w
 	}
+	s.byGid = make([]atomic.Pointer[worker], max(4*len(s.workers), 16))
 	s.live = len(s.workers)
 	for _, w := range s.workers {
 		go w.cur.run()
@@ -273,14 +282,55 @@ func (s *Scheduler) schedule(l *Loop) {
 	}
 }
 
-func (s *Scheduler) currentWorker() *worker {
-	gid := currentGoroutine()
+// currentWorker returns the worker slot the calling goroutine serves, or
+// nil. It runs on every hand-off, so it is one probe of byGid, not a scan
+// of the workers: at 64 workers a scan is 64 loads per message. A slot is
+// confirmed by its serving id, so a stale entry (a retired or exited
+// runner's) is a miss. Only when two runners' ids fell on one entry, which
+// sequential goroutine ids make rare, does it scan.
+func (s *Scheduler) currentWorker() *worker { return s.workerOf(currentGoroutine()) }
+
+// workerOf returns the worker slot goroutine gid serves, or nil.
+func (s *Scheduler) workerOf(gid int64) *worker {
+	if w := s.byGid[s.gidSlot(gid)].Load(); w != nil && w.gid.Load() == gid {
+		return w
+	}
+	if !s.spilled.Load() {
+		return nil
+	}
 	for _, w := range s.workers {
 		if w.gid.Load() == gid {
 			return w
 		}
 	}
 	return nil
+}
+
+func oldGid(w *worker) int64 {
+	if w == nil {
+		return 0
+	}
+	return w.gid.Load()
+}
+
+func (s *Scheduler) gidSlot(gid int64) int { return int(uint64(gid) % uint64(len(s.byGid))) }
+
+// serve records that goroutine gid, already stored in w.gid, serves w.
+// An entry whose worker is served by a goroutine hashing elsewhere (or by
+// none) is stale and taken over.
+func (s *Scheduler) serve(w *worker, gid int64) {
+	i := s.gidSlot(gid)
+	e := &s.byGid[i]
+	for {
+		old := e.Load()
+		if g := oldGid(old); old != w && g != 0 && s.gidSlot(g) == i {
+			s.spilled.Store(true) // another live runner holds the entry
+			return
+		}
+		if e.CompareAndSwap(old, w) {
+			return
+		}
+	}
 }
 
 func (s *Scheduler) popIdleLocked() *worker {

@@ -16,6 +16,7 @@ import (
 // it is replaced may still touch the slot once before it sees that it was.
 type worker struct {
 	s    *Scheduler
+	id   int          // index in s.workers
 	gid  atomic.Int64 // the serving goroutine, 0 while it is replaced; see currentWorker
 	wake chan struct{}
 	wq   *wakeQueue // wake-ups of idle loops with pending timers
@@ -54,6 +55,10 @@ const nextStreakLimit = 64
 // then, so outside work is not starved by local work.
 const globalCheckEvery = 61
 
+// stealMax bounds one steal, so a thief holds its victim's lock for a
+// bounded time and copies into a stack array, not a fresh slice.
+const stealMax = 32
+
 // run serves r's slot until the scheduler stops or r is retired.
 func (r *runner) run() {
 	w := r.w
@@ -61,6 +66,7 @@ func (r *runner) run() {
 	registerLoopGoroutine(gid)
 	defer unregisterLoopGoroutine(gid)
 	w.gid.Store(gid)
+	w.s.serve(w, gid)
 	var pick picker
 	for {
 		l := w.find(&pick)
@@ -140,7 +146,7 @@ func (w *worker) find(p *picker) *Loop {
 	if l := w.takeGlobal(); l != nil {
 		return l
 	}
-	return w.steal()
+	return w.steal(p.ticks)
 }
 
 // takeGlobal takes a loop from the global queue, moving a share of the rest
@@ -165,17 +171,24 @@ func (w *worker) takeGlobal() *Loop {
 	return l
 }
 
-// steal takes half of another worker's local queue.
-func (w *worker) steal() *Loop {
-	for _, v := range w.s.workers {
+// steal takes half of another worker's local queue. Thieves start their
+// round at different victims (their own index plus a count that moves on
+// each call), so idle workers do not all queue on the first worker's lock.
+func (w *worker) steal(turn uint64) *Loop {
+	ws := w.s.workers
+	n := len(ws)
+	start := w.id + 1 + int(turn%uint64(n))
+	for i := range n {
+		v := ws[(start+i)%n]
 		if v == w {
 			continue
 		}
+		var buf [stealMax]*Loop
 		v.mu.Lock()
-		n := (v.local.len() + 1) / 2
-		var got []*Loop
-		for range n {
-			got = append(got, v.local.pop())
+		n := min((v.local.len()+1)/2, stealMax)
+		got := buf[:n]
+		for i := range got {
+			got[i] = v.local.pop()
 		}
 		v.mu.Unlock()
 		if n == 0 {
