@@ -145,6 +145,88 @@
 // its loop and exiting once its callback returns. Blocking work still
 // belongs off the loop, in [Go].
 //
+// # At 64 cores
+//
+// What workers share, per message of an actor handing work to an idle
+// peer (the mesh scenario of bench/cmd/compare):
+//
+//   - the receiver's ingress lock (its mailbox), taken by every sender and
+//     once per drained batch by the receiver: shared only by those who
+//     talk to that loop;
+//   - the receiver's status word (one compare-and-swap by the first sender
+//     after it went idle);
+//   - the quiescence counter ([Scheduler.Idle], [Scheduler.WaitIdle]): one
+//     atomic add when a loop is scheduled and one when it goes idle, on a
+//     cache line of its own, written by every worker;
+//   - reads only: the goroutine-id table that tells a worker's goroutine
+//     (one probe), the count of parked workers, the actor registry (a
+//     lock-free open-addressing table; spawns and stops lock one of 64
+//     shards).
+//
+// The rest is per worker: the next slot, the local run queue (its lock is
+// taken by its owner and by thieves), the timing wheel of idle loops'
+// wake-ups (a loop keeps the wheel of the worker it first armed on, so a
+// loop that migrates takes another worker's wheel lock when it goes idle:
+// spread over all wheels, never one) and the fd driver. The scheduler's
+// lock guards the global queue (work from goroutines outside the pool),
+// the idle-worker list, attach and detach, and the stall sampler's pass.
+// A hand-off from a callback never takes it; a displaced next-slot loop
+// takes it only when a worker is parked and must be woken.
+//
+// BenchmarkMeshContention (package actor) measures contention, not speed:
+// 10,000 actors forward 100 messages to random peers on 32 workers with
+// GOMAXPROCS=32 on a 2-core machine, so a lock's holder is often
+// descheduled while another P waits for it, as with 32 busy cores, and
+// reads the mutex and block profiles. One run of
+// `go test -run '^$' -bench MeshContention -benchtime 1000000x -v ./actor/`
+// (1M messages, shared machine):
+//
+//	lock waits              0.04 per 1000 messages
+//	of the wait time:       95.0%  a receiver's ingress lock, in Post
+//	                         4.1%  a victim's run-queue lock, in steal
+//	                         0.6%  the scheduler's lock, in takeGlobal
+//	                         0.3%  a receiver's ingress lock, in its drain
+//
+// Lock waits are rare (tens per million messages); each is long (tens of
+// µs here) because its holder's thread lost its core, which is the
+// artifact of 32 Ps on 2 cores: the count, not the time, is what carries to
+// 64 real cores. Lock contention is per receiver, so it grows with fan-in
+// (many senders, one mailbox), not with cores. Repeated runs vary 2-4× in
+// both figures (0.04–0.16 waits per 1000), so the fixes below do not show
+// in them; they fix costs the profiles cannot see:
+//
+//   - a hand-off found its worker by comparing goroutine ids with every
+//     worker's: O(workers) loads per message. It is now one probe of a
+//     table keyed by goroutine id (a scan remains as fallback if two
+//     serving ids ever share an entry). BenchmarkCurrentWorker, 64
+//     workers, worst case: a scan took ~10× the probe's time (42–66 ns
+//     against 4–6 ns, 3 runs each, `go test -run '^$' -bench
+//     CurrentWorker -count 3 ./loop/`).
+//   - every thief scanned victims from worker 0, so idle workers queued on
+//     the first workers' locks; each now starts at its own index plus a
+//     moving offset. A steal takes at most 32 loops into a stack array (it
+//     allocated a slice per steal, and held the victim's lock for half its
+//     queue, however long).
+//   - the quiescence counter shared a cache line with the fields outside
+//     senders and parking workers read; it has its own now.
+//
+// BenchmarkDrivenPingPong stayed at 1 allocation (48 B) per hop and 146
+// CPU-ns per hop against 160 before (medians of 3 interleaved runs, shared
+// machine: within noise); PingPong and FanIn (loop and actor) kept their
+// allocation counts.
+//
+// What still would not scale: the quiescence counter is the one line every
+// worker writes on every hand-off (two atomic adds). At 64 cores that line
+// moves between caches on every message, bounding the pool's hand-off rate
+// whatever the core count; the remedy is to net the add of a loop put in
+// the next slot against the idle-add of the activation that put it there
+// (counted per worker slot, settled when the next slot's loop is displaced
+// or the slot is handed to a fresh goroutine). Work from outside the pool
+// (a Tell from a goroutine that is no worker) takes the scheduler's lock
+// per idle receiver: many outside producers serialize there. And a stall
+// walks every open loop under the scheduler's lock to name the stalled
+// one: rare, but milliseconds at a million loops.
+//
 // # Faults and shutdown
 //
 // A panic in any callback is recovered and reported to the loop's [Host]

@@ -267,12 +267,36 @@ func (s *Scheduler) stopLocked() {
 // schedule makes a loop that just became runnable run. From a callback on a
 // worker it takes that worker's next slot; from anywhere else it goes to the
 // global queue and wakes a parked worker.
+//
+// A hand-off into an empty next slot lends l the quiescence count of the
+// activation running (see quiesce.go and worker.activate), so the common
+// hand-off writes nothing all workers share. l then waits in the next slot,
+// which only this worker's runner takes from once the activation is over,
+// or a fresh runner after a stall, which retireLocked settles first.
 func (s *Scheduler) schedule(l *Loop) {
-	s.q.scheduled()
-	if w := s.currentWorker(); w != nil {
+	gid := currentGoroutine()
+	w := s.workerOf(gid)
+	if w == nil {
+		s.q.scheduled()
+		s.scheduleGlobal(l)
+		return
+	}
+	if w.next.Load() != nil || !w.lent.CompareAndSwap(false, true) {
+		s.q.scheduled()
 		w.setNext(l)
 		return
 	}
+	if w.gid.Load() != gid { // replaced since workerOf: l is counted once
+		w.settle()
+		s.scheduleGlobal(l)
+		return
+	}
+	w.setNext(l)
+}
+
+// scheduleGlobal queues l, already counted, on the global queue and wakes
+// a parked worker.
+func (s *Scheduler) scheduleGlobal(l *Loop) {
 	s.mu.Lock()
 	s.global.push(l)
 	w := s.popIdleLocked()
