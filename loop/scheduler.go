@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"errors"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -120,7 +121,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		w.cur = &runner{w: w}
 		s.workers[i] = w
 	}
-	s.byGid = make([]atomic.Pointer[worker], max(4*len(s.workers), 16))
+	s.byGid = make([]atomic.Pointer[worker], 1<<bits.Len(uint(4*len(s.workers)))) // a power of two: gidSlot masks
 	s.live = len(s.workers)
 	for _, w := range s.workers {
 		go w.cur.run()
@@ -337,7 +338,7 @@ func oldGid(w *worker) int64 {
 	return w.gid.Load()
 }
 
-func (s *Scheduler) gidSlot(gid int64) int { return int(uint64(gid) % uint64(len(s.byGid))) }
+func (s *Scheduler) gidSlot(gid int64) int { return int(uint64(gid) & uint64(len(s.byGid)-1)) }
 
 // serve records that goroutine gid, already stored in w.gid, serves w.
 // An entry whose worker is served by a goroutine hashing elsewhere (or by
