@@ -155,9 +155,12 @@
 //     talk to that loop;
 //   - the receiver's status word (one compare-and-swap by the first sender
 //     after it went idle);
-//   - the quiescence counter ([Scheduler.Idle], [Scheduler.WaitIdle]): one
-//     atomic add when a loop is scheduled and one when it goes idle, on a
-//     cache line of its own, written by every worker;
+//   - the quiescence counter ([Scheduler.Idle], [Scheduler.WaitIdle]), on
+//     a cache line of its own: a loop counts itself when scheduled and
+//     uncounts itself when it goes idle, except on a hand-off into an empty
+//     next slot, where the running activation lends its count to the loop
+//     it hands to (one flag on the worker) and goes idle without
+//     uncounting, so the common hand-off writes nothing all workers share;
 //   - reads only: the goroutine-id table that tells a worker's goroutine
 //     (one probe), the count of parked workers, the actor registry (a
 //     lock-free open-addressing table; spawns and stops lock one of 64
@@ -179,21 +182,22 @@
 // descheduled while another P waits for it, as with 32 busy cores, and
 // reads the mutex and block profiles. One run of
 // `go test -run '^$' -bench MeshContention -benchtime 1000000x -v ./actor/`
-// (1M messages, shared machine):
+// (1M messages, shared machine, final code):
 //
-//	lock waits              0.04 per 1000 messages
-//	of the wait time:       95.0%  a receiver's ingress lock, in Post
-//	                         4.1%  a victim's run-queue lock, in steal
-//	                         0.6%  the scheduler's lock, in takeGlobal
-//	                         0.3%  a receiver's ingress lock, in its drain
+//	lock waits              0.09 per 1000 messages
+//	of the wait time:       90.6%  a receiver's ingress lock, in Post
+//	                         2.7%  a receiver's ingress lock, in its drain
+//	                         5.2%  the scheduler's lock (global queue 3.7%,
+//	                               waking a parked worker 1.4%, parking 0.1%)
+//	                         1.5%  a worker's run-queue lock (push, steal)
 //
 // Lock waits are rare (tens per million messages); each is long (tens of
 // µs here) because its holder's thread lost its core, which is the
 // artifact of 32 Ps on 2 cores: the count, not the time, is what carries to
 // 64 real cores. Lock contention is per receiver, so it grows with fan-in
 // (many senders, one mailbox), not with cores. Repeated runs vary 2-4× in
-// both figures (0.04–0.16 waits per 1000), so the fixes below do not show
-// in them; they fix costs the profiles cannot see:
+// both figures (0.04–0.16 waits per 1000 before and after), so the fixes
+// below do not show in them; they fix costs the profiles cannot see:
 //
 //   - a hand-off found its worker by comparing goroutine ids with every
 //     worker's: O(workers) loads per message. It is now one probe of a
@@ -207,25 +211,28 @@
 //     moving offset. A steal takes at most 32 loops into a stack array (it
 //     allocated a slice per steal, and held the victim's lock for half its
 //     queue, however long).
-//   - the quiescence counter shared a cache line with the fields outside
-//     senders and parking workers read; it has its own now.
+//   - the quiescence counter took two atomic adds per hand-off on one
+//     line every worker writes: at 64 cores that line would move between
+//     caches on every message, bounding the pool's hand-off rate whatever
+//     the core count. A hand-off into an empty next slot now lends the
+//     count (above); the lent count goes back to the shared counter only
+//     when the next slot's loop is displaced to the stealable queue, when
+//     the lender stays runnable, or when a stall hands the slot to a fresh
+//     goroutine (TestWaitIdleHandOffs). The counter has its own cache line.
 //
-// BenchmarkDrivenPingPong stayed at 1 allocation (48 B) per hop and 146
-// CPU-ns per hop against 160 before (medians of 3 interleaved runs, shared
-// machine: within noise); PingPong and FanIn (loop and actor) kept their
-// allocation counts.
+// BenchmarkDrivenPingPong (one worker) kept 1 allocation (48 B) per hop;
+// its CPU per hop was 152 ns against 146 before (medians of 4 interleaved
+// runs, ranges 145–158 and 129–171: within the shared machine's noise).
+// PingPong and FanIn (loop and actor) kept their allocation counts.
 //
-// What still would not scale: the quiescence counter is the one line every
-// worker writes on every hand-off (two atomic adds). At 64 cores that line
-// moves between caches on every message, bounding the pool's hand-off rate
-// whatever the core count; the remedy is to net the add of a loop put in
-// the next slot against the idle-add of the activation that put it there
-// (counted per worker slot, settled when the next slot's loop is displaced
-// or the slot is handed to a fresh goroutine). Work from outside the pool
-// (a Tell from a goroutine that is no worker) takes the scheduler's lock
-// per idle receiver: many outside producers serialize there. And a stall
-// walks every open loop under the scheduler's lock to name the stalled
-// one: rare, but milliseconds at a million loops.
+// What still would not scale: work from outside the pool (a Tell from a
+// goroutine that is no worker) takes the scheduler's lock per idle
+// receiver, so many outside producers serialize there (it is the
+// scheduler lock's 3.7% above; a sharded injection queue is the remedy).
+// A worker that displaces its next loop while others are parked takes the
+// same lock to wake one (1.4%). And a stall walks every open loop under
+// the scheduler's lock to name the stalled one: rare, but milliseconds at
+// a million loops.
 //
 // # Faults and shutdown
 //
