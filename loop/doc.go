@@ -145,6 +145,95 @@
 // its loop and exiting once its callback returns. Blocking work still
 // belongs off the loop, in [Go].
 //
+// # At 64 cores
+//
+// What workers share, per message of an actor handing work to an idle
+// peer (the mesh scenario of bench/cmd/compare):
+//
+//   - the receiver's ingress lock (its mailbox), taken by every sender and
+//     once per drained batch by the receiver: shared only by those who
+//     talk to that loop;
+//   - the receiver's status word (one compare-and-swap by the first sender
+//     after it went idle);
+//   - the quiescence counter ([Scheduler.Idle], [Scheduler.WaitIdle]), on
+//     a cache line of its own: a loop counts itself when scheduled and
+//     uncounts itself when it goes idle, except on a hand-off into an empty
+//     next slot, where the running activation lends its count to the loop
+//     it hands to (one flag on the worker) and goes idle without
+//     uncounting, so the common hand-off writes nothing all workers share;
+//   - reads only: the goroutine-id table that tells a worker's goroutine
+//     (one probe), the count of parked workers, the actor registry (a
+//     lock-free open-addressing table; spawns and stops lock one of 64
+//     shards).
+//
+// The rest is per worker: the next slot, the local run queue (its lock is
+// taken by its owner and by thieves), the timing wheel of idle loops'
+// wake-ups (a loop keeps the wheel of the worker it first armed on, so a
+// loop that migrates takes another worker's wheel lock when it goes idle:
+// spread over all wheels, never one) and the fd driver. The scheduler's
+// lock guards the global queue (work from goroutines outside the pool),
+// the idle-worker list, attach and detach, and the stall sampler's pass.
+// A hand-off from a callback never takes it; a displaced next-slot loop
+// takes it only when a worker is parked and must be woken.
+//
+// BenchmarkMeshContention (package actor) measures contention, not speed:
+// 10,000 actors forward 100 messages to random peers on 32 workers with
+// GOMAXPROCS=32 on a 2-core machine, so a lock's holder is often
+// descheduled while another P waits for it, as with 32 busy cores, and
+// reads the mutex and block profiles. One run of
+// `go test -run '^$' -bench MeshContention -benchtime 1000000x -v ./actor/`
+// (1M messages, shared machine, final code):
+//
+//	lock waits              0.09 per 1000 messages
+//	of the wait time:       90.6%  a receiver's ingress lock, in Post
+//	                         2.7%  a receiver's ingress lock, in its drain
+//	                         5.2%  the scheduler's lock (global queue 3.7%,
+//	                               waking a parked worker 1.4%, parking 0.1%)
+//	                         1.5%  a worker's run-queue lock (push, steal)
+//
+// Lock waits are rare (tens per million messages); each is long (tens of
+// µs here) because its holder's thread lost its core, which is the
+// artifact of 32 Ps on 2 cores: the count, not the time, is what carries to
+// 64 real cores. Lock contention is per receiver, so it grows with fan-in
+// (many senders, one mailbox), not with cores. Repeated runs vary 2-4× in
+// both figures (0.04–0.16 waits per 1000 before and after), so the fixes
+// below do not show in them; they fix costs the profiles cannot see:
+//
+//   - a hand-off found its worker by comparing goroutine ids with every
+//     worker's: O(workers) loads per message. It is now one probe of a
+//     table keyed by goroutine id (a scan remains as fallback if two
+//     serving ids ever share an entry). BenchmarkCurrentWorker, 64
+//     workers, worst case: a scan took ~10× the probe's time (42–66 ns
+//     against 4–6 ns, 3 runs each, `go test -run '^$' -bench
+//     CurrentWorker -count 3 ./loop/`).
+//   - every thief scanned victims from worker 0, so idle workers queued on
+//     the first workers' locks; each now starts at its own index plus a
+//     moving offset. A steal takes at most 32 loops into a stack array (it
+//     allocated a slice per steal, and held the victim's lock for half its
+//     queue, however long).
+//   - the quiescence counter took two atomic adds per hand-off on one
+//     line every worker writes: at 64 cores that line would move between
+//     caches on every message, bounding the pool's hand-off rate whatever
+//     the core count. A hand-off into an empty next slot now lends the
+//     count (above); the lent count goes back to the shared counter only
+//     when the next slot's loop is displaced to the stealable queue, when
+//     the lender stays runnable, or when a stall hands the slot to a fresh
+//     goroutine (TestWaitIdleHandOffs). The counter has its own cache line.
+//
+// BenchmarkDrivenPingPong (one worker) kept 1 allocation (48 B) per hop;
+// its CPU per hop was 152 ns against 146 before (medians of 4 interleaved
+// runs, ranges 145–158 and 129–171: within the shared machine's noise).
+// PingPong and FanIn (loop and actor) kept their allocation counts.
+//
+// What still would not scale: work from outside the pool (a Tell from a
+// goroutine that is no worker) takes the scheduler's lock per idle
+// receiver, so many outside producers serialize there (it is the
+// scheduler lock's 3.7% above; a sharded injection queue is the remedy).
+// A worker that displaces its next loop while others are parked takes the
+// same lock to wake one (1.4%). And a stall walks every open loop under
+// the scheduler's lock to name the stalled one: rare, but milliseconds at
+// a million loops.
+//
 // # Faults and shutdown
 //
 // A panic in any callback is recovered and reported to the loop's [Host]

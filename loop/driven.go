@@ -1,19 +1,11 @@
 package loop
 
-// activate runs one activation of a driven loop on a scheduler worker whose
-// goroutine is gid, and reports whether the loop is still runnable (the
-// worker then queues it again, behind other loops). When it reports false
-// the loop is idle: it holds no goroutine, and the next Submit, due timer or
-// fd event schedules it again.
-func (l *Loop) activate(gid int64) bool {
-	if l.runActivation(gid) {
-		return true
-	}
-	l.sched.q.parked() // see quiesce.go
-	return false
-}
-
-// runActivation is activate without the idleness accounting.
+// runActivation runs one activation of a driven loop on a scheduler worker
+// whose goroutine is gid, and reports whether the loop is still runnable
+// (the worker then queues it again, behind other loops). When it reports
+// false the loop is idle: it holds no goroutine, and the next Submit, due
+// timer or fd event schedules it again. The worker settles the loop's
+// quiescence count (worker.activate).
 func (l *Loop) runActivation(gid int64) bool {
 	if l.State() == StateClosed {
 		return false // a late wake-up of a closed loop

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"errors"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -34,8 +35,10 @@ import (
 type Scheduler struct {
 	clock   Clock
 	workers []*worker
-	stall   time.Duration // stall budget; 0: no sampler
-	epoch   time.Time     // the sampler's time origin
+	byGid   []atomic.Pointer[worker] // serving goroutine id -> slot; see currentWorker
+	spilled atomic.Bool              // a runner missed its byGid slot: look up by scan
+	stall   time.Duration            // stall budget; 0: no sampler
+	epoch   time.Time                // the sampler's time origin
 
 	mu       sync.Mutex // guards everything below
 	global   loopRing
@@ -47,10 +50,16 @@ type Scheduler struct {
 	drained  bool // empty is closed
 	live     int  // worker slots whose runner has not exited
 	empty    chan struct{}
-	q        quiescence // not under mu: atomics of its own; see quiesce.go
 
 	samplerAsleep bool          // every worker parked; popIdleLocked wakes the sampler
 	samplerWake   chan struct{} // cap 1
+
+	// q is written on every hand-off by every worker: its own cache line
+	// keeps those writes off the fields above, which outside senders and
+	// parking workers read.
+	_ [cacheLine]byte
+	q quiescence // not under mu: atomics of its own; see quiesce.go
+	_ [cacheLine]byte
 
 	nIdle       atomic.Int32
 	stalls      atomic.Uint64 // runners retired so far
@@ -108,10 +117,11 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		s.workers = make([]*worker, runtime.GOMAXPROCS(0))
 	}
 	for i := range s.workers {
-		w := &worker{s: s, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
+		w := &worker{s: s, id: i, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
 		w.cur = &runner{w: w}
 		s.workers[i] = w
 	}
+	s.byGid = make([]atomic.Pointer[worker], 1<<bits.Len(uint(4*len(s.workers)))) // a power of two: gidSlot masks
 	s.live = len(s.workers)
 	for _, w := range s.workers {
 		go w.cur.run()
@@ -258,12 +268,36 @@ func (s *Scheduler) stopLocked() {
 // schedule makes a loop that just became runnable run. From a callback on a
 // worker it takes that worker's next slot; from anywhere else it goes to the
 // global queue and wakes a parked worker.
+//
+// A hand-off into an empty next slot lends l the quiescence count of the
+// activation running (see quiesce.go and worker.activate), so the common
+// hand-off writes nothing all workers share. l then waits in the next slot,
+// which only this worker's runner takes from once the activation is over,
+// or a fresh runner after a stall, which retireLocked settles first.
 func (s *Scheduler) schedule(l *Loop) {
-	s.q.scheduled()
-	if w := s.currentWorker(); w != nil {
+	gid := currentGoroutine()
+	w := s.workerOf(gid)
+	if w == nil {
+		s.q.scheduled()
+		s.scheduleGlobal(l)
+		return
+	}
+	if w.next.Load() != nil || !w.lent.CompareAndSwap(false, true) {
+		s.q.scheduled()
 		w.setNext(l)
 		return
 	}
+	if w.gid.Load() != gid { // replaced since workerOf: l is counted once
+		w.settle()
+		s.scheduleGlobal(l)
+		return
+	}
+	w.setNext(l)
+}
+
+// scheduleGlobal queues l, already counted, on the global queue and wakes
+// a parked worker.
+func (s *Scheduler) scheduleGlobal(l *Loop) {
 	s.mu.Lock()
 	s.global.push(l)
 	w := s.popIdleLocked()
@@ -273,14 +307,55 @@ func (s *Scheduler) schedule(l *Loop) {
 	}
 }
 
-func (s *Scheduler) currentWorker() *worker {
-	gid := currentGoroutine()
+// currentWorker returns the worker slot the calling goroutine serves, or
+// nil. It runs on every hand-off, so it is one probe of byGid, not a scan
+// of the workers: at 64 workers a scan is 64 loads per message. A slot is
+// confirmed by its serving id, so a stale entry (a retired or exited
+// runner's) is a miss. Only when two runners' ids fell on one entry, which
+// sequential goroutine ids make rare, does it scan.
+func (s *Scheduler) currentWorker() *worker { return s.workerOf(currentGoroutine()) }
+
+// workerOf returns the worker slot goroutine gid serves, or nil.
+func (s *Scheduler) workerOf(gid int64) *worker {
+	if w := s.byGid[s.gidSlot(gid)].Load(); w != nil && w.gid.Load() == gid {
+		return w
+	}
+	if !s.spilled.Load() {
+		return nil
+	}
 	for _, w := range s.workers {
 		if w.gid.Load() == gid {
 			return w
 		}
 	}
 	return nil
+}
+
+func oldGid(w *worker) int64 {
+	if w == nil {
+		return 0
+	}
+	return w.gid.Load()
+}
+
+func (s *Scheduler) gidSlot(gid int64) int { return int(uint64(gid) & uint64(len(s.byGid)-1)) }
+
+// serve records that goroutine gid, already stored in w.gid, serves w.
+// An entry whose worker is served by a goroutine hashing elsewhere (or by
+// none) is stale and taken over.
+func (s *Scheduler) serve(w *worker, gid int64) {
+	i := s.gidSlot(gid)
+	e := &s.byGid[i]
+	for {
+		old := e.Load()
+		if g := oldGid(old); old != w && g != 0 && s.gidSlot(g) == i {
+			s.spilled.Store(true) // another live runner holds the entry
+			return
+		}
+		if e.CompareAndSwap(old, w) {
+			return
+		}
+	}
 }
 
 func (s *Scheduler) popIdleLocked() *worker {

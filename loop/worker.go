@@ -16,6 +16,7 @@ import (
 // it is replaced may still touch the slot once before it sees that it was.
 type worker struct {
 	s    *Scheduler
+	id   int          // index in s.workers
 	gid  atomic.Int64 // the serving goroutine, 0 while it is replaced; see currentWorker
 	wake chan struct{}
 	wq   *wakeQueue // wake-ups of idle loops with pending timers
@@ -27,6 +28,10 @@ type worker struct {
 	// next is atomic so that a retired runner setting it as it returns and
 	// its successor taking it never race.
 	next atomic.Pointer[Loop]
+	// lent: the loop in next holds the quiescence count of the activation
+	// that put it there, which then goes idle without uncounting itself,
+	// so a hand-off writes no shared memory (see quiesce.go, settle).
+	lent atomic.Bool
 
 	// Under s.mu.
 	cur    *runner       // the runner serving the slot
@@ -54,6 +59,10 @@ const nextStreakLimit = 64
 // then, so outside work is not starved by local work.
 const globalCheckEvery = 61
 
+// stealMax bounds one steal, so a thief holds its victim's lock for a
+// bounded time and copies into a stack array, not a fresh slice.
+const stealMax = 32
+
 // run serves r's slot until the scheduler stops or r is retired.
 func (r *runner) run() {
 	w := r.w
@@ -61,6 +70,7 @@ func (r *runner) run() {
 	registerLoopGoroutine(gid)
 	defer unregisterLoopGoroutine(gid)
 	w.gid.Store(gid)
+	w.s.serve(w, gid)
 	var pick picker
 	for {
 		l := w.find(&pick)
@@ -71,7 +81,7 @@ func (r *runner) run() {
 			continue
 		}
 		r.stamp.Store(pick.ticks)
-		more := l.activate(gid)
+		more := w.activate(l, gid)
 		if w.gid.Load() != gid {
 			r.retire(l, more, gid)
 			return
@@ -87,7 +97,7 @@ func (r *runner) run() {
 // left to take it, in which case the runner finishes it itself.
 func (r *runner) retire(l *Loop, more bool, gid int64) {
 	for more && !r.w.s.handBack(l) {
-		more = l.activate(gid)
+		more = r.w.activate(l, gid)
 	}
 }
 
@@ -97,10 +107,37 @@ type picker struct {
 	streak int    // consecutive runs taken from next
 }
 
+// activate runs one activation of l and settles l's quiescence count: a
+// loop that goes idle uncounts itself, unless its count was lent to the
+// loop it put in the next slot; one that stays runnable takes a lent
+// count back.
+func (w *worker) activate(l *Loop, gid int64) bool {
+	more := l.runActivation(gid)
+	if w.lent.Load() && w.lent.Swap(false) {
+		if more {
+			w.s.q.scheduled()
+		}
+		return more
+	}
+	if !more {
+		w.s.q.parked()
+	}
+	return more
+}
+
+// settle counts again a next-slot loop whose count was lent, before it
+// leaves the slot for a queue others can take from.
+func (w *worker) settle() {
+	if w.lent.Load() && w.lent.Swap(false) {
+		w.s.q.scheduled()
+	}
+}
+
 // setNext puts l in the next slot; a displaced loop goes to the local queue
 // where idle workers can steal it.
 func (w *worker) setNext(l *Loop) {
 	if old := w.next.Swap(l); old != nil {
+		w.settle()
 		w.pushLocal(old)
 		w.s.wakeIdle()
 	}
@@ -127,6 +164,7 @@ func (w *worker) find(p *picker) *Loop {
 				p.streak++
 				return l
 			}
+			w.settle()
 			w.pushLocal(l)
 		}
 	}
@@ -140,7 +178,7 @@ func (w *worker) find(p *picker) *Loop {
 	if l := w.takeGlobal(); l != nil {
 		return l
 	}
-	return w.steal()
+	return w.steal(p.ticks)
 }
 
 // takeGlobal takes a loop from the global queue, moving a share of the rest
@@ -165,17 +203,24 @@ func (w *worker) takeGlobal() *Loop {
 	return l
 }
 
-// steal takes half of another worker's local queue.
-func (w *worker) steal() *Loop {
-	for _, v := range w.s.workers {
+// steal takes half of another worker's local queue. Thieves start their
+// round at different victims (their own index plus a count that moves on
+// each call), so idle workers do not all queue on the first worker's lock.
+func (w *worker) steal(turn uint64) *Loop {
+	ws := w.s.workers
+	n := len(ws)
+	start := w.id + 1 + int(turn%uint64(n))
+	for i := range n {
+		v := ws[(start+i)%n]
 		if v == w {
 			continue
 		}
+		var buf [stealMax]*Loop
 		v.mu.Lock()
-		n := (v.local.len() + 1) / 2
-		var got []*Loop
-		for range n {
-			got = append(got, v.local.pop())
+		n := min((v.local.len()+1)/2, stealMax)
+		got := buf[:n]
+		for i := range got {
+			got[i] = v.local.pop()
 		}
 		v.mu.Unlock()
 		if n == 0 {
