@@ -172,35 +172,51 @@ func (d *fdDriver) close() {
 // fdDriver returns the calling worker's driver, making it on first use.
 // On a loop driven by s.
 func (s *Scheduler) fdDriver() (*fdDriver, error) {
-	w := s.currentWorker()
-	if w == nil {
+	cur := s.currentWorker()
+	w := cur
+	if w == nil { // a retired runner's callback: its slot is not its own
 		w = s.workers[0]
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if d := w.fd.Load(); d != nil {
+		s.mu.Unlock()
 		return d, nil
 	}
 	if s.stopping { // a callback that returned after an abandoned Shutdown
+		s.mu.Unlock()
 		return nil, ErrSchedulerClosed
 	}
 	d, err := newFDDriver(false)
 	if err != nil {
+		s.mu.Unlock()
 		return nil, err
 	}
 	w.fd.Store(d)
+	// Another worker parked before it had a poller waits on its channel,
+	// where readiness does not reach it: wake it to park in the poller.
+	wake := w != cur && s.unidleLocked(w)
+	s.mu.Unlock()
+	if wake {
+		w.signal()
+	}
 	return d, nil
 }
 
 // unidle takes w off the idle list, where it is no longer parked.
 func (s *Scheduler) unidle(w *worker) {
 	s.mu.Lock()
+	s.unidleLocked(w)
+	s.mu.Unlock()
+}
+
+// unidleLocked takes w off the idle list and reports whether it was on it.
+func (s *Scheduler) unidleLocked(w *worker) bool {
 	for i, v := range s.idle {
 		if v == w {
 			s.idle = append(s.idle[:i], s.idle[i+1:]...)
 			s.nIdle.Add(-1)
-			break
+			return true
 		}
 	}
-	s.mu.Unlock()
+	return false
 }

@@ -122,3 +122,36 @@ func TestReplacedWorkerServesFDs(t *testing.T) {
 		ping(t, a, got)
 	}
 }
+
+// A callback held past the stall budget runs on a retired runner, which
+// has no slot: an fd it watches attaches to the first worker's poller,
+// made then, while that worker is parked without one. Its readiness still
+// reaches the loop.
+func TestFDWatchedFromRetiredRunner(t *testing.T) {
+	s := newScheduler(t, loop.WithWorkers(1), loop.WithStallBudget(20*time.Millisecond))
+	h := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	a, b := socketpair(t)
+	got := make(chan struct{}, 1)
+	entered, release, watched := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	err := h.Submit(func() {
+		close(entered)
+		<-release
+		defer close(watched)
+		err := h.WatchFD(uintptr(b), poller.Readable|poller.EdgeTriggered, func(poller.Events) {
+			unix.Read(b, make([]byte, 64))
+			got <- struct{}{}
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, entered)
+	other := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+	do(t, other, func() {}) // runs once the held runner is replaced
+	close(release)
+	wait(t, watched)
+	ping(t, a, got)
+}
