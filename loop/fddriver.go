@@ -101,12 +101,38 @@ func (d *fdDriver) deliverAll(n int) {
 // pollNow delivers the readiness already there, without blocking; a busy
 // worker calls it now and then so its fds are served while it has other
 // work. It skips the poll when another goroutine polls.
-func (d *fdDriver) pollNow() {
+// It reports how many events it delivered.
+func (d *fdDriver) pollNow() int {
 	if !d.pollMu.TryLock() {
-		return
+		return 0
 	}
-	_, _ = d.poll(0)
+	n, _ := d.poll(0)
 	d.pollMu.Unlock()
+	return n
+}
+
+// pollOthers is what a worker out of work does before it parks: it
+// delivers the readiness waiting in the other workers' pollers, which a
+// busy worker would only see at its next poll, and returns a loop that
+// made runnable here. A parked worker's poller is skipped (it holds
+// pollMu and serves its own readiness).
+func (w *worker) pollOthers() *Loop {
+	got := false
+	for _, v := range w.s.workers {
+		if d := v.fd.Load(); v != w && d != nil && d.pollNow() > 0 {
+			got = true
+		}
+	}
+	if !got {
+		return nil
+	}
+	if l := w.next.Swap(nil); l != nil {
+		return l
+	}
+	w.mu.Lock()
+	l := w.local.pop()
+	w.mu.Unlock()
+	return l
 }
 
 // parkPoll parks worker w in the poller until readiness or a signal

@@ -117,7 +117,8 @@ func (w *worker) pushLocal(l *Loop) {
 }
 
 // find picks the next loop to run: the next slot, the local queue, the
-// global queue, then another worker's queue.
+// global queue, another worker's queue, then readiness waiting in another
+// worker's poller.
 func (w *worker) find(p *picker) *Loop {
 	p.ticks++
 	if p.ticks%globalCheckEvery == 0 {
@@ -147,7 +148,10 @@ func (w *worker) find(p *picker) *Loop {
 	if l := w.takeGlobal(); l != nil {
 		return l
 	}
-	return w.steal()
+	if l := w.steal(); l != nil {
+		return l
+	}
+	return w.pollOthers()
 }
 
 // takeGlobal takes a loop from the global queue, moving a share of the rest
