@@ -14,7 +14,13 @@ import (
 // polls it, blocking in it when parked (parkPoll) and without blocking
 // now and then while busy (pollNow), and turns each event into a wake-up
 // of the owning loop on that same worker, so readiness reaches a loop
-// with no goroutine hand-off. A standalone loop's own driver has a
+// with no goroutine hand-off. Readiness in the poller of a worker busy
+// with other loops waits for that worker's next poll (every
+// globalCheckEvery picks), or for another worker running out of work
+// (pollOthers), or, behind a callback that does not return, for the
+// slot's replacement runner. A parked worker is woken through its poller
+// (an eventfd write) only while it is parked there, and at most once per
+// wait: the poller coalesces wakes. A standalone loop's own driver has a
 // goroutine that blocks in it (run).
 //
 // An event costs no allocation: each watch keeps its pending readiness in
