@@ -3,17 +3,19 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/troupe-go/troupe/poller"
 )
 
 // FD readiness. A loop watches fds through a poller it shares: a driven
 // loop uses the poller of the scheduler worker it first watched an fd from
-// (one poller and one goroutine per worker, not per loop), a standalone
-// loop makes its own on its first watch. The poller's goroutine turns
-// readiness into macrotasks on the owning loop's ingress queue, so fd
-// callbacks are ordinary macrotasks, with a microtask checkpoint after
-// each, and never run concurrently with the loop's other callbacks.
+// (one poller per worker, not per loop, polled by the worker itself: see
+// fdDriver), a standalone loop makes its own, with a goroutine, on its
+// first watch. Readiness becomes a macrotask on the owning loop's ingress
+// queue, so fd callbacks are ordinary macrotasks, with a microtask
+// checkpoint after each, and never run concurrently with the loop's other
+// callbacks.
 //
 // Level-triggered watches (the default) are armed one-shot in the poller
 // and re-armed after their callback returns, so readiness is reported once
@@ -37,11 +39,15 @@ type fdSet struct {
 }
 
 // fdWatch is one watched fd. Its token tells the driver's events for this
-// watch from those of an earlier watch of the same fd number.
+// watch from those of an earlier watch of the same fd number. ready is the
+// readiness delivered and not yet handed to cb; the driver queues task
+// when it turns non-zero, so an event allocates nothing.
 type fdWatch struct {
 	fd       uintptr
 	l        *Loop
 	cb       func(poller.Events)
+	task     func() // runs runFD for this watch; made once
+	ready    atomic.Uint32
 	interest poller.Events
 	token    uint64
 	unref    bool
@@ -67,6 +73,7 @@ func (l *Loop) WatchFD(fd uintptr, interest poller.Events, cb func(poller.Events
 		return fmt.Errorf("%w: fd %d", ErrFDWatched, fd)
 	}
 	w := &fdWatch{fd: fd, l: l, cb: cb, interest: interest}
+	w.task = func() { l.runFD(w) }
 	if err := fs.drv.add(w); err != nil {
 		return err
 	}
@@ -154,7 +161,7 @@ func (l *Loop) fdTable() (*fdSet, error) {
 	if l.sched != nil {
 		fs.drv, err = l.sched.fdDriver()
 	} else {
-		fs.drv, err = newFDDriver()
+		fs.drv, err = newFDDriver(true)
 		fs.own = true
 	}
 	if err != nil {
@@ -175,8 +182,9 @@ func (l *Loop) dropWatch(w *fdWatch) {
 
 // runFD is the macrotask that delivers readiness to a watch's callback,
 // then re-arms a level-triggered watch (also when the callback panics).
-func (l *Loop) runFD(w *fdWatch, ev poller.Events) {
-	if l.fdSet() == nil || l.fdSet().watches[w.fd] != w {
+func (l *Loop) runFD(w *fdWatch) {
+	ev := poller.Events(w.ready.Swap(0)) // readiness after this queues the task again
+	if ev == 0 || l.fdSet() == nil || l.fdSet().watches[w.fd] != w {
 		return // unwatched after the event was queued
 	}
 	defer l.rearm(w)

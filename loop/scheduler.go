@@ -205,8 +205,8 @@ func (s *Scheduler) workersExited() {
 	s.mu.Lock()
 	var drivers []*fdDriver
 	for _, w := range s.workers {
-		if w.fd != nil {
-			drivers = append(drivers, w.fd)
+		if d := w.fd.Load(); d != nil {
+			drivers = append(drivers, d)
 		}
 	}
 	s.mu.Unlock()

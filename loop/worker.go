@@ -19,8 +19,12 @@ type worker struct {
 	id   int          // index in s.workers
 	gid  atomic.Int64 // the serving goroutine, 0 while it is replaced; see currentWorker
 	wake chan struct{}
-	wq   *wakeQueue // wake-ups of idle loops with pending timers
-	fd   *fdDriver  // fd readiness for loops run here; made on first use, under s.mu
+	wq   *wakeQueue               // wake-ups of idle loops with pending timers
+	fd   atomic.Pointer[fdDriver] // fd readiness for loops run here; made on first use, under s.mu
+
+	// polling is the driver the slot's runner is parked in, nil otherwise:
+	// signal wakes it through the poller (an eventfd write) only then.
+	polling atomic.Pointer[fdDriver]
 
 	mu    sync.Mutex // guards local, which stealers take from
 	local loopRing
@@ -150,10 +154,14 @@ func (w *worker) pushLocal(l *Loop) {
 }
 
 // find picks the next loop to run: the next slot, the local queue, the
-// global queue, then another worker's queue.
+// global queue, another worker's queue, then readiness waiting in another
+// worker's poller.
 func (w *worker) find(p *picker) *Loop {
 	p.ticks++
 	if p.ticks%globalCheckEvery == 0 {
+		if d := w.fd.Load(); d != nil {
+			d.pollNow() // serve readiness while busy, too
+		}
 		if l := w.takeGlobal(); l != nil {
 			return l
 		}
@@ -178,7 +186,10 @@ func (w *worker) find(p *picker) *Loop {
 	if l := w.takeGlobal(); l != nil {
 		return l
 	}
-	return w.steal(p.ticks)
+	if l := w.steal(p.ticks); l != nil {
+		return l
+	}
+	return w.pollOthers()
 }
 
 // takeGlobal takes a loop from the global queue, moving a share of the rest
@@ -265,14 +276,23 @@ func (w *worker) park(r *runner) bool {
 	s.idle = append(s.idle, w)
 	s.nIdle.Add(1)
 	s.mu.Unlock()
+	if d := w.fd.Load(); d != nil && d.parkPoll(w) {
+		return true // parked in the poller: readiness or a signal woke it
+	}
 	<-w.wake
 	return true
 }
 
+// signal wakes w if parked. The channel send comes first: a runner about
+// to park in its poller checks the channel after setting polling, so one
+// of the two sees the other.
 func (w *worker) signal() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
+	}
+	if d := w.polling.Load(); d != nil {
+		_ = d.p.Wake() // coalesced by the poller; an error means closed
 	}
 }
 
