@@ -157,10 +157,8 @@
 //     after it went idle);
 //   - the quiescence counter ([Scheduler.Idle], [Scheduler.WaitIdle]), on
 //     a cache line of its own: a loop counts itself when scheduled and
-//     uncounts itself when it goes idle, except on a hand-off into an empty
-//     next slot, where the running activation lends its count to the loop
-//     it hands to (one flag on the worker) and goes idle without
-//     uncounting, so the common hand-off writes nothing all workers share;
+//     uncounts itself when it goes idle (two atomic adds per hand-off on
+//     one line every worker writes: see below);
 //   - reads only: the goroutine-id table that tells a worker's goroutine
 //     (one probe), the count of parked workers, the actor registry (a
 //     lock-free open-addressing table; spawns and stops lock one of 64
@@ -211,14 +209,14 @@
 //     moving offset. A steal takes at most 32 loops into a stack array (it
 //     allocated a slice per steal, and held the victim's lock for half its
 //     queue, however long).
-//   - the quiescence counter took two atomic adds per hand-off on one
-//     line every worker writes: at 64 cores that line would move between
-//     caches on every message, bounding the pool's hand-off rate whatever
-//     the core count. A hand-off into an empty next slot now lends the
-//     count (above); the lent count goes back to the shared counter only
-//     when the next slot's loop is displaced to the stealable queue, when
-//     the lender stays runnable, or when a stall hands the slot to a fresh
-//     goroutine (TestWaitIdleHandOffs). The counter has its own cache line.
+//   - the quiescence counter (behind Scheduler.WaitIdle) has its own
+//     cache line. It still takes two atomic adds per hand-off on that
+//     line, which every worker writes: at 64 cores it would move between
+//     caches on every message. Lending the running activation's count to
+//     the loop handed to was tried and withdrawn: fd readiness schedules
+//     loops from worker goroutines outside any activation, where there is
+//     no count to lend (TestWaitIdleCountsFDWakeups); a per-worker count
+//     summed by WaitIdle is the fix left.
 //
 // BenchmarkDrivenPingPong (one worker) kept 1 allocation (48 B) per hop;
 // its CPU per hop was 152 ns against 146 before (medians of 4 interleaved

@@ -11,12 +11,9 @@ import (
 // activation that finds it idle again, so the count is zero exactly when
 // no loop is queued, running or about to be re-queued. Work done on a loop
 // that makes another loop runnable schedules it before the activation
-// ends, so the count cannot touch zero in between. A hand-off into a
-// worker's empty next slot does not count the loop handed to: it borrows
-// the count of the activation handing off, which then goes idle without
-// uncounting (worker.activate, worker.lent), so the count is the number of
-// awake loops minus the loans outstanding; each loan has both its lender
-// and its borrower awake, so the count is zero only when no loop is.
+// ends, so the count cannot touch zero in between. Every hand-off counts
+// the loop handed to: fd readiness, too, schedules a loop from a worker
+// goroutine outside any activation, where there is no count to borrow.
 type quiescence struct {
 	busy    atomic.Int64
 	waiters atomic.Int32

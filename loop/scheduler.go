@@ -267,13 +267,8 @@ func (s *Scheduler) stopLocked() {
 
 // schedule makes a loop that just became runnable run. From a callback on a
 // worker it takes that worker's next slot; from anywhere else it goes to the
-// global queue and wakes a parked worker.
-//
-// A hand-off into an empty next slot lends l the quiescence count of the
-// activation running (see quiesce.go and worker.activate), so the common
-// hand-off writes nothing all workers share. l then waits in the next slot,
-// which only this worker's runner takes from once the activation is over,
-// or a fresh runner after a stall, which retireLocked settles first.
+// global queue and wakes a parked worker. Either way l is counted busy
+// (quiesce.go) from here until the activation that finds it idle.
 func (s *Scheduler) schedule(l *Loop) {
 	gid := currentGoroutine()
 	w := s.workerOf(gid)
@@ -282,16 +277,7 @@ func (s *Scheduler) schedule(l *Loop) {
 		s.scheduleGlobal(l)
 		return
 	}
-	if w.next.Load() != nil || !w.lent.CompareAndSwap(false, true) {
-		s.q.scheduled()
-		w.setNext(l)
-		return
-	}
-	if w.gid.Load() != gid { // replaced since workerOf: l is counted once
-		w.settle()
-		s.scheduleGlobal(l)
-		return
-	}
+	s.q.scheduled()
 	w.setNext(l)
 }
 

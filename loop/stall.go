@@ -179,7 +179,6 @@ func (s *Scheduler) heldByLocked(gid int64) StallObserver {
 func (s *Scheduler) retireLocked(w *worker) {
 	s.stalls.Add(1)
 	w.gid.Store(0) // the held goroutine's callbacks no longer use the slot
-	w.settle()     // the fresh runner may take the next loop at once
 	r := &runner{w: w}
 	w.cur = r
 	w.seen = 0

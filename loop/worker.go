@@ -32,10 +32,6 @@ type worker struct {
 	// next is atomic so that a retired runner setting it as it returns and
 	// its successor taking it never race.
 	next atomic.Pointer[Loop]
-	// lent: the loop in next holds the quiescence count of the activation
-	// that put it there, which then goes idle without uncounting itself,
-	// so a hand-off writes no shared memory (see quiesce.go, settle).
-	lent atomic.Bool
 
 	// Under s.mu.
 	cur    *runner       // the runner serving the slot
@@ -111,37 +107,20 @@ type picker struct {
 	streak int    // consecutive runs taken from next
 }
 
-// activate runs one activation of l and settles l's quiescence count: a
-// loop that goes idle uncounts itself, unless its count was lent to the
-// loop it put in the next slot; one that stays runnable takes a lent
-// count back.
+// activate runs one activation of l; a loop that goes idle uncounts
+// itself from the quiescence count.
 func (w *worker) activate(l *Loop, gid int64) bool {
 	more := l.runActivation(gid)
-	if w.lent.Load() && w.lent.Swap(false) {
-		if more {
-			w.s.q.scheduled()
-		}
-		return more
-	}
 	if !more {
 		w.s.q.parked()
 	}
 	return more
 }
 
-// settle counts again a next-slot loop whose count was lent, before it
-// leaves the slot for a queue others can take from.
-func (w *worker) settle() {
-	if w.lent.Load() && w.lent.Swap(false) {
-		w.s.q.scheduled()
-	}
-}
-
 // setNext puts l in the next slot; a displaced loop goes to the local queue
 // where idle workers can steal it.
 func (w *worker) setNext(l *Loop) {
 	if old := w.next.Swap(l); old != nil {
-		w.settle()
 		w.pushLocal(old)
 		w.s.wakeIdle()
 	}
@@ -172,7 +151,6 @@ func (w *worker) find(p *picker) *Loop {
 				p.streak++
 				return l
 			}
-			w.settle()
 			w.pushLocal(l)
 		}
 	}
