@@ -65,7 +65,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
 	for *budget > 0 {
-		if l.tb.left() || l.refill() {
+		if l.tb.left() || l.noticed() && l.refill() {
 			b := l.tb
 			fn := b.s[b.pos]
 			b.s[b.pos] = nil
@@ -89,7 +89,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 // deliverNext hands the next letter, if any, to the host. A loop shutting
 // down delivers no more: it hands the rest back when it closes.
 func (l *Loop) deliverNext() bool {
-	if l.State() == StateShuttingDown {
+	if l.mailShut {
 		return false
 	}
 	m, ok := l.nextMail()
@@ -98,6 +98,20 @@ func (l *Loop) deliverNext() bool {
 	}
 	l.stats.delta[cTasks]++
 	l.deliverSampled(l.host.(MailHost), m)
+	return true
+}
+
+// noticed reports whether a task was queued or the shutdown began since
+// the loop last looked, clearing the notice first so that one given
+// meanwhile is seen next time. It records a shutdown for deliverNext.
+func (l *Loop) noticed() bool {
+	if l.notice.Load() == 0 {
+		return false
+	}
+	l.notice.Store(0)
+	if l.State() >= StateShuttingDown {
+		l.mailShut = true
+	}
 	return true
 }
 

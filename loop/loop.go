@@ -35,13 +35,19 @@ type Loop struct {
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
-	tb        *taskBlock  // the task batch taken from the ingress; nil when idle
-	mb        *mailBlock  // an unbounded mail lane's batch; nil when idle
-	mailHost  bool        // host is a MailHost; set at Init
-	yielding  bool        // the microtask budget ran out: end this round
-	nowStale  bool        // now may predate the running callback; see runStart
-	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
-	micro     *ring       // made on first use, dropped when idle
+	tb       *taskBlock  // the task batch taken from the ingress; nil when idle
+	mb       *mailBlock  // an unbounded mail lane's batch; nil when idle
+	mailHost bool        // host is a MailHost; set at Init
+	yielding bool        // the microtask budget ran out: end this round
+	nowStale bool        // now may predate the running callback; see runStart
+	running  atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
+	// notice is set by whoever queues a task or begins the shutdown, and
+	// cleared by the loop before it looks: between letters the loop reads
+	// only this word, which stays in its own cache while producers of mail
+	// keep writing the ingress's lock and counters.
+	notice    atomic.Uint32
+	mailShut  bool  // the loop saw the shutdown begin: it delivers no more mail
+	micro     *ring // made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
@@ -255,6 +261,7 @@ func (l *Loop) Submit(fn func()) error {
 	if !l.in.push(fn) {
 		return ErrLoopClosed
 	}
+	l.notice.Store(1)
 	l.notify()
 	return nil
 }

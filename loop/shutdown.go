@@ -54,6 +54,7 @@ func (l *Loop) Close() error {
 // beginShutdown refuses new work and marks the loop as shutting down.
 func (l *Loop) beginShutdown() {
 	l.in.close()
+	defer l.notice.Store(1)
 	for {
 		s := l.state.Load()
 		if s >= int32(StateShuttingDown) ||
