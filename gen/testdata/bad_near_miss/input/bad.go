@@ -14,17 +14,17 @@ type Plural struct{}
 
 // AfterColon has a space after the colon.
 //
-//troupe: actor kind=x
+// troupe: actor kind=x
 type AfterColon struct{}
 
 // Capital has a capital.
 //
-//Troupe:actor
+// Troupe:actor
 type Capital struct{}
 
 // Both spaced.
 //
-//  troupe : js
+//	troupe : js
 type Both interface{}
 
 // Block uses a block comment.
