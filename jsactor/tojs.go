@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/jsonfields"
 )
 
 // Go to JavaScript. Values are copied into fresh JavaScript values, never
@@ -344,9 +345,9 @@ func (c *toJS) structJS(rv reflect.Value, depth int) (goja.Value, error) {
 		return c.value(rv.Interface(), depth)
 	}
 	o := c.rt.NewObject()
-	for _, f := range fieldsOf(rv.Type()) {
-		fv, ok := fieldByIndex(rv, f.index)
-		if !ok || (f.omitEmpty && fv.IsZero()) {
+	for _, f := range jsonfields.Of(rv.Type()) {
+		fv, ok := fieldByIndex(rv, f.Index)
+		if !ok || (f.OmitEmpty && fv.IsZero()) {
 			continue
 		}
 		if err := c.spend(1, 0); err != nil {
@@ -354,9 +355,9 @@ func (c *toJS) structJS(rv reflect.Value, depth int) (goja.Value, error) {
 		}
 		ev, err := c.reflect(fv, depth+1)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.name, err)
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		defineData(o, f.name, ev)
+		defineData(o, f.Name, ev)
 	}
 	return o, nil
 }

@@ -1,4 +1,7 @@
-package jsactor
+// Package jsonfields lists the fields of a Go struct type as
+// encoding/json sees them, for troupe's packages that turn structs into
+// maps and back (actor/call, jsactor) without encoding/json itself.
+package jsonfields
 
 import (
 	"reflect"
@@ -6,32 +9,34 @@ import (
 	"sync"
 )
 
-// field is one JSON-visible field of a struct type.
-type field struct {
-	name      string
-	index     []int
-	omitEmpty bool
+// Field is one JSON-visible field of a struct type.
+type Field struct {
+	Name      string
+	Index     []int // for reflect.Value.FieldByIndex; may pass embedded pointers
+	OmitEmpty bool
 }
 
-var fieldCache sync.Map // reflect.Type -> []field
+var cache sync.Map // reflect.Type -> []Field
 
-// fieldsOf lists the fields encoding/json would marshal, by the same
-// rules for names, "-", omitempty and untagged embedded structs (a name
-// defined at a shallower depth wins; ties at one depth drop the name).
-func fieldsOf(t reflect.Type) []field {
-	if fs, ok := fieldCache.Load(t); ok {
-		return fs.([]field)
+// Of lists the fields encoding/json would marshal for struct type t, in
+// declaration order, by the same rules for names, "-", omitempty and
+// untagged embedded structs (a name defined at a shallower depth wins;
+// ties at one depth drop the name). The result is cached and shared: do
+// not modify it. Safe from any goroutine.
+func Of(t reflect.Type) []Field {
+	if fs, ok := cache.Load(t); ok {
+		return fs.([]Field)
 	}
 	var fl fieldList
 	fl.walk(t, nil, 0)
 	kept := fl.kept()
-	fieldCache.Store(t, kept)
+	cache.Store(t, kept)
 	return kept
 }
 
 // fieldList collects the fields of a struct type and its embedded ones.
 type fieldList struct {
-	out     []field
+	out     []Field
 	byName  map[string]int // index in out
 	depthOf map[string]int
 	dropped map[string]bool
@@ -64,37 +69,37 @@ func (fl *fieldList) walk(t reflect.Type, index []int, depth int) {
 		if name == "" {
 			name = sf.Name
 		}
-		fl.add(field{name: name, index: idx, omitEmpty: strings.Contains(","+opts+",", ",omitempty,")}, depth)
+		fl.add(Field{Name: name, Index: idx, OmitEmpty: strings.Contains(","+opts+",", ",omitempty,")}, depth)
 	}
 }
 
 // add records f found at depth: a shallower name wins, a tie drops it.
-func (fl *fieldList) add(f field, depth int) {
+func (fl *fieldList) add(f Field, depth int) {
 	if fl.byName == nil {
 		fl.byName, fl.depthOf, fl.dropped = map[string]int{}, map[string]int{}, map[string]bool{}
 	}
-	j, seen := fl.byName[f.name]
+	j, seen := fl.byName[f.Name]
 	if !seen {
-		fl.byName[f.name], fl.depthOf[f.name] = len(fl.out), depth
+		fl.byName[f.Name], fl.depthOf[f.Name] = len(fl.out), depth
 		fl.out = append(fl.out, f)
 		return
 	}
 	switch {
-	case fl.depthOf[f.name] < depth:
-	case fl.depthOf[f.name] == depth:
-		fl.dropped[f.name] = true
+	case fl.depthOf[f.Name] < depth:
+	case fl.depthOf[f.Name] == depth:
+		fl.dropped[f.Name] = true
 	default:
 		fl.out[j] = f
-		fl.depthOf[f.name] = depth
-		fl.dropped[f.name] = false
+		fl.depthOf[f.Name] = depth
+		fl.dropped[f.Name] = false
 	}
 }
 
 // kept returns the fields whose names were not dropped.
-func (fl *fieldList) kept() []field {
+func (fl *fieldList) kept() []Field {
 	kept := fl.out[:0]
 	for _, f := range fl.out {
-		if !fl.dropped[f.name] {
+		if !fl.dropped[f.Name] {
 			kept = append(kept, f)
 		}
 	}
