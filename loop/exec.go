@@ -121,7 +121,7 @@ func (l *Loop) refill() bool {
 	if !l.in.tasksPending() {
 		return false
 	}
-	l.tb.release()
+	l.tb.release(&taskBlocks)
 	l.tb = l.in.swap()
 	// After the swap: a timer request made before a task in this batch by
 	// the same goroutine is then applied before that task runs.
@@ -231,11 +231,11 @@ func (l *Loop) tell(fn func(error), err error) {
 // their pools, so an idle loop keeps no array.
 func (l *Loop) idleTrim() {
 	if !l.tb.left() {
-		l.tb.release()
+		l.tb.release(&taskBlocks)
 		l.tb = nil
 	}
 	if !l.mb.left() {
-		l.mb.release()
+		l.mb.release(&mailBlocks)
 		l.mb = nil
 	}
 	l.dropTimers()

@@ -231,36 +231,35 @@ func (q *ingress) tasksPending() bool { return q.size.Load() > 0 }
 // its pool, and in a bounded lane gone empty; larger ones are dropped.
 const maxKeptBatch = 64
 
-// taskBlock holds an array of the task lane and, once the loop took it from
-// the ingress, the loop's place in it. Blocks circulate through a pool
-// shared by every loop: a push to an empty lane takes one, and the loop
-// gives it back once it has run its tasks. So an idle loop keeps no array
-// (a million idle actors keep none), and steady traffic allocates none.
-type taskBlock struct {
-	s   []func()
-	pos int // the next task to run
+// block holds an array of one lane (tasks or mail) and, once the loop took
+// it from the ingress, the loop's place in it. Blocks circulate through a
+// pool per lane shared by every loop: a push to an empty lane takes one,
+// and the loop gives it back once it has gone through it. So an idle loop
+// keeps no array (a million idle actors keep none), and steady traffic
+// allocates none.
+type block[T any] struct {
+	s   []T
+	pos int // the next item to run or deliver
 }
 
-// mailBlock is taskBlock for the mail lane.
-type mailBlock struct {
-	s   []Mail
-	pos int // the next letter to deliver
-}
+// taskBlock is a block of the task lane; mailBlock one of the mail lane.
+type (
+	taskBlock = block[func()]
+	mailBlock = block[Mail]
+)
 
 var (
 	taskBlocks = sync.Pool{New: func() any { return new(taskBlock) }}
 	mailBlocks = sync.Pool{New: func() any { return new(mailBlock) }}
 )
 
-// left reports whether tasks of b are still to run; b may be nil.
-func (b *taskBlock) left() bool { return b != nil && b.pos < len(b.s) }
+// left reports whether items of b are still to go; b may be nil.
+func (b *block[T]) left() bool { return b != nil && b.pos < len(b.s) }
 
-// left reports whether letters of b are still to deliver; b may be nil.
-func (b *mailBlock) left() bool { return b != nil && b.pos < len(b.s) }
-
-// release gives a block whose tasks all ran back to the pool; nil is fine.
-// Run tasks were cleared as they ran.
-func (b *taskBlock) release() {
+// release gives a block whose items all went back to its lane's pool;
+// nil is fine. Items were cleared as they went, but a block cut short is
+// cleared here, so the pool keeps nothing alive.
+func (b *block[T]) release(pool *sync.Pool) {
 	if b == nil {
 		return
 	}
@@ -271,20 +270,5 @@ func (b *taskBlock) release() {
 		b.s = b.s[:0]
 	}
 	b.pos = 0
-	taskBlocks.Put(b)
-}
-
-// release gives a block whose letters all went back to the pool.
-func (b *mailBlock) release() {
-	if b == nil {
-		return
-	}
-	if cap(b.s) > maxKeptBatch {
-		b.s = nil
-	} else {
-		clear(b.s)
-		b.s = b.s[:0]
-	}
-	b.pos = 0
-	mailBlocks.Put(b)
+	pool.Put(b)
 }

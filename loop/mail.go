@@ -117,7 +117,7 @@ func (l *Loop) nextMail() (Mail, bool) {
 		l.applyTimerOps()
 		return m, ok
 	}
-	l.mb.release()
+	l.mb.release(&mailBlocks)
 	l.mb = l.in.swapMail()
 	// After the swap: a timer request made before a letter in this batch
 	// by the same goroutine is then applied before that letter arrives.
