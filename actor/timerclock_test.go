@@ -1,8 +1,8 @@
 package actor_test
 
 import (
+	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/actorhook"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -35,14 +36,10 @@ type slowMsg struct {
 
 type startFn func(actor.Timers) error
 
-type markerCmd string
-
 func (a *slowTimed) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case startFn:
 		return nil, m(c.Timers())
-	case markerCmd: // due now
-		return nil, c.Timers().StartSingle(string(m), 0, slowMsg{name: string(m)})
 	case slowMsg:
 		a.mu.Lock()
 		*a.got = append(*a.got, fmt.Sprintf("%s@%d", m.name, a.vc.Now()/int64(ms)))
@@ -67,7 +64,6 @@ type slowRig struct {
 	ref actor.Ref
 	mu  sync.Mutex
 	got []string
-	n   int
 }
 
 func newSlowRig(t *testing.T) *slowRig {
@@ -84,27 +80,16 @@ func (r *slowRig) do(msg any) {
 	}
 }
 
-// step advances virtual time by d and waits for a marker timer set after
-// the advance, which fires behind every timer that fell due.
+// step advances virtual time by d and waits until every loop the advance
+// woke (and every timer the handlers' own advances made due) has run to
+// idle: the scheduler's exact count, not a guess at what fired.
 func (r *slowRig) step(d time.Duration) {
 	r.t.Helper()
 	r.vc.Advance(d)
-	r.n++
-	marker := fmt.Sprintf("marker-%d", r.n)
-	r.do(markerCmd(marker))
-	deadline := time.Now().Add(waitLimit)
-	for {
-		r.mu.Lock()
-		seen := slices.ContainsFunc(r.got, func(s string) bool { return len(s) > len(marker) && s[:len(marker)+1] == marker+"@" })
-		r.mu.Unlock()
-		if seen {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatal("marker timer never fired (hang guard)")
-		}
-		r.vc.Advance(0)
-		runtime.Gosched()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := actorhook.Scheduler(r.s).WaitIdle(ctx); err != nil {
+		r.t.Fatalf("the system never went idle (hang guard): %v", err)
 	}
 }
 
@@ -115,8 +100,8 @@ func (r *slowRig) record(until int) []string {
 	defer r.mu.Unlock()
 	var out []string
 	for _, s := range r.got {
-		name, at, _ := strings.Cut(s, "@")
-		if n, _ := strconv.Atoi(at); n <= until && !strings.HasPrefix(name, "marker-") {
+		_, at, _ := strings.Cut(s, "@")
+		if n, _ := strconv.Atoi(at); n <= until {
 			out = append(out, s)
 		}
 	}
