@@ -41,7 +41,7 @@ type cellRare struct {
 	restartErr error         // while a restart waits for the children to stop: why it restarts
 	waiting    int           // children still stopping
 	watchers   map[Ref]struct{}
-	watching   map[Ref]struct{}
+	watching   map[Ref]*cell // the local incarnation watched; nil if remote or not found
 	restarts   []int64      // clock times of restarts within the window
 	attempt    uint32       // restart attempts scheduled, to tell a stale one
 	pending    []pendingMsg // messages that arrived while suspended
@@ -379,7 +379,7 @@ func (c *cell) finish() {
 	_ = c.l.Shutdown(context.Background())
 	c.system().unregister(c)
 	for w := range c.more().watchers {
-		c.system().deliverSystem(w, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
+		c.system().deliverSystem(w, terminatedSignal{t: Terminated{Actor: c.self(), Reason: c.more().reason}, from: c})
 	}
 	for w := range c.more().watching {
 		c.system().deliverSystem(w, unwatchSignal{watcher: c.self()})

@@ -108,9 +108,10 @@ func (x *Context) Stop(r Ref) {
 // once, with a Reason wrapping [ErrNotFound], if it is not alive, or stops
 // before the watch reaches it). Each Watch yields exactly one Terminated,
 // unless Unwatch comes first; watching an actor already watched changes
-// nothing. The notice travels ahead of the mailbox, and the Terminated is
-// then queued at the end of the watcher's mailbox, so it comes after every
-// message the watched actor sent the watcher (as in Akka and Erlang). It is
+// nothing. The Terminated is queued at the end of the watcher's mailbox as
+// the watched actor stops, before its [Stopped] event is published: it
+// comes after every message the watched actor sent the watcher (as in Akka
+// and Erlang), and before any message sent by one who saw it stopped. It is
 // handled as a message: one that arrives while the watcher waits for a
 // restart is kept, in order, for the fresh instance; one that arrives once
 // the watcher is stopping, or is gone, goes to dead letters.
@@ -121,21 +122,23 @@ func (x *Context) Watch(r Ref) {
 	}
 	c := x.c()
 	if c.more().watching == nil {
-		c.more().watching = map[Ref]struct{}{}
+		c.more().watching = map[Ref]*cell{}
 	}
 	if _, ok := c.rare.watching[r]; ok {
 		return
 	}
-	c.rare.watching[r] = struct{}{}
 	if r.system != c.system().name {
+		c.rare.watching[r] = nil
 		c.system().watchRemote(c, r)
 		return
 	}
-	if target := c.system().lookup(r); target != nil {
+	target := c.system().lookup(r)
+	c.rare.watching[r] = target
+	if target != nil {
 		c.system().watchCell(target, c.self())
 		return
 	}
-	_ = c.sendSystem(terminatedSignal{gone(r)}) // to itself: its loop runs this
+	_ = c.sendSystem(terminatedSignal{t: gone(r)}) // to itself: its loop runs this
 }
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.

@@ -126,7 +126,7 @@ func (c *cell) DeliverMail(m loop.Mail) {
 	case poisonSignal:
 		c.poisoned()
 	case terminatedMail:
-		c.deliverTerminated(msg.t)
+		c.deliverTerminated(terminatedSignal(msg))
 	default:
 		c.handle(m.Msg, m.Reply)
 	}
@@ -152,6 +152,9 @@ func (c *cell) ReturnMail(m loop.Mail, err error) {
 	case poisonSignal:
 		return // the actor has stopped, as the poison asked
 	case terminatedMail:
+		if !errors.Is(err, loop.ErrMailFull) && !c.awaits(terminatedSignal(msg)) {
+			return // unwatched (a stopping actor unwatches its children): no one waits for it
+		}
 		m.Msg = msg.t // dead letters show the Terminated itself
 	}
 	if !errors.Is(err, loop.ErrMailFull) {

@@ -19,10 +19,16 @@ type watchSignal struct{ watcher Ref }
 
 type unwatchSignal struct{ watcher Ref }
 
-type terminatedSignal struct{ t Terminated }
+// terminatedSignal carries a Terminated to a watcher; from is the local
+// incarnation that stopped (nil if remote, or never found), so that a
+// Terminated of an old incarnation is not taken for a newer one's.
+type terminatedSignal struct {
+	t    Terminated
+	from *cell
+}
 
 // terminatedMail is a Terminated queued in the watcher's mailbox.
-type terminatedMail struct{ t Terminated }
+type terminatedMail terminatedSignal
 
 type childStoppedSignal struct{ child *cell }
 
@@ -42,11 +48,18 @@ func (s *System) deliverSystem(r Ref, sig any) {
 		return
 	}
 	c := s.lookup(r)
-	if c != nil && c.sendSystem(sig) == nil {
+	if t, ok := sig.(terminatedSignal); ok {
+		// Straight to the end of the watcher's mailbox, from the goroutine
+		// that saw the stop: the Terminated follows every message the
+		// watched actor sent, and precedes every message sent by anyone
+		// who saw the actor stopped (its Stopped event comes after this).
+		if c == nil || c.l.Post(loop.Mail{Msg: terminatedMail(t)}, loop.OverflowAdmit) != nil {
+			s.deadLetter(r, t.t, fmt.Errorf("%w: %s", ErrStopped, r))
+		}
 		return
 	}
-	if t, ok := sig.(terminatedSignal); ok {
-		s.deadLetter(r, t.t, fmt.Errorf("%w: %s", ErrStopped, r))
+	if c != nil {
+		_ = c.sendSystem(sig)
 	}
 }
 
@@ -56,7 +69,7 @@ func (s *System) deliverSystem(r Ref, sig any) {
 // the reason an actor that is gone gets. Safe from any goroutine.
 func (s *System) watchCell(target *cell, watcher Ref) {
 	if target.sendSystem(watchSignal{watcher: watcher}) != nil {
-		s.deliverSystem(watcher, terminatedSignal{gone(target.self())})
+		s.deliverSystem(watcher, terminatedSignal{t: gone(target.self()), from: target})
 	}
 }
 
@@ -72,7 +85,7 @@ func (c *cell) handleSystem(sig any) {
 		c.stop(m.reason)
 	case watchSignal:
 		if c.state == cellStopped {
-			c.system().deliverSystem(m.watcher, terminatedSignal{Terminated{Actor: c.self(), Reason: c.more().reason}})
+			c.system().deliverSystem(m.watcher, terminatedSignal{t: Terminated{Actor: c.self(), Reason: c.more().reason}, from: c})
 			return
 		}
 		if c.more().watchers == nil {
@@ -82,7 +95,7 @@ func (c *cell) handleSystem(sig any) {
 	case unwatchSignal:
 		delete(c.more().watchers, m.watcher)
 	case terminatedSignal:
-		c.queueTerminated(m.t)
+		c.queueTerminated(m)
 	case childStoppedSignal:
 		c.childStopped(m.child)
 	case restartSignal:
@@ -99,29 +112,36 @@ func (c *cell) handleSystem(sig any) {
 }
 
 // queueTerminated puts a Terminated the watcher still waits for at the
-// end of its mailbox, as Akka does: it then follows every message the
-// watched actor sent before it stopped (they are already queued), and
-// like them it is kept for the fresh instance while a restart waits, and
-// dead-lettered once the watcher stops. The watch stays recorded until the
-// Terminated is handled, so that an Unwatch meanwhile cancels it and a
-// duplicate is dropped. On the loop.
-func (c *cell) queueTerminated(t Terminated) {
-	if _, ok := c.more().watching[t.Actor]; !ok {
+// end of its mailbox, as Akka does; it is kept for the fresh instance while
+// a restart waits, and dead-lettered once the watcher stops. The watch
+// stays recorded until the Terminated is handled, so that an Unwatch
+// meanwhile cancels it and a duplicate is dropped. On the loop.
+func (c *cell) queueTerminated(m terminatedSignal) {
+	if !c.awaits(m) {
 		return // unwatched meanwhile, or a duplicate
 	}
-	if c.l.Post(loop.Mail{Msg: terminatedMail{t}}, loop.OverflowAdmit) != nil {
-		delete(c.rare.watching, t.Actor)
-		c.refuse(t, nil) // the watcher's loop is closing: it has stopped
+	if c.l.Post(loop.Mail{Msg: terminatedMail(m)}, loop.OverflowAdmit) != nil {
+		delete(c.rare.watching, m.t.Actor)
+		c.refuse(m.t, nil) // the watcher's loop is closing: it has stopped
 	}
+}
+
+// awaits reports whether the actor still waits for m: it watches m's
+// actor, and (when both are known) the same incarnation m comes from; a
+// parent that restarted and started a child of the same name again does
+// not take the old child's Terminated for the new one's. On the loop.
+func (c *cell) awaits(m terminatedSignal) bool {
+	w, ok := c.more().watching[m.t.Actor]
+	return ok && (w == nil || m.from == nil || w == m.from)
 }
 
 // deliverTerminated hands a queued Terminated to the actor, unless an
 // Unwatch came first or another Terminated for the same watch was
 // handled. On the loop.
-func (c *cell) deliverTerminated(t Terminated) {
-	if _, ok := c.more().watching[t.Actor]; !ok {
+func (c *cell) deliverTerminated(m terminatedSignal) {
+	if !c.awaits(m) {
 		return
 	}
-	delete(c.rare.watching, t.Actor)
-	c.handle(t, nil)
+	delete(c.rare.watching, m.t.Actor)
+	c.handle(m.t, nil)
 }

@@ -93,7 +93,7 @@ func (s *System) systemRemote(to Ref, sig any) {
 func (s *System) watchRemote(watcher *cell, target Ref) {
 	t := s.getTransport()
 	if t == nil {
-		watcher.sendSystem(terminatedSignal{Terminated{Actor: target, Reason: fmt.Errorf("%w: %s (no transport)", ErrNotFound, target)}})
+		watcher.sendSystem(terminatedSignal{t: Terminated{Actor: target, Reason: fmt.Errorf("%w: %s (no transport)", ErrNotFound, target)}})
 		return
 	}
 	t.Watch(watcher.self(), target)
@@ -163,7 +163,7 @@ func (h *host) WatchFor(watcher, target Ref) {
 		c = s.lookup(target)
 	}
 	if c == nil {
-		s.deliverSystem(watcher, terminatedSignal{Terminated{Actor: target, Reason: fmt.Errorf("%w: %s", ErrNotFound, target)}})
+		s.deliverSystem(watcher, terminatedSignal{t: Terminated{Actor: target, Reason: fmt.Errorf("%w: %s", ErrNotFound, target)}})
 		return
 	}
 	s.watchCell(c, watcher)
@@ -182,7 +182,7 @@ func (h *host) UnwatchFor(watcher, target Ref) {
 func (h *host) DeliverTerminated(watcher Ref, t Terminated) {
 	s := (*System)(h)
 	if watcher.system == s.name {
-		s.deliverSystem(watcher, terminatedSignal{t})
+		s.deliverSystem(watcher, terminatedSignal{t: t})
 	}
 }
 

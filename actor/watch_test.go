@@ -248,3 +248,47 @@ func waitStopped(t *testing.T, stopped <-chan actor.Ref, r actor.Ref) {
 		}
 	}
 }
+
+// A Terminated is queued before the watched actor's Stopped event is
+// published, so a message sent by someone who saw the actor stopped
+// comes after it, whatever the scheduling.
+func TestTerminatedPrecedesMessagesSentAfterStopped(t *testing.T) {
+	s := newSystem(t)
+	for i := range 200 {
+		got := make(chan any, 2)
+		target, _ := s.Spawn("target", fmt.Sprint(i), func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) { return nil, nil })
+		})
+		w, _ := s.Spawn("watcher", fmt.Sprint(i), func() actor.Actor {
+			return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
+				switch m := msg.(type) {
+				case watchCmd:
+					c.Watch(m.target)
+				case actor.Terminated, string:
+					got <- msg
+				}
+				return nil, nil
+			})
+		})
+		if _, err := ask[any](t, s, w, watchCmd{target}); err != nil {
+			t.Fatal(err)
+		}
+		stopped := make(chan struct{})
+		cancel := s.SubscribeEvents(func(e actor.Event) {
+			if e.Kind == actor.Stopped && e.Actor == target {
+				close(stopped)
+			}
+		})
+		s.Stop(target)
+		<-stopped
+		cancel()
+		_ = s.Tell(w, "after")
+		if first := <-got; first == "after" {
+			t.Fatalf("run %d: the watcher got %q before the Terminated of an actor seen stopped", i, first)
+		}
+		if second := <-got; second != "after" {
+			t.Fatalf("run %d: then %v, want after", i, second)
+		}
+		s.Stop(w)
+	}
+}
