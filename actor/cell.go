@@ -42,9 +42,9 @@ type cellRare struct {
 	waiting    int           // children still stopping
 	watchers   map[Ref]struct{}
 	watching   map[Ref]*cell // the local incarnation watched; nil if remote or not found
-	restarts   []int64      // clock times of restarts within the window
-	attempt    uint32       // restart attempts scheduled, to tell a stale one
-	pending    []pendingMsg // messages that arrived while suspended
+	restarts   []int64       // clock times of restarts within the window
+	attempt    uint32        // restart attempts scheduled, to tell a stale one
+	pending    []pendingMsg  // messages that arrived while suspended
 	rt         *receiveTimeout
 	stash      []handled
 	unstash    bool
