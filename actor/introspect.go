@@ -87,7 +87,7 @@ type ActorInfo struct {
 	// sample of its tasks.
 	HandlingTime loop.Percentiles
 	// MailboxWait estimates how long user messages waited in the
-	// mailbox, from a sample of them (one in 64) posted while the system
+	// mailbox, from a sample of them (one in 256) posted while the system
 	// records details ([System.SetDetailedMetrics]); zero otherwise.
 	MailboxWait   loop.Percentiles
 	TimersPending int

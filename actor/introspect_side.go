@@ -57,7 +57,7 @@ func (k *kindCounters) handledSoFar(n uint64) uint64 {
 
 // SetDetailedMetrics turns on (or off) the figures that cost something
 // per actor: start times (a side record per actor spawned while on,
-// about 100 bytes) and mailbox waits (one message in 64 carries its post
+// about 100 bytes) and mailbox waits (one message in 256 carries its post
 // time, in a small allocation, for [ActorInfo.MailboxWait]). Listings, totals and the loops' counters are always
 // available. Safe from any goroutine.
 func (s *System) SetDetailedMetrics(on bool) { s.obs.detailed.Store(on) }

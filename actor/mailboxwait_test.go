@@ -12,7 +12,7 @@ import (
 // in the mailbox: ActorInfo.MailboxWait estimates it from them. Off, no
 // letter records anything.
 func TestMailboxWaitIsSampled(t *testing.T) {
-	const n = 64 * 100
+	const n = 256 * 40
 	for _, detailed := range []bool{true, false} {
 		s, err := actor.NewSystem("wait")
 		if err != nil {
@@ -45,7 +45,7 @@ func TestMailboxWaitIsSampled(t *testing.T) {
 		w := info.MailboxWait
 		switch {
 		case detailed && (w.Samples == 0 || w.Samples > n/8):
-			t.Errorf("details on: %d samples of %d letters, want about one in 64", w.Samples, n)
+			t.Errorf("details on: %d samples of %d letters, want about one in 256", w.Samples, n)
 		case detailed && (w.P50 <= 0 || w.P99 < w.P50):
 			t.Errorf("details on: wait estimates %+v", w)
 		case !detailed && w != (loop.Percentiles{}):

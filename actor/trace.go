@@ -28,7 +28,7 @@ type letter struct {
 
 // waitSample is one in how many letters records its post time, with
 // details on ([System.SetDetailedMetrics]).
-const waitSample = 64
+const waitSample = 256
 
 // tracerBox holds a system's tracer, for an atomic pointer.
 type tracerBox struct{ t tracehook.Tracer }

@@ -14,7 +14,7 @@
 // mailbox wait are gauges of the worst estimate among the kind's live
 // actors, by percentile, since each actor estimates its own percentiles
 // in constant memory rather than keeping a histogram. Mailbox wait is
-// measured on a sample of the messages (one in 64) while the system
+// measured on a sample of the messages (one in 256) while the system
 // records details ([actor.System.SetDetailedMetrics]), and is zero
 // otherwise.
 //
