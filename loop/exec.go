@@ -178,6 +178,9 @@ func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 // queued by them wait for the next tick, as in Node.
 func (l *Loop) runImmediates() {
 	n := l.immediates().len()
+	if n == 0 {
+		return // no deferred recover, no checkpoint: the tasks phase ended with one
+	}
 	for l.runImmediatesGuarded(&n) {
 	}
 }

@@ -108,7 +108,9 @@ func (l *Loop) armWake() {
 		when, ok = l.timers.peek()
 	}
 	if !ok {
-		l.nextDue.Store(noDeadline)
+		if l.nextDue.Load() != noDeadline { // a plain load: stores fence
+			l.nextDue.Store(noDeadline)
+		}
 		l.disarm()
 		return
 	}
