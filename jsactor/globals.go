@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // Globals are installed lazily. A native function costs a goja Runtime
@@ -43,8 +45,8 @@ func buildersMap() map[string]func(in *instance) goja.Value {
 		"performance":     (*instance).buildPerformance,
 		"process":         (*instance).buildProcess,
 	}
-	for _, name := range guardedGlobals() {
-		m[name] = buildGuarded(name)
+	for _, name := range sandbox.GuardedGlobals() {
+		m[name] = func(in *instance) goja.Value { return in.cached().mem.Global(name) }
 	}
 	for _, extra := range extraGlobals {
 		for _, name := range extra.names {
@@ -81,7 +83,7 @@ type cache struct {
 	modules  map[string]goja.Value
 	files    map[string]*goja.Object // module files by path; see require.go
 	perf     *perfState
-	mem      *memGuard
+	mem      *sandbox.MemGuard
 	// origGlobal is goja's own global object; see lazyGlobals.
 	origGlobal *goja.Object
 	globals    map[string]goja.Value // the lazy globals built so far
@@ -98,7 +100,7 @@ func (in *instance) cached() *cache {
 // global object (orig) is not the script's: the script's global object
 // is a plain object whose prototype this is, and goja's globals are
 // copied from orig on first lookup. So a builtin the memory guard wraps
-// (memguard_globals.go) is built, original and wrapper, only when a
+// (internal/sandbox) is built, original and wrapper, only when a
 // script first looks it up, and the original is never reachable by name.
 type lazyGlobals struct {
 	in   *instance

@@ -31,7 +31,7 @@ type config struct {
 	spawnOpts []actor.SpawnOption
 	convNodes int // conversion budget; 0 for the defaults (see budget.go)
 	convBytes int
-	memBudget int64 // see memguard.go; 0 for the default
+	memBudget int64 // see sandbox.go; 0 for the default
 
 	crashOnThrow bool
 	args         []any // init's arguments; see WithArgs

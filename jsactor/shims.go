@@ -4,6 +4,8 @@ import (
 	"embed"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // The host's own JavaScript helpers, kept as .js files rather than Go
@@ -13,12 +15,12 @@ import (
 //go:embed js/*.js
 var shimFiles embed.FS
 
-// mustCompileShim compiles js/name.js, named shimPrefix+name in stacks
-// (which cleanStack leaves out of the script's stacks).
+// mustCompileShim compiles js/name.js, named sandbox.ShimPrefix+name in
+// stacks (which cleanStack leaves out of the script's stacks).
 func mustCompileShim(name string, strict bool) *goja.Program {
 	src, err := shimFiles.ReadFile("js/" + name + ".js")
 	if err != nil {
 		panic(err)
 	}
-	return goja.MustCompile(shimPrefix+name, string(src), strict)
+	return goja.MustCompile(sandbox.ShimPrefix+name, string(src), strict)
 }

@@ -15,10 +15,7 @@ func (in *instance) Stats() []actor.Stat {
 	if in.cfg == nil {
 		return nil
 	}
-	mem := int64(DefaultMemoryBudget)
-	if in.cfg.memBudget > 0 {
-		mem = in.cfg.memBudget
-	}
+	mem := in.cfg.memoryBudget()
 	b := in.newBudget()
 	timers := 0
 	for i := range in.timers.slots {
@@ -27,7 +24,7 @@ func (in *instance) Stats() []actor.Stat {
 		}
 	}
 	return []actor.Stat{
-		{Name: "js_turns", Value: float64((in.turn.Load() &^ killBit) / 2), Unit: "1"},
+		{Name: "js_turns", Value: float64(in.watch.Turns()), Unit: "1"},
 		{Name: "js_timers_pending", Value: float64(timers), Unit: "1"},
 		{Name: "js_asks_pending", Value: float64(len(in.asks)), Unit: "1"},
 		{Name: "js_turn_budget", Value: in.cfg.budget.Seconds(), Unit: "s"},

@@ -1,4 +1,4 @@
-package jsactor
+package sandbox
 
 import (
 	"runtime"
@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dop251/goja"
 	"github.com/joeycumines/goroutineid"
-	"go.uber.org/zap"
 )
 
 // The watchdog interrupts turns that run past their budget at the cost of
@@ -15,7 +15,7 @@ import (
 // compare-and-swap, a slot's load, compare-and-swap and store) and a
 // goroutine id lookup: a turn publishes itself in a slot (picked by
 // goroutine id, so each scheduler worker normally keeps its own) and
-// bumps its instance's turn counter; one
+// bumps its Watch's turn counter; one
 // sampler goroutine per process, running while any JS actor lives, looks
 // at the slots a few times per budget and interrupts a turn it has seen
 // running, unchanged, for longer than the budget. No runtime timer is
@@ -49,12 +49,107 @@ func slotsFor(procs int) int {
 var unwatched atomic.Uint64
 
 // UnwatchedTurns returns how many turns, in this process, ran without the
-// watchdog because all its slots were busy (see WithBudget).
+// watchdog because all its slots were busy.
 func UnwatchedTurns() uint64 { return unwatched.Load() }
 
+// Watch is the watchdog's hold on the turns of one goja Runtime (one JS
+// actor instance). The zero Watch watches nothing; Start arms it. Enter,
+// Leave, Start and Stop are called on the instance's loop; Turns from
+// anywhere.
+type Watch struct {
+	turn        atomic.Uint64 // odd inside a turn
+	slot        int
+	rt          *goja.Runtime
+	budget      time.Duration
+	reason      any // what the interrupt carries
+	onUnwatched func(n uint64, slots int)
+}
+
+// Start watches rt's turns, which may each run for budget (0: not
+// watched), interrupting one that runs longer with reason. onUnwatched,
+// if not nil, is called on the loop for the 1st, 2nd, 4th, 8th... turn
+// of the process that found no slot, with that count and the number of
+// slots. It counts a live Watch, starting the sampler for the first.
+func (w *Watch) Start(rt *goja.Runtime, budget time.Duration, reason any, onUnwatched func(n uint64, slots int)) {
+	w.rt, w.budget, w.reason, w.onUnwatched = rt, budget, reason, onUnwatched
+	if budget <= 0 {
+		return
+	}
+	tick := min(max(budget/4, minTick), maxTick)
+	wd.Lock()
+	defer wd.Unlock()
+	wd.live++
+	if wd.stop != nil && tick >= wd.tick {
+		return
+	}
+	if wd.stop != nil { // a finer tick is needed: restart the sampler
+		close(wd.stop)
+		<-wd.done
+	}
+	wd.tick = tick
+	wd.stop, wd.done = make(chan struct{}), make(chan struct{})
+	go sample(tick, wd.stop, wd.done)
+}
+
+// Stop forgets a Watch that was started, stopping the sampler after the
+// last.
+func (w *Watch) Stop() {
+	if w.budget <= 0 {
+		return
+	}
+	wd.Lock()
+	defer wd.Unlock()
+	if wd.live--; wd.live == 0 && wd.stop != nil {
+		close(wd.stop)
+		<-wd.done
+		wd.stop, wd.done = nil, nil
+	}
+}
+
+// Enter marks the start of a turn and returns its sequence number, for
+// Leave.
+func (w *Watch) Enter() uint64 {
+	seq := w.turn.Add(1)
+	if w.budget <= 0 {
+		return seq
+	}
+	g := goroutineid.Fast()
+	w.slot = -1
+	for i := range numSlots {
+		s := &wdSlots[(int(g)+i)&(numSlots-1)]
+		if s.w.Load() == nil && s.w.CompareAndSwap(nil, w) {
+			w.slot = (int(g) + i) & (numSlots - 1)
+			return seq
+		}
+	}
+	w.unwatchedTurn()
+	return seq
+}
+
+// unwatchedTurn counts a turn that found no slot, and reports the 1st,
+// 2nd, 4th, 8th... such turn.
+func (w *Watch) unwatchedTurn() {
+	n := unwatched.Add(1)
+	if n&(n-1) == 0 && w.onUnwatched != nil {
+		w.onUnwatched(n, numSlots)
+	}
+}
+
+// Leave marks the end of the turn Enter numbered seq; it reports false if
+// the watchdog claimed the turn (interrupted it, or is about to).
+func (w *Watch) Leave(seq uint64) bool {
+	if w.slot >= 0 && w.budget > 0 {
+		wdSlots[w.slot].w.Store(nil)
+	}
+	return w.turn.CompareAndSwap(seq, seq+1)
+}
+
+// Turns returns how many turns have run to their end.
+func (w *Watch) Turns() uint64 { return (w.turn.Load() &^ killBit) / 2 }
+
 type wdSlot struct {
-	in atomic.Pointer[instance]
-	_  [56]byte // one slot per cache line
+	w atomic.Pointer[Watch]
+	_ [56]byte // one slot per cache line
 }
 
 var (
@@ -73,83 +168,8 @@ const (
 	maxTick = 25 * time.Millisecond
 )
 
-// watchdogRegister counts a live instance, starting the sampler for the
-// first. On the loop.
-func watchdogRegister(in *instance) {
-	if in.cfg.budget <= 0 {
-		return
-	}
-	tick := min(max(in.cfg.budget/4, minTick), maxTick)
-	wd.Lock()
-	defer wd.Unlock()
-	wd.live++
-	if wd.stop != nil && tick >= wd.tick {
-		return
-	}
-	if wd.stop != nil { // a finer tick is needed: restart the sampler
-		close(wd.stop)
-		<-wd.done
-	}
-	wd.tick = tick
-	wd.stop, wd.done = make(chan struct{}), make(chan struct{})
-	go sample(tick, wd.stop, wd.done)
-}
-
-// watchdogUnregister forgets an instance, stopping the sampler after the
-// last.
-func watchdogUnregister(in *instance) {
-	if in.cfg.budget <= 0 {
-		return
-	}
-	wd.Lock()
-	defer wd.Unlock()
-	if wd.live--; wd.live == 0 && wd.stop != nil {
-		close(wd.stop)
-		<-wd.done
-		wd.stop, wd.done = nil, nil
-	}
-}
-
-// enterTurn marks the start of a turn. On the loop.
-func (in *instance) enterTurn() uint64 {
-	seq := in.turn.Add(1)
-	if in.cfg.budget <= 0 {
-		return seq
-	}
-	g := goroutineid.Fast()
-	in.slot = -1
-	for i := range numSlots {
-		s := &wdSlots[(int(g)+i)&(numSlots-1)]
-		if s.in.Load() == nil && s.in.CompareAndSwap(nil, in) {
-			in.slot = (int(g) + i) & (numSlots - 1)
-			return seq
-		}
-	}
-	in.unwatchedTurn()
-	return seq
-}
-
-// unwatchedTurn counts a turn that found no slot, and logs the 1st, 2nd,
-// 4th, 8th... such turn.
-func (in *instance) unwatchedTurn() {
-	n := unwatched.Add(1)
-	if n&(n-1) == 0 && in.c != nil {
-		in.logger().Warn("jsactor: a turn runs unwatched: all watchdog slots are busy",
-			zap.Uint64("unwatched turns", n), zap.Int("slots", numSlots))
-	}
-}
-
-// leaveTurn marks the end of a turn; it reports false if the watchdog
-// claimed the turn.
-func (in *instance) leaveTurn(seq uint64) bool {
-	if in.slot >= 0 && in.cfg.budget > 0 {
-		wdSlots[in.slot].in.Store(nil)
-	}
-	return in.turn.CompareAndSwap(seq, seq+1)
-}
-
 type sighting struct {
-	in    *instance
+	w     *Watch
 	seq   uint64
 	since time.Time
 }
@@ -174,22 +194,22 @@ func sample(tick time.Duration, stop, done chan struct{}) {
 // check looks at one slot and interrupts its turn if it has run past its
 // budget.
 func check(s *wdSlot, last sighting, now time.Time) sighting {
-	in := s.in.Load()
-	if in == nil {
+	w := s.w.Load()
+	if w == nil {
 		return sighting{}
 	}
-	seq := in.turn.Load()
+	seq := w.turn.Load()
 	if seq&1 == 0 || seq&killBit != 0 {
 		return sighting{}
 	}
-	if last.in != in || last.seq != seq {
-		return sighting{in: in, seq: seq, since: now}
+	if last.w != w || last.seq != seq {
+		return sighting{w: w, seq: seq, since: now}
 	}
-	if now.Sub(last.since) < in.cfg.budget {
+	if now.Sub(last.since) < w.budget {
 		return last
 	}
-	if in.turn.CompareAndSwap(seq, seq|killBit) {
-		in.rt.Interrupt(ErrWatchdog)
+	if w.turn.CompareAndSwap(seq, seq|killBit) {
+		w.rt.Interrupt(w.reason)
 	}
 	return sighting{}
 }

@@ -1,4 +1,4 @@
-package jsactor
+package sandbox
 
 import (
 	"math"
@@ -14,8 +14,8 @@ const keyBytes = 2 * valueBytes
 
 // guardSlice bounds the array slice makes (and the loop over it, which
 // on a sparse array of length 2^32-1 would run for minutes in Go).
-func (g *memGuard) guardSlice(c goja.FunctionCall) goja.Value {
-	o := c.This.ToObject(g.in.rt)
+func (g *MemGuard) guardSlice(c goja.FunctionCall) goja.Value {
+	o := c.This.ToObject(g.rt)
 	l := length(o)
 	start, end := c.Argument(0).ToNumber(), c.Argument(1)
 	if !goja.IsUndefined(end) {
@@ -29,8 +29,8 @@ func (g *memGuard) guardSlice(c goja.FunctionCall) goja.Value {
 
 // guardArrayConcat bounds the array concat makes: the lengths of this and
 // of every spreadable argument, one element for any other.
-func (g *memGuard) guardArrayConcat(c goja.FunctionCall) goja.Value {
-	o := c.This.ToObject(g.in.rt)
+func (g *MemGuard) guardArrayConcat(c goja.FunctionCall) goja.Value {
+	o := c.This.ToObject(g.rt)
 	n := g.spreadLength(o)
 	for _, a := range c.Arguments {
 		n += g.spreadLength(a)
@@ -40,7 +40,7 @@ func (g *memGuard) guardArrayConcat(c goja.FunctionCall) goja.Value {
 }
 
 // spreadLength is how many elements concat takes from v.
-func (g *memGuard) spreadLength(v goja.Value) float64 {
+func (g *MemGuard) spreadLength(v goja.Value) float64 {
 	o, ok := v.(*goja.Object)
 	if !ok {
 		return 1
@@ -59,8 +59,8 @@ func (g *memGuard) spreadLength(v goja.Value) float64 {
 // elements against the budget and the nesting against maxDataNesting:
 // goja flattens by recursing in Go, so a cyclic array flattened to depth
 // Infinity would overflow the Go stack.
-func (g *memGuard) guardFlat(c goja.FunctionCall) goja.Value {
-	o := c.This.ToObject(g.in.rt)
+func (g *MemGuard) guardFlat(c goja.FunctionCall) goja.Value {
+	o := c.This.ToObject(g.rt)
 	depth := 1.0
 	if d := c.Argument(0); !goja.IsUndefined(d) {
 		depth = d.ToNumber().ToFloat()
@@ -70,10 +70,10 @@ func (g *memGuard) guardFlat(c goja.FunctionCall) goja.Value {
 	}
 	var total float64
 	g.flatWalk(o, depth, 0, &total)
-	return g.call(g.flat, o, g.in.rt.ToValue(depth))
+	return g.call(g.flat, o, g.rt.ToValue(depth))
 }
 
-func (g *memGuard) flatWalk(o *goja.Object, depth float64, level int, total *float64) {
+func (g *MemGuard) flatWalk(o *goja.Object, depth float64, level int, total *float64) {
 	if level >= maxDataNesting {
 		g.throwRange("Array.prototype.flat: arrays nested more than " + strconv.Itoa(maxDataNesting) + " deep")
 	}
@@ -95,7 +95,7 @@ func (g *memGuard) flatWalk(o *goja.Object, depth float64, level int, total *flo
 // budget allows (new Uint8Array(2**27)) has 2^27 keys, each a string and
 // an element, per elements of the result (entries: a pair array each).
 // Other objects' keys already exist; listing them costs what they do.
-func (g *memGuard) guardKeys(orig *native, per float64) native {
+func (g *MemGuard) guardKeys(orig *native, per float64) native {
 	return func(c goja.FunctionCall) goja.Value {
 		g.check(indexedKeys(c.Argument(0))*per*keyBytes, "Object.keys/values/entries")
 		return g.call(*orig, c.This, c.Arguments...)
@@ -125,14 +125,14 @@ func indexedKeys(v goja.Value) float64 {
 
 // guardReflectOwnKeys bounds Reflect.ownKeys as guardKeys bounds
 // Object.keys.
-func (g *memGuard) guardReflectOwnKeys(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardReflectOwnKeys(c goja.FunctionCall) goja.Value {
 	g.check(indexedKeys(c.Argument(0))*keyBytes, "Reflect.ownKeys")
 	return g.callFn(g.rkeys, c.This, c.Arguments...)
 }
 
 // guardReflectApply bounds the argument list Reflect.apply builds from an
 // array-like.
-func (g *memGuard) guardReflectApply(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardReflectApply(c goja.FunctionCall) goja.Value {
 	if o, ok := c.Argument(2).(*goja.Object); ok {
 		g.check(length(o)*valueBytes, "Reflect.apply")
 	}
@@ -141,7 +141,7 @@ func (g *memGuard) guardReflectApply(c goja.FunctionCall) goja.Value {
 
 // guardReflectConstruct bounds the argument list Reflect.construct builds
 // from an array-like.
-func (g *memGuard) guardReflectConstruct(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardReflectConstruct(c goja.FunctionCall) goja.Value {
 	if o, ok := c.Argument(1).(*goja.Object); ok {
 		g.check(length(o)*valueBytes, "Reflect.construct")
 	}

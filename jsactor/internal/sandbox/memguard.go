@@ -1,7 +1,6 @@
-package jsactor
+package sandbox
 
 import (
-	"errors"
 	"math"
 
 	"github.com/dop251/goja"
@@ -19,10 +18,6 @@ import (
 // with it String() of an array) are bounded in depth the same way, since
 // a Go stack overflow is fatal too.
 
-// DefaultMemoryBudget is the most one builtin call of a JS actor may
-// allocate unless WithMemoryBudget says otherwise.
-const DefaultMemoryBudget = 256 << 20
-
 // maxDataNesting bounds the depth of the data JSON.parse, JSON.stringify and
 // Array.prototype.join walk: goja recurses in Go for each level.
 const maxDataNesting = 1000
@@ -31,36 +26,16 @@ const maxDataNesting = 1000
 // by the guards of array builtins.
 const valueBytes = 16
 
-// WithMemoryBudget bounds what one call of a JavaScript builtin may
-// allocate: a string built by repeat, padStart, padEnd, concat or join,
-// an array filled, sorted or made by Array.from, an ArrayBuffer or typed
-// array, the text JSON.stringify makes. A call over the budget throws a
-// RangeError the script can catch. Strings count two bytes per UTF-16
-// code unit, array elements 16 bytes each. The default is
-// DefaultMemoryBudget.
-//
-// The budget bounds each call, not the actor's total: a script can still
-// build up memory a step at a time (the watchdog bounds how long each turn
-// may take doing so). See the package doc, "What the sandbox guarantees".
-func WithMemoryBudget(bytes int64) Option {
-	return func(c *config) error {
-		if bytes <= 0 {
-			return errors.New("jsactor: WithMemoryBudget needs bytes > 0")
-		}
-		c.memBudget = bytes
-		return nil
-	}
-}
-
 // native is a builtin's Go implementation, as goja's own function
 // objects export it.
 type native = func(goja.FunctionCall) goja.Value
 
-// memGuard holds the originals of the guarded builtins of one instance:
+// MemGuard holds the originals of the guarded builtins of one instance:
 // their Go implementations only, not goja's function objects (see
 // memguard_lazy.go).
-type memGuard struct {
-	in       *instance
+type MemGuard struct {
+	rt       *goja.Runtime
+	orig     *goja.Object // goja's own global object, which the script never sees
 	budget   float64
 	repeat   native
 	padS     native
@@ -93,27 +68,27 @@ type memGuard struct {
 	lazy     lazyState
 }
 
-// installMemGuards takes the allocating builtins away from the prototypes
-// literals reach and puts their guards in reach, lazily. On the loop,
-// before the script runs, so the script never sees an original.
-func (in *instance) installMemGuards() {
-	g := &memGuard{in: in, budget: DefaultMemoryBudget}
-	if in.cfg.memBudget > 0 {
-		g.budget = float64(in.cfg.memBudget)
-	}
-	in.cached().mem = g
+// NewMemGuard takes the allocating builtins of rt away from the
+// prototypes literals reach and puts their guards in reach, lazily, with
+// budget bytes the most one call may allocate. orig is goja's own global
+// object, which the script's global object must not expose (the guarded
+// globals are built from it by Global). On the loop, before the script
+// runs, so the script never sees an original.
+func NewMemGuard(rt *goja.Runtime, orig *goja.Object, budget int64) *MemGuard {
+	g := &MemGuard{rt: rt, orig: orig, budget: float64(budget)}
 	g.installLazy()
+	return g
 }
 
 // replace puts guard in place of o[name] and returns the original.
-func (g *memGuard) replace(o *goja.Object, name string, guard native) goja.Callable {
+func (g *MemGuard) replace(o *goja.Object, name string, guard native) goja.Callable {
 	orig, _ := goja.AssertFunction(o.Get(name))
-	_ = o.DefineDataProperty(name, g.in.rt.ToValue(guard), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = o.DefineDataProperty(name, g.rt.ToValue(guard), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return orig
 }
 
 // callFn calls orig, rethrowing what it throws.
-func (g *memGuard) callFn(orig goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+func (g *MemGuard) callFn(orig goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	v, err := orig(this, args...)
 	if err != nil {
 		panic(err)
@@ -123,12 +98,12 @@ func (g *memGuard) callFn(orig goja.Callable, this goja.Value, args ...goja.Valu
 
 // call calls orig, a builtin's Go implementation, from within a guard:
 // what it throws propagates as if the script had called it.
-func (g *memGuard) call(orig native, this goja.Value, args ...goja.Value) goja.Value {
+func (g *MemGuard) call(orig native, this goja.Value, args ...goja.Value) goja.Value {
 	return orig(goja.FunctionCall{This: this, Arguments: args})
 }
 
 // check throws a RangeError when n bytes are over the budget.
-func (g *memGuard) check(n float64, what string) {
+func (g *MemGuard) check(n float64, what string) {
 	if n > g.budget || math.IsNaN(n) {
 		g.throwRange(what + " would allocate more than the actor's memory budget (see jsactor.WithMemoryBudget)")
 	}
@@ -137,20 +112,20 @@ func (g *memGuard) check(n float64, what string) {
 // throwRange throws an intrinsic RangeError with msg. It gets one from
 // the original repeat (whatever the script did to the RangeError global)
 // and rewrites its message.
-func (g *memGuard) throwRange(msg string) {
-	ex := g.in.rt.Try(func() { g.call(g.repeat, g.in.rt.ToValue(""), g.in.rt.ToValue(-1)) })
+func (g *MemGuard) throwRange(msg string) {
+	ex := g.rt.Try(func() { g.call(g.repeat, g.rt.ToValue(""), g.rt.ToValue(-1)) })
 	if ex != nil {
 		if o, ok := ex.Value().(*goja.Object); ok {
-			_ = o.DefineDataProperty("message", g.in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			_ = o.DefineDataProperty("message", g.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			panic(ex)
 		}
 	}
-	panic(g.in.rt.NewTypeError(msg))
+	panic(g.rt.NewTypeError(msg))
 }
 
 // str converts v to a string once (ToString), so that the original does
 // not run a script's toString a second time.
-func (g *memGuard) str(v goja.Value) goja.String {
+func (g *MemGuard) str(v goja.Value) goja.String {
 	if s, ok := v.(goja.String); ok {
 		return s
 	}
@@ -158,7 +133,7 @@ func (g *memGuard) str(v goja.Value) goja.String {
 	if s, ok := tv.(goja.String); ok {
 		return s
 	}
-	s, _ := g.in.rt.ToValue(tv.String()).(goja.String)
+	s, _ := g.rt.ToValue(tv.String()).(goja.String)
 	return s
 }
 
@@ -171,7 +146,7 @@ func strBytes(s goja.String) float64 {
 
 func nullish(v goja.Value) bool { return v == nil || goja.IsUndefined(v) || goja.IsNull(v) }
 
-func (g *memGuard) guardRepeat(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardRepeat(c goja.FunctionCall) goja.Value {
 	if nullish(c.This) {
 		return g.call(g.repeat, c.This, c.Arguments...) // the original's TypeError
 	}
@@ -183,7 +158,7 @@ func (g *memGuard) guardRepeat(c goja.FunctionCall) goja.Value {
 	return g.call(g.repeat, s, n)
 }
 
-func (g *memGuard) guardPad(orig *native) func(goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardPad(orig *native) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
 		if nullish(c.This) {
 			return g.call(*orig, c.This, c.Arguments...)
@@ -201,7 +176,7 @@ func (g *memGuard) guardPad(orig *native) func(goja.FunctionCall) goja.Value {
 	}
 }
 
-func (g *memGuard) guardConcat(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardConcat(c goja.FunctionCall) goja.Value {
 	if nullish(c.This) {
 		return g.call(g.concat, c.This, c.Arguments...)
 	}
@@ -241,8 +216,8 @@ func relIndex(v goja.Value, l, def float64) float64 {
 	return math.Min(f, l)
 }
 
-func (g *memGuard) guardFill(c goja.FunctionCall) goja.Value {
-	o := c.This.ToObject(g.in.rt)
+func (g *MemGuard) guardFill(c goja.FunctionCall) goja.Value {
+	o := c.This.ToObject(g.rt)
 	l := length(o)
 	start, end := c.Argument(1).ToNumber(), c.Argument(2)
 	if !goja.IsUndefined(end) {
@@ -255,9 +230,9 @@ func (g *memGuard) guardFill(c goja.FunctionCall) goja.Value {
 }
 
 // guardLength guards a method that works on all of this.length at once.
-func (g *memGuard) guardLength(orig *native) func(goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardLength(orig *native) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
-		o := c.This.ToObject(g.in.rt)
+		o := c.This.ToObject(g.rt)
 		g.check(length(o)*valueBytes, "an array method over this length")
 		return g.call(*orig, o, c.Arguments...)
 	}
@@ -265,7 +240,7 @@ func (g *memGuard) guardLength(orig *native) func(goja.FunctionCall) goja.Value 
 
 // guardFrom bounds an array-like by its length and an iterable by what
 // it yields (memguard_iter.go).
-func (g *memGuard) guardFrom(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardFrom(c goja.FunctionCall) goja.Value {
 	src := c.Argument(0)
 	if !nullish(src) {
 		src = g.boundIterable(src, valueBytes, "Array.from")

@@ -1,4 +1,4 @@
-package jsactor
+package sandbox
 
 import (
 	"strconv"
@@ -9,7 +9,7 @@ import (
 // The guarded constructors and JSON are reached only through their
 // globals (and through the prototype's constructor property, which the
 // guard replaces too), so they are guarded lazily: the lazy global
-// prototype (globals.go) builds the guarded version on first lookup, from
+// prototype (jsactor's globals.go) builds the guarded version on first lookup, from
 // goja's original, which the script's global object never holds. An
 // actor that never touches a typed array pays nothing for its guard.
 
@@ -20,8 +20,8 @@ var elemBytes = map[string]float64{
 	"Float32Array": 4, "Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8,
 }
 
-// guardedGlobals are the globals built by buildGuarded.
-func guardedGlobals() []string {
+// GuardedGlobals are the globals built by Global.
+func GuardedGlobals() []string {
 	names := []string{"JSON", "Reflect", "Map", "Set", "WeakMap", "WeakSet"}
 	for n := range elemBytes {
 		names = append(names, n)
@@ -29,31 +29,29 @@ func guardedGlobals() []string {
 	return names
 }
 
-// buildGuarded is the lazy global builder of the stashed globals.
-func buildGuarded(name string) func(in *instance) goja.Value {
-	return func(in *instance) goja.Value {
-		g := in.cached().mem
-		orig, _ := in.cached().origGlobal.Get(name).(*goja.Object)
-		if orig == nil {
-			return goja.Undefined()
-		}
-		if name == "JSON" {
-			g.parse = g.replace(orig, "parse", g.guardParse)
-			g.strfy = g.replace(orig, "stringify", g.guardStringify)
-			return orig
-		}
-		if name == "Reflect" {
-			g.rapply = g.replace(orig, "apply", g.guardReflectApply)
-			g.rctor = g.replace(orig, "construct", g.guardReflectConstruct)
-			g.rkeys = g.replace(orig, "ownKeys", g.guardReflectOwnKeys)
-			return orig
-		}
-		if elem, typed := elemBytes[name]; typed {
-			g.guardTypedArrayFrom(orig)
-			return g.guardCtor(orig, func(args []goja.Value) []goja.Value { return g.checkView(args, elem) })
-		}
-		return g.guardCtor(orig, g.checkEntries)
+// Global builds the guarded global name (one of GuardedGlobals), for the
+// lazy global object to define on its first lookup. Once per name.
+func (g *MemGuard) Global(name string) goja.Value {
+	orig, _ := g.orig.Get(name).(*goja.Object)
+	if orig == nil {
+		return goja.Undefined()
 	}
+	if name == "JSON" {
+		g.parse = g.replace(orig, "parse", g.guardParse)
+		g.strfy = g.replace(orig, "stringify", g.guardStringify)
+		return orig
+	}
+	if name == "Reflect" {
+		g.rapply = g.replace(orig, "apply", g.guardReflectApply)
+		g.rctor = g.replace(orig, "construct", g.guardReflectConstruct)
+		g.rkeys = g.replace(orig, "ownKeys", g.guardReflectOwnKeys)
+		return orig
+	}
+	if elem, typed := elemBytes[name]; typed {
+		g.guardTypedArrayFrom(orig)
+		return g.guardCtor(orig, func(args []goja.Value) []goja.Value { return g.checkView(args, elem) })
+	}
+	return g.guardCtor(orig, g.checkEntries)
 }
 
 // guardCtor wraps an ArrayBuffer, typed array or collection constructor
@@ -64,8 +62,8 @@ func buildGuarded(name string) func(in *instance) goja.Value {
 // and shares its prototype, whose constructor becomes the wrapper: from,
 // of and species construct through it. (A Proxy would be shorter, but
 // goja's instanceof rejects a Proxy of a constructor.)
-func (g *memGuard) guardCtor(orig *goja.Object, check func([]goja.Value) []goja.Value) goja.Value {
-	rt := g.in.rt
+func (g *MemGuard) guardCtor(orig *goja.Object, check func([]goja.Value) []goja.Value) goja.Value {
+	rt := g.rt
 	ctor, _ := goja.AssertConstructor(orig)
 	w := rt.ToValue(func(c goja.ConstructorCall) *goja.Object {
 		args := check(c.Arguments)
@@ -90,7 +88,7 @@ func (g *memGuard) guardCtor(orig *goja.Object, check func([]goja.Value) []goja.
 // length of an array-like or typed array to copy (a view on an existing
 // ArrayBuffer allocates nothing). A length is converted once and passed
 // on converted.
-func (g *memGuard) checkView(args []goja.Value, elem float64) []goja.Value {
+func (g *MemGuard) checkView(args []goja.Value, elem float64) []goja.Value {
 	if len(args) == 0 {
 		return args
 	}
@@ -113,7 +111,7 @@ func (g *memGuard) checkView(args []goja.Value, elem float64) []goja.Value {
 
 // guardParse refuses a text nested deeper than maxDataNesting before goja's
 // recursive parser sees it.
-func (g *memGuard) guardParse(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardParse(c goja.FunctionCall) goja.Value {
 	text := g.str(c.Argument(0))
 	if text != nil && jsonDepth(text.String()) > maxDataNesting {
 		g.throwRange("JSON.parse: text nested more than " + strconv.Itoa(maxDataNesting) + " deep")
@@ -153,7 +151,7 @@ func jsonDepth(s string) int {
 // deep or whose text would be over the budget. A toJSON or replacer may
 // make stringify see other values than the walk: they are script code,
 // which the watchdog bounds.
-func (g *memGuard) guardStringify(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardStringify(c goja.FunctionCall) goja.Value {
 	indent := 0.0
 	switch sp := c.Argument(2).(type) {
 	case goja.String:
@@ -171,7 +169,7 @@ func (g *memGuard) guardStringify(c goja.FunctionCall) goja.Value {
 }
 
 type jsonWalk struct {
-	g      *memGuard
+	g      *MemGuard
 	indent float64
 	bytes  float64
 	path   map[*goja.Object]bool // objects on the path walked (cycles)
@@ -220,8 +218,8 @@ func (w *jsonWalk) walk(v goja.Value, depth int) {
 // String() of an array) with the budget counted as the string grows, and
 // the nesting of arrays joined within arrays bounded; a cycle joins as
 // the empty string, as in V8.
-func (g *memGuard) join(c goja.FunctionCall) goja.Value {
-	rt := g.in.rt
+func (g *MemGuard) join(c goja.FunctionCall) goja.Value {
+	rt := g.rt
 	o := c.This.ToObject(rt)
 	for _, p := range g.joining {
 		if p == o {
@@ -264,7 +262,7 @@ func (g *memGuard) join(c goja.FunctionCall) goja.Value {
 
 // guardTypedArrayFrom guards %TypedArray%.from, which every typed array
 // constructor inherits (reached only through them), once per instance.
-func (g *memGuard) guardTypedArrayFrom(ctor *goja.Object) {
+func (g *MemGuard) guardTypedArrayFrom(ctor *goja.Object) {
 	ta := ctor.Prototype()
 	if g.tfrom != nil || ta == nil || name(ctor) == "ArrayBuffer" {
 		return

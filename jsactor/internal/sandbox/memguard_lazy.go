@@ -1,4 +1,4 @@
-package jsactor
+package sandbox
 
 import (
 	"github.com/dop251/goja"
@@ -36,8 +36,8 @@ import (
 type protoGuard struct {
 	name   string
 	length int
-	orig   func(g *memGuard) *native
-	guard  func(g *memGuard) native
+	orig   func(g *MemGuard) *native
+	guard  func(g *MemGuard) native
 }
 
 // guardedProto is one prototype (or constructor) with its guards.
@@ -74,47 +74,47 @@ func functionProto(rt *goja.Runtime, _ *goja.Object) *goja.Object {
 // guardedProtos are the prototypes and constructors guarded lazily.
 var guardedProtos = []guardedProto{
 	{target: stringProto, guards: []protoGuard{
-		{"repeat", 1, func(g *memGuard) *native { return &g.repeat }, func(g *memGuard) native { return g.guardRepeat }},
-		{"padStart", 1, func(g *memGuard) *native { return &g.padS }, func(g *memGuard) native { return g.guardPad(&g.padS) }},
-		{"padEnd", 1, func(g *memGuard) *native { return &g.padE }, func(g *memGuard) native { return g.guardPad(&g.padE) }},
-		{"concat", 1, func(g *memGuard) *native { return &g.concat }, func(g *memGuard) native { return g.guardConcat }},
-		{"split", 2, func(g *memGuard) *native { return &g.split }, func(g *memGuard) native { return g.guardSplit }},
-		{"replace", 2, func(g *memGuard) *native { return &g.repl }, func(g *memGuard) native { return g.guardReplace(&g.repl, false) }},
-		{"replaceAll", 2, func(g *memGuard) *native { return &g.replAll }, func(g *memGuard) native { return g.guardReplace(&g.replAll, true) }},
+		{"repeat", 1, func(g *MemGuard) *native { return &g.repeat }, func(g *MemGuard) native { return g.guardRepeat }},
+		{"padStart", 1, func(g *MemGuard) *native { return &g.padS }, func(g *MemGuard) native { return g.guardPad(&g.padS) }},
+		{"padEnd", 1, func(g *MemGuard) *native { return &g.padE }, func(g *MemGuard) native { return g.guardPad(&g.padE) }},
+		{"concat", 1, func(g *MemGuard) *native { return &g.concat }, func(g *MemGuard) native { return g.guardConcat }},
+		{"split", 2, func(g *MemGuard) *native { return &g.split }, func(g *MemGuard) native { return g.guardSplit }},
+		{"replace", 2, func(g *MemGuard) *native { return &g.repl }, func(g *MemGuard) native { return g.guardReplace(&g.repl, false) }},
+		{"replaceAll", 2, func(g *MemGuard) *native { return &g.replAll }, func(g *MemGuard) native { return g.guardReplace(&g.replAll, true) }},
 	}},
 	{target: functionProto, guards: []protoGuard{
-		{"apply", 2, func(g *memGuard) *native { return &g.apply }, func(g *memGuard) native { return g.guardApply }},
+		{"apply", 2, func(g *MemGuard) *native { return &g.apply }, func(g *MemGuard) native { return g.guardApply }},
 	}},
 	{target: arrayProto, guards: []protoGuard{
-		{"fill", 1, func(g *memGuard) *native { return &g.fill }, func(g *memGuard) native { return g.guardFill }},
-		{"sort", 1, func(g *memGuard) *native { return &g.sort }, func(g *memGuard) native { return g.guardLength(&g.sort) }},
-		{"map", 1, func(g *memGuard) *native { return &g.mapFn }, func(g *memGuard) native { return g.guardLength(&g.mapFn) }},
-		{"join", 1, nil, func(g *memGuard) native { return g.join }},
-		{"slice", 2, func(g *memGuard) *native { return &g.slice }, func(g *memGuard) native { return g.guardSlice }},
-		{"concat", 1, func(g *memGuard) *native { return &g.aconcat }, func(g *memGuard) native { return g.guardArrayConcat }},
-		{"flat", 0, func(g *memGuard) *native { return &g.flat }, func(g *memGuard) native { return g.guardFlat }},
-		{"flatMap", 1, func(g *memGuard) *native { return &g.flatMap }, func(g *memGuard) native { return g.guardLength(&g.flatMap) }},
+		{"fill", 1, func(g *MemGuard) *native { return &g.fill }, func(g *MemGuard) native { return g.guardFill }},
+		{"sort", 1, func(g *MemGuard) *native { return &g.sort }, func(g *MemGuard) native { return g.guardLength(&g.sort) }},
+		{"map", 1, func(g *MemGuard) *native { return &g.mapFn }, func(g *MemGuard) native { return g.guardLength(&g.mapFn) }},
+		{"join", 1, nil, func(g *MemGuard) native { return g.join }},
+		{"slice", 2, func(g *MemGuard) *native { return &g.slice }, func(g *MemGuard) native { return g.guardSlice }},
+		{"concat", 1, func(g *MemGuard) *native { return &g.aconcat }, func(g *MemGuard) native { return g.guardArrayConcat }},
+		{"flat", 0, func(g *MemGuard) *native { return &g.flat }, func(g *MemGuard) native { return g.guardFlat }},
+		{"flatMap", 1, func(g *MemGuard) *native { return &g.flatMap }, func(g *MemGuard) native { return g.guardLength(&g.flatMap) }},
 	}},
 	{target: global("Array"), guards: []protoGuard{
-		{"from", 1, func(g *memGuard) *native { return &g.from }, func(g *memGuard) native { return g.guardFrom }},
+		{"from", 1, func(g *MemGuard) *native { return &g.from }, func(g *MemGuard) native { return g.guardFrom }},
 	}},
 	{target: global("Object"), guards: []protoGuard{
-		{"keys", 1, func(g *memGuard) *native { return &g.keys }, func(g *memGuard) native { return g.guardKeys(&g.keys, 1) }},
-		{"values", 1, func(g *memGuard) *native { return &g.values }, func(g *memGuard) native { return g.guardKeys(&g.values, 1) }},
-		{"entries", 1, func(g *memGuard) *native { return &g.entries }, func(g *memGuard) native { return g.guardKeys(&g.entries, 3) }},
-		{"getOwnPropertyNames", 1, func(g *memGuard) *native { return &g.ownNames }, func(g *memGuard) native { return g.guardKeys(&g.ownNames, 1) }},
-		{"fromEntries", 1, func(g *memGuard) *native { return &g.fromEnt }, func(g *memGuard) native { return g.guardFromEntries }},
+		{"keys", 1, func(g *MemGuard) *native { return &g.keys }, func(g *MemGuard) native { return g.guardKeys(&g.keys, 1) }},
+		{"values", 1, func(g *MemGuard) *native { return &g.values }, func(g *MemGuard) native { return g.guardKeys(&g.values, 1) }},
+		{"entries", 1, func(g *MemGuard) *native { return &g.entries }, func(g *MemGuard) native { return g.guardKeys(&g.entries, 3) }},
+		{"getOwnPropertyNames", 1, func(g *MemGuard) *native { return &g.ownNames }, func(g *MemGuard) native { return g.guardKeys(&g.ownNames, 1) }},
+		{"fromEntries", 1, func(g *MemGuard) *native { return &g.fromEnt }, func(g *MemGuard) native { return g.guardFromEntries }},
 	}},
 }
 
 // installLazy takes the originals away and puts one lazyProto under each
 // guarded prototype. It looks the constructors up on goja's own global
-// object, which the script never sees (globals.go).
-func (g *memGuard) installLazy() {
-	rt := g.in.rt
+// object, which the script never sees (see jsactor's globals.go).
+func (g *MemGuard) installLazy() {
+	rt := g.rt
 	bit := 0
 	for _, gp := range guardedProtos {
-		target := gp.target(rt, g.in.cached().origGlobal)
+		target := gp.target(rt, g.orig)
 		for _, pg := range gp.guards {
 			v := target.Get(pg.name)
 			if pg.orig != nil {
@@ -132,7 +132,7 @@ func (g *memGuard) installLazy() {
 
 // lazyProto is the dynamic object under one guarded prototype (target).
 type lazyProto struct {
-	g      *memGuard
+	g      *MemGuard
 	target *goja.Object
 	guards []protoGuard
 	first  int // the bit of guards[0] in lazyState
@@ -161,7 +161,7 @@ func (lp *lazyProto) Get(key string) goja.Value {
 	}
 	lp.g.lazy |= 1 << (lp.first + i)
 	pg := lp.guards[i]
-	rt := lp.g.in.rt
+	rt := lp.g.rt
 	f := rt.ToValue(pg.guard(lp.g)).(*goja.Object)
 	_ = f.DefineDataProperty("name", rt.ToValue(pg.name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = f.DefineDataProperty("length", rt.ToValue(pg.length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)

@@ -1,4 +1,4 @@
-package jsactor
+package sandbox
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 )
 
 // guardSplit bounds the pieces split may make: one array element each.
-func (g *memGuard) guardSplit(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardSplit(c goja.FunctionCall) goja.Value {
 	if nullish(c.This) {
 		return g.call(g.split, c.This, c.Arguments...)
 	}
@@ -39,7 +39,7 @@ func (g *memGuard) guardSplit(c goja.FunctionCall) goja.Value {
 // string may build: every match (at most one per character, or the
 // occurrences of a string pattern) gets the replacement, and a
 // replacement with $ patterns may insert up to the whole string.
-func (g *memGuard) guardReplace(orig *native, all bool) func(goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardReplace(orig *native, all bool) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
 		pat, rep := c.Argument(0), c.Argument(1)
 		if nullish(c.This) {
@@ -70,7 +70,7 @@ func (g *memGuard) guardReplace(orig *native, all bool) func(goja.FunctionCall) 
 }
 
 // guardApply bounds the argument list apply builds from an array-like.
-func (g *memGuard) guardApply(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardApply(c goja.FunctionCall) goja.Value {
 	if o, ok := c.Argument(1).(*goja.Object); ok {
 		g.check(length(o)*valueBytes, "Function.prototype.apply")
 	}

@@ -1,4 +1,4 @@
-package jsactor
+package sandbox
 
 import (
 	"github.com/dop251/goja"
@@ -20,7 +20,7 @@ const entryBytes = 4 * valueBytes
 // An array, a typed array, a string or an array-like that is not
 // iterable is checked by its length instead (which keeps goja's fast
 // paths).
-func (g *memGuard) boundIterable(v goja.Value, per float64, what string) goja.Value {
+func (g *MemGuard) boundIterable(v goja.Value, per float64, what string) goja.Value {
 	switch v := v.(type) {
 	case goja.String:
 		g.check(float64(v.Length())*per, what)
@@ -40,8 +40,8 @@ func (g *memGuard) boundIterable(v goja.Value, per float64, what string) goja.Va
 	return v
 }
 
-func (g *memGuard) countingIterable(o *goja.Object, iter goja.Callable, per float64, what string) goja.Value {
-	rt := g.in.rt
+func (g *MemGuard) countingIterable(o *goja.Object, iter goja.Callable, per float64, what string) goja.Value {
+	rt := g.rt
 	it := g.callFn(iter, o).ToObject(rt)
 	next, ok := goja.AssertFunction(it.Get("next"))
 	if !ok {
@@ -64,7 +64,7 @@ func (g *memGuard) countingIterable(o *goja.Object, iter goja.Callable, per floa
 
 // checkEntries bounds what new Map(it), new Set(it), new WeakMap(it) and
 // new WeakSet(it) take from it.
-func (g *memGuard) checkEntries(args []goja.Value) []goja.Value {
+func (g *MemGuard) checkEntries(args []goja.Value) []goja.Value {
 	if len(args) == 0 || nullish(args[0]) {
 		return args
 	}
@@ -72,7 +72,7 @@ func (g *memGuard) checkEntries(args []goja.Value) []goja.Value {
 }
 
 // guardFromEntries bounds what Object.fromEntries takes from its iterable.
-func (g *memGuard) guardFromEntries(c goja.FunctionCall) goja.Value {
+func (g *MemGuard) guardFromEntries(c goja.FunctionCall) goja.Value {
 	args := c.Arguments
 	if len(args) > 0 && !nullish(args[0]) {
 		args = append([]goja.Value{g.boundIterable(args[0], entryBytes, "Object.fromEntries")}, args[1:]...)
