@@ -1,4 +1,4 @@
-package jsactor
+package web
 
 import (
 	"bytes"
@@ -9,16 +9,17 @@ import (
 	"go.uber.org/zap/zapcore"
 )
 
-// console writes to the actor's zap logger named "console" (it carries
+// Console makes the console global. It writes to log, the actor's zap
+// logger, named "console" (it carries
 // the actor's kind and id; the actor package's default logger prints
 // "console" from Info on): log and info at Info, debug at Debug, warn at Warn, error
 // at Error, trace at Debug with the JavaScript stack. Arguments are
 // formatted as Node's util.format does (%s, %d, %j, %o...), by
 // goja_nodejs's util module.
-func (in *instance) buildConsole() goja.Value {
-	u := util.New(in.rt)
-	o := in.rt.NewObject()
-	log := in.logger().Named("console")
+func Console(rt *goja.Runtime, log *zap.Logger) goja.Value {
+	u := util.New(rt)
+	o := rt.NewObject()
+	log = log.Named("console")
 	level := func(name string, lvl zapcore.Level, stack bool) {
 		_ = o.Set(name, func(call goja.FunctionCall) goja.Value {
 			if ce := log.Check(lvl, ""); ce != nil {
@@ -28,7 +29,7 @@ func (in *instance) buildConsole() goja.Value {
 				}
 				ce.Message = b.String()
 				if stack {
-					ce.Write(zap.String("js_stack", in.stackNow()))
+					ce.Write(zap.String("js_stack", stackNow(rt)))
 				} else {
 					ce.Write()
 				}
@@ -46,9 +47,9 @@ func (in *instance) buildConsole() goja.Value {
 }
 
 // stackNow formats the current JavaScript stack.
-func (in *instance) stackNow() string {
+func stackNow(rt *goja.Runtime) string {
 	var b bytes.Buffer
-	for _, f := range in.rt.CaptureCallStack(0, nil) {
+	for _, f := range rt.CaptureCallStack(0, nil) {
 		b.WriteString("at ")
 		f.Write(&b)
 		b.WriteByte('\n')

@@ -1,4 +1,4 @@
-package jsactor
+package web
 
 import (
 	"crypto/rand"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/url"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // TextEncoder/TextDecoder (UTF-8 only, as the Encoding standard's
@@ -16,52 +18,53 @@ import (
 // (goja_nodejs's url module, loaded directly, without its require
 // registry).
 
-func (in *instance) buildURL() goja.Value {
-	module := in.rt.NewObject()
-	exports := in.rt.NewObject()
+// URL defines URL and URLSearchParams.
+func (e *Env) URL() goja.Value {
+	module := e.RT.NewObject()
+	exports := e.RT.NewObject()
 	_ = module.Set("exports", exports)
-	url.Require(in.rt, module)
-	in.define("URL", exports.Get("URL"))
-	in.define("URLSearchParams", exports.Get("URLSearchParams"))
+	url.Require(e.RT, module)
+	e.Define("URL", exports.Get("URL"))
+	e.Define("URLSearchParams", exports.Get("URLSearchParams"))
 	return nil
 }
 
-var textShim = mustCompileShim("text", true)
+var textShim = mustCompileShim("text")
 
-// buildText defines TextEncoder and TextDecoder, per the Encoding
+// Text defines TextEncoder and TextDecoder, per the Encoding
 // standard for UTF-8: encodeInto writes whole sequences only, decode
 // replaces each maximal ill-formed subsequence with one U+FFFD (or throws
 // a TypeError when fatal) and supports {stream: true}, carrying an
 // incomplete sequence over to the next call.
-func (in *instance) buildText() goja.Value {
+func (e *Env) Text() goja.Value {
 	encode := func(call goja.FunctionCall) goja.Value {
-		v, err := in.bytesJS([]byte(call.Argument(0).String()))
+		v, err := e.Bytes([]byte(call.Argument(0).String()))
 		if err != nil {
-			panic(in.rt.NewGoError(err))
+			panic(e.RT.NewGoError(err))
 		}
 		return v
 	}
 	define := func(call goja.FunctionCall) goja.Value {
-		in.define(call.Argument(0).String(), call.Argument(1))
+		e.Define(call.Argument(0).String(), call.Argument(1))
 		return goja.Undefined()
 	}
-	in.shim(textShim, encode, in.textEncodeInto, in.textDecode, define)
+	sandbox.RunShim(e.RT, textShim, encode, e.textEncodeInto, e.textDecode, define)
 	return nil
 }
 
 // textEncodeInto(string, dest) implements TextEncoder.encodeInto.
-func (in *instance) textEncodeInto(call goja.FunctionCall) goja.Value {
+func (e *Env) textEncodeInto(call goja.FunctionCall) goja.Value {
 	dest, ok := call.Argument(1).(*goja.Object)
 	var buf []byte
 	if ok {
 		buf, ok = dest.Export().([]byte)
 	}
 	if !ok {
-		panic(in.rt.NewTypeError("TextEncoder.encodeInto: destination is not a Uint8Array"))
+		panic(e.RT.NewTypeError("TextEncoder.encodeInto: destination is not a Uint8Array"))
 	}
 	read, written, b := encodeInto(call.Argument(0).String(), len(buf))
 	copy(buf, b) // buf is the array's own memory
-	o := in.rt.NewObject()
+	o := e.RT.NewObject()
 	_ = o.Set("read", read)
 	_ = o.Set("written", written)
 	return o
@@ -70,12 +73,12 @@ func (in *instance) textEncodeInto(call goja.FunctionCall) goja.Value {
 // textDecode(input, pending, fatal, keepBOM, stream) implements
 // TextDecoder.decode; it returns [string, pending bytes or null, whether
 // the BOM check is done].
-func (in *instance) textDecode(call goja.FunctionCall) goja.Value {
+func (e *Env) textDecode(call goja.FunctionCall) goja.Value {
 	var b []byte
 	if arg := call.Argument(0); !goja.IsUndefined(arg) {
 		var ok bool
 		if b, ok = bufferBytes(arg); !ok {
-			panic(in.rt.NewTypeError("TextDecoder.decode: not an ArrayBuffer or view"))
+			panic(e.RT.NewTypeError("TextDecoder.decode: not an ArrayBuffer or view"))
 		}
 	}
 	if p, ok := bufferBytes(call.Argument(1)); ok && len(p) > 0 {
@@ -87,13 +90,13 @@ func (in *instance) textDecode(call goja.FunctionCall) goja.Value {
 	stream := call.Argument(4).ToBoolean()
 	s, pending, ok := decodeUTF8(b, call.Argument(2).ToBoolean(), stream)
 	if !ok {
-		panic(in.rt.NewTypeError("TextDecoder.decode: invalid UTF-8"))
+		panic(e.RT.NewTypeError("TextDecoder.decode: invalid UTF-8"))
 	}
 	var p goja.Value = goja.Null()
 	if pending != nil {
-		p = in.rt.ToValue(in.rt.NewArrayBuffer(pending))
+		p = e.RT.ToValue(e.RT.NewArrayBuffer(pending))
 	}
-	return in.rt.NewArray(s, p, len(s) > 0 || len(b) >= 3) // past where a BOM could be
+	return e.RT.NewArray(s, p, len(s) > 0 || len(b) >= 3) // past where a BOM could be
 }
 
 func trimBOM(b []byte) []byte {
@@ -130,22 +133,22 @@ func bufferBytes(v goja.Value) ([]byte, bool) {
 	return nil, false
 }
 
-// btoa encodes a binary string (every code unit ≤ 0xFF) as base64.
-func (in *instance) btoa(call goja.FunctionCall) goja.Value {
+// Btoa is btoa: it encodes a binary string (every code unit ≤ 0xFF) as base64.
+func (e *Env) Btoa(call goja.FunctionCall) goja.Value {
 	s := call.Argument(0).String()
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
 		if r > 0xFF {
-			panic(in.domException("btoa: the string contains characters outside of the Latin1 range", "InvalidCharacterError"))
+			panic(e.domException("btoa: the string contains characters outside of the Latin1 range", "InvalidCharacterError"))
 		}
 		b = append(b, byte(r))
 	}
-	return in.rt.ToValue(base64.StdEncoding.EncodeToString(b))
+	return e.RT.ToValue(base64.StdEncoding.EncodeToString(b))
 }
 
-// atob decodes base64 (forgiving: ASCII whitespace ignored, padding
+// Atob is atob: it decodes base64 (forgiving: ASCII whitespace ignored, padding
 // optional) into a binary string.
-func (in *instance) atob(call goja.FunctionCall) goja.Value {
+func (e *Env) Atob(call goja.FunctionCall) goja.Value {
 	s := strings.Map(func(r rune) rune {
 		switch r {
 		case ' ', '\t', '\n', '\f', '\r':
@@ -156,27 +159,27 @@ func (in *instance) atob(call goja.FunctionCall) goja.Value {
 	if len(s)%4 == 0 && strings.HasSuffix(s, "=") {
 		s = strings.TrimRight(s, "=")
 		if len(s)%4 == 1 || strings.Count(call.Argument(0).String(), "=") > 2 {
-			panic(in.domException("atob: invalid base64", "InvalidCharacterError"))
+			panic(e.domException("atob: invalid base64", "InvalidCharacterError"))
 		}
 	}
 	b, err := base64.RawStdEncoding.DecodeString(s)
 	if err != nil {
-		panic(in.domException("atob: invalid base64", "InvalidCharacterError"))
+		panic(e.domException("atob: invalid base64", "InvalidCharacterError"))
 	}
 	r := make([]rune, len(b))
 	for i, c := range b {
 		r[i] = rune(c)
 	}
-	return in.rt.ToValue(string(r))
+	return e.RT.ToValue(string(r))
 }
 
 // domException makes a DOMException (building the events globals if
 // needed).
-func (in *instance) domException(msg, name string) goja.Value {
-	ctor := in.rt.GlobalObject().Get("DOMException").ToObject(in.rt)
-	o, err := in.rt.New(ctor, in.rt.ToValue(msg), in.rt.ToValue(name))
+func (e *Env) domException(msg, name string) goja.Value {
+	ctor := e.RT.GlobalObject().Get("DOMException").ToObject(e.RT)
+	o, err := e.RT.New(ctor, e.RT.ToValue(msg), e.RT.ToValue(name))
 	if err != nil {
-		return in.rt.NewTypeError(msg)
+		return e.RT.NewTypeError(msg)
 	}
 	return o
 }
@@ -184,22 +187,23 @@ func (in *instance) domException(msg, name string) goja.Value {
 // maxRandomBytes is getRandomValues' quota, as in the Web Crypto spec.
 const maxRandomBytes = 65536
 
-func (in *instance) buildCrypto() goja.Value {
-	o := in.rt.NewObject()
+// Crypto makes the crypto global.
+func (e *Env) Crypto() goja.Value {
+	o := e.RT.NewObject()
 	_ = o.Set("getRandomValues", func(call goja.FunctionCall) goja.Value {
 		arg := call.Argument(0)
 		b, ok := bufferBytes(arg)
 		if obj, isObj := arg.(*goja.Object); !ok || !isObj || !isIntegerArray(obj) {
-			panic(in.domException("getRandomValues: not an integer typed array", "TypeMismatchError"))
+			panic(e.domException("getRandomValues: not an integer typed array", "TypeMismatchError"))
 		}
 		if len(b) > maxRandomBytes {
-			panic(in.domException(fmt.Sprintf("getRandomValues: %d bytes exceeds %d", len(b), maxRandomBytes), "QuotaExceededError"))
+			panic(e.domException(fmt.Sprintf("getRandomValues: %d bytes exceeds %d", len(b), maxRandomBytes), "QuotaExceededError"))
 		}
 		_, _ = rand.Read(b)
 		return arg
 	})
 	_ = o.Set("randomUUID", func(goja.FunctionCall) goja.Value {
-		return in.rt.ToValue(uuid4())
+		return e.RT.ToValue(uuid4())
 	})
 	return o
 }

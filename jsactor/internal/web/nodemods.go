@@ -1,4 +1,4 @@
-package jsactor
+package web
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // files, the network or the environment, or (Buffer) allocate outside
 // the memory budget (Uint8Array, TextEncoder and TextDecoder cover
 // bytes).
-var builtinModules = map[string]Module{
+var nodeModules = map[string]func(rt *goja.Runtime, module *goja.Object){
 	"events": func(rt *goja.Runtime, module *goja.Object) {
 		fn, _ := goja.AssertFunction(mustRun(rt, emitterShim))
 		if _, err := fn(goja.Undefined(), module); err != nil {
@@ -34,7 +34,14 @@ var builtinModules = map[string]Module{
 	},
 }
 
-var emitterShim = mustCompileShim("emitter", true)
+// NodeModule returns the loader of the Node module name a script may
+// require without the host granting it ("events", "util"), or nil. A
+// loader fills module.exports, as jsactor.Module does.
+func NodeModule(name string) func(rt *goja.Runtime, module *goja.Object) {
+	return nodeModules[name]
+}
+
+var emitterShim = mustCompileShim("emitter")
 
 func mustRun(rt *goja.Runtime, p *goja.Program) goja.Value {
 	v, err := rt.RunProgram(p)
@@ -44,22 +51,24 @@ func mustRun(rt *goja.Runtime, p *goja.Program) goja.Value {
 	return v
 }
 
-// process is Node's process reduced to what fits the sandbox: nextTick
-// (and process.env, argv and exit are absent: a script has no
-// environment). nextTick(fn, ...args) queues fn as a microtask of the
-// current turn, in order with promise reactions: Node runs its
-// nextTick queue before the promise microtasks, here they interleave in
-// the order they were queued.
-func (in *instance) buildProcess() goja.Value {
-	qm, _ := goja.AssertFunction(in.buildQueueMicrotask())
-	o := in.rt.NewObject()
+// Process makes the process global: Node's process reduced to what fits
+// the sandbox, nextTick (process.env, argv and exit are absent: a script
+// has no environment). nextTick(fn, ...args) queues fn with
+// queueMicrotask (the instance's) as a microtask of the current turn, in
+// order with promise reactions: Node runs its nextTick queue before the
+// promise microtasks, here they interleave in the order they were
+// queued. freeze is the intrinsic Object.freeze, captured before the
+// script ran.
+func Process(rt *goja.Runtime, queueMicrotask goja.Value, freeze func(*goja.Object)) goja.Value {
+	qm, _ := goja.AssertFunction(queueMicrotask)
+	o := rt.NewObject()
 	_ = o.Set("nextTick", func(call goja.FunctionCall) goja.Value {
 		fn, ok := goja.AssertFunction(call.Argument(0))
 		if !ok {
-			panic(in.rt.NewTypeError("process.nextTick: callback is not a function"))
+			panic(rt.NewTypeError("process.nextTick: callback is not a function"))
 		}
 		args := append([]goja.Value(nil), call.Arguments[1:]...)
-		cb := in.rt.ToValue(func(goja.FunctionCall) goja.Value {
+		cb := rt.ToValue(func(goja.FunctionCall) goja.Value {
 			if _, err := fn(goja.Undefined(), args...); err != nil {
 				panic(err)
 			}
@@ -71,6 +80,6 @@ func (in *instance) buildProcess() goja.Value {
 		return goja.Undefined()
 	})
 	_ = o.Set("platform", "troupe")
-	in.freezeJS(o)
+	freeze(o)
 	return o
 }

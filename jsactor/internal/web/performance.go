@@ -1,4 +1,4 @@
-package jsactor
+package web
 
 import (
 	"time"
@@ -6,52 +6,41 @@ import (
 	"github.com/dop251/goja"
 )
 
-// performance offers now() (milliseconds on the actor's loop clock, since
-// the instance started: a virtual clock in tests), mark(name),
+// Performance makes the performance global: now() (milliseconds on
+// the actor's loop clock since the instance started, as now returns them:
+// a virtual clock in tests), mark(name),
 // measure(name[, startMark[, endMark]]), getEntriesByName(name) and
 // clearMarks([name]) / clearMeasures([name]).
-type perfState struct {
-	origin  int64
-	entries []perfEntry
-}
-
-type perfEntry struct {
-	name, kind      string
-	start, duration float64
-}
-
-func (in *instance) buildPerformance() goja.Value {
-	ps := &perfState{origin: in.origin}
-	in.cached().perf = ps
-	now := func() float64 { return float64(in.l.Now()-ps.origin) / float64(time.Millisecond) }
-	o := in.rt.NewObject()
+func Performance(rt *goja.Runtime, now func() float64) goja.Value {
+	ps := &perfState{rt: rt}
+	o := rt.NewObject()
 	_ = o.Set("timeOrigin", float64(time.Now().UnixNano())/1e6)
-	_ = o.Set("now", func(goja.FunctionCall) goja.Value { return in.rt.ToValue(now()) })
+	_ = o.Set("now", func(goja.FunctionCall) goja.Value { return rt.ToValue(now()) })
 	_ = o.Set("mark", func(call goja.FunctionCall) goja.Value {
 		e := perfEntry{name: call.Argument(0).String(), kind: "mark", start: now()}
 		ps.entries = append(ps.entries, e)
-		return in.perfEntryJS(e)
+		return ps.entryJS(e)
 	})
 	_ = o.Set("measure", func(call goja.FunctionCall) goja.Value {
 		start, end := 0.0, now()
 		if a := call.Argument(1); !goja.IsUndefined(a) {
-			start = ps.markTime(a.String(), in)
+			start = ps.markTime(a.String())
 		}
 		if a := call.Argument(2); !goja.IsUndefined(a) {
-			end = ps.markTime(a.String(), in)
+			end = ps.markTime(a.String())
 		}
 		e := perfEntry{name: call.Argument(0).String(), kind: "measure", start: start, duration: end - start}
 		ps.entries = append(ps.entries, e)
-		return in.perfEntryJS(e)
+		return ps.entryJS(e)
 	})
 	_ = o.Set("getEntriesByName", func(call goja.FunctionCall) goja.Value {
 		var out []any
 		for _, e := range ps.entries {
 			if e.name == call.Argument(0).String() {
-				out = append(out, in.perfEntryJS(e))
+				out = append(out, ps.entryJS(e))
 			}
 		}
-		return in.rt.NewArray(out...)
+		return rt.NewArray(out...)
 	})
 	_ = o.Set("clearMarks", func(call goja.FunctionCall) goja.Value { ps.clear("mark", call.Argument(0)); return goja.Undefined() })
 	_ = o.Set("clearMeasures", func(call goja.FunctionCall) goja.Value {
@@ -61,13 +50,24 @@ func (in *instance) buildPerformance() goja.Value {
 	return o
 }
 
-func (ps *perfState) markTime(name string, in *instance) float64 {
+// perfState is one performance object's entries.
+type perfState struct {
+	rt      *goja.Runtime
+	entries []perfEntry
+}
+
+type perfEntry struct {
+	name, kind      string
+	start, duration float64
+}
+
+func (ps *perfState) markTime(name string) float64 {
 	for i := len(ps.entries) - 1; i >= 0; i-- {
 		if e := ps.entries[i]; e.kind == "mark" && e.name == name {
 			return e.start
 		}
 	}
-	panic(in.rt.NewTypeError("performance.measure: no mark named " + name))
+	panic(ps.rt.NewTypeError("performance.measure: no mark named " + name))
 }
 
 func (ps *perfState) clear(kind string, name goja.Value) {
@@ -80,8 +80,8 @@ func (ps *perfState) clear(kind string, name goja.Value) {
 	ps.entries = kept
 }
 
-func (in *instance) perfEntryJS(e perfEntry) goja.Value {
-	o := in.rt.NewObject()
+func (ps *perfState) entryJS(e perfEntry) goja.Value {
+	o := ps.rt.NewObject()
 	_ = o.Set("name", e.name)
 	_ = o.Set("entryType", e.kind)
 	_ = o.Set("startTime", e.start)

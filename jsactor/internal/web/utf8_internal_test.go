@@ -1,4 +1,4 @@
-package jsactor
+package web
 
 import (
 	"strings"
