@@ -16,8 +16,11 @@ import (
 )
 
 // bare is an instance with a Runtime and no actor, for the converters.
-func bare() *instance {
-	in := &instance{cfg: &config{}}
+func bare() *instance { return bareWith(&config{}) }
+
+// bareWith is bare with the options in cfg.
+func bareWith(cfg *config) *instance {
+	in := &instance{cfg: cfg}
 	in.rt = goja.New()
 	in.installGlobals()
 	in.captureBuiltins()
@@ -249,8 +252,7 @@ func TestConvertShared(t *testing.T) {
 
 // The conversion budget bounds nodes and bytes both ways.
 func TestConvertBudget(t *testing.T) {
-	in := bare()
-	in.cfg.convNodes, in.cfg.convBytes = 100, 1000
+	in := bareWith(&config{convNodes: 100, convBytes: 1000})
 	for _, src := range []string{`new Array(101)`, `"x".repeat(1001)`, `new Uint8Array(1001)`, `({["k".repeat(1001)]: 1})`, `10n ** 3000n`} {
 		if _, err := in.toGo(in.eval(t, src)); !errors.Is(err, ErrCannotCross) {
 			t.Errorf("%s: %v, want ErrCannotCross", src, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/troupe-go/troupe/jsactor/internal/convert"
 	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 	"github.com/troupe-go/troupe/jsactor/internal/web"
 )
@@ -97,8 +98,7 @@ func (in *instance) buildProcess() goja.Value {
 // cache holds helpers built on first use, per instance.
 type cache struct {
 	refProto *goja.Object
-	refs     refTable
-	bi       *builtins
+	refs     convert.RefTable
 	follow   goja.Callable
 	modules  map[string]goja.Value
 	files    map[string]*goja.Object // module files by path; see require.go

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor/internal/convert"
 	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 	"github.com/troupe-go/troupe/loop"
 )
@@ -36,9 +37,10 @@ type instance struct {
 	depth   int   // > 0 inside a turn
 	failure error // makes the turn in progress fatal to the instance
 	dead    bool
-	origin  int64         // loop time at start, performance.now's zero
-	watch   sandbox.Watch // the watchdog's hold on the turns
-	cache   *cache        // lazily built helpers; see globals.go
+	origin  int64              // loop time at start, performance.now's zero
+	watch   sandbox.Watch      // the watchdog's hold on the turns
+	cache   *cache             // lazily built helpers; see globals.go
+	conv    *convert.Converter // see values.go
 
 	asyncCtx    context.Context // cancelled when the instance dies; see async.go
 	asyncCancel context.CancelFunc

@@ -16,7 +16,7 @@ func (in *instance) Stats() []actor.Stat {
 		return nil
 	}
 	mem := in.cfg.memoryBudget()
-	b := in.newBudget()
+	nodes, bytes := in.cfg.convLimits()
 	timers := 0
 	for i := range in.timers.slots {
 		if in.timers.slots[i].fn != nil {
@@ -29,8 +29,8 @@ func (in *instance) Stats() []actor.Stat {
 		{Name: "js_asks_pending", Value: float64(len(in.asks)), Unit: "1"},
 		{Name: "js_turn_budget", Value: in.cfg.budget.Seconds(), Unit: "s"},
 		{Name: "js_memory_budget", Value: float64(mem), Unit: "By"},
-		{Name: "js_conversion_budget_values", Value: float64(b.nodes), Unit: "1"},
-		{Name: "js_conversion_budget", Value: float64(b.bytes), Unit: "By"},
+		{Name: "js_conversion_budget_values", Value: float64(nodes), Unit: "1"},
+		{Name: "js_conversion_budget", Value: float64(bytes), Unit: "By"},
 		{Name: "js_max_call_stack", Value: float64(in.cfg.maxStack), Unit: "1"},
 	}
 }

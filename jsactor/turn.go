@@ -55,28 +55,9 @@ func (in *instance) end(seq uint64, err error) {
 	}
 }
 
-// isUncatchable reports whether err is one JavaScript code cannot catch,
-// after which goja has dropped its queued jobs: fatal to the instance.
-//
-// It unwraps by hand and stops at a *goja.Exception: goja's
-// Exception.Unwrap walks the thrown value's prototype chain, which runs a
-// Proxy's getPrototypeOf trap (or throws for a revoked Proxy), so
-// errors.Is and errors.As must never reach one.
-func isUncatchable(err error) bool {
-	for err != nil {
-		switch e := err.(type) {
-		case *goja.InterruptedError, *goja.StackOverflowError:
-			return true
-		case *goja.Exception:
-			return false
-		case interface{ Unwrap() error }:
-			err = e.Unwrap()
-		default:
-			return false
-		}
-	}
-	return false
-}
+// isUncatchable reports whether err is fatal to the instance; see
+// sandbox.IsUncatchable.
+func isUncatchable(err error) bool { return sandbox.IsUncatchable(err) }
 
 // call runs fn as one turn of a callback (timer, interval, immediate):
 // an exception there is thrown outside any handler, so it fails the

@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"runtime"
@@ -13,28 +13,37 @@ import (
 // Ref objects are recognised by identity only, and the table forgets the
 // ones the script dropped, so it does not grow with every ref handed out.
 func TestRefTableIdentityAndSweep(t *testing.T) {
-	in := bare()
-	r := actor.NewRef("s", "k", "i")
-	kept, _ := in.refJS(r).(*goja.Object)
-	if got, ok := in.refOf(kept); !ok || got != r {
-		t.Fatalf("refOf(own ref) = %v %v", got, ok)
+	rt := goja.New()
+	proto := rt.NewObject()
+	var refs RefTable
+	refJS := func(r actor.Ref) *goja.Object {
+		o := rt.CreateObject(proto)
+		_ = o.Set("id", r.ID())
+		refs.Add(o, r)
+		return o
 	}
-	forged := in.rt.CreateObject(in.cache.refProto)
-	if _, ok := in.refOf(forged); ok {
+	r := actor.NewRef("s", "k", "i")
+	kept := refJS(r)
+	if got, ok := refs.Lookup(kept); !ok || got != r {
+		t.Fatalf("Lookup(own ref) = %v %v", got, ok)
+	}
+	forged := rt.CreateObject(proto)
+	_ = forged.Set("id", "i")
+	if _, ok := refs.Lookup(forged); ok {
 		t.Fatal("an object on the ref prototype was taken for a ref")
 	}
 	for i := range 10_000 {
-		in.refJS(actor.NewRef("s", "k", strconv.Itoa(i)))
+		refJS(actor.NewRef("s", "k", strconv.Itoa(i)))
 		if i%1000 == 0 {
 			runtime.GC()
 		}
 	}
 	runtime.GC()
-	in.cache.refs.sweep()
-	if n := len(in.cache.refs.m); n > 2000 {
+	refs.sweep()
+	if n := len(refs.m); n > 2000 {
 		t.Fatalf("%d refs remembered after the script dropped them", n)
 	}
-	if got, ok := in.refOf(kept); !ok || got != r {
+	if got, ok := refs.Lookup(kept); !ok || got != r {
 		t.Fatal("a live ref was forgotten")
 	}
 	runtime.KeepAlive(kept)

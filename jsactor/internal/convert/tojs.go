@@ -1,7 +1,6 @@
-package jsactor
+package convert
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -12,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 	"github.com/troupe-go/troupe/internal/jsonfields"
 )
 
@@ -48,22 +48,25 @@ import (
 
 const maxDepth = 1000
 
+// TypedRef is what typed refs have in common (troupegen's, wherever they
+// are nested in a value): they cross as their untyped ref.
+type TypedRef interface{ Ref() actor.Ref }
+
 const maxSafeInt = 1<<53 - 1
 
 var (
 	typeTime     = reflect.TypeFor[time.Time]()
 	typeRef      = reflect.TypeFor[actor.Ref]()
-	typeTypedRef = reflect.TypeFor[typedRef]()
+	typeTypedRef = reflect.TypeFor[TypedRef]()
 	typeBigInt   = reflect.TypeFor[*big.Int]()
 	typeError    = reflect.TypeFor[error]()
 	errTooDeep   = fmt.Errorf("%w: nested too deep (cyclic?)", ErrCannotCross)
 	errCyclic    = fmt.Errorf("%w: cyclic Go value", ErrCannotCross)
-	errNilRuntim = errors.New("jsactor: no runtime")
 )
 
 // toJS is one conversion from Go to JavaScript.
 type toJS struct {
-	in     *instance
+	cv     *Converter
 	rt     *goja.Runtime
 	active map[refKey]struct{} // maps, slices and pointers being converted
 	done   map[refKey]goja.Value
@@ -77,10 +80,10 @@ type refKey struct {
 	n   int
 }
 
-// toJSArgs appends the conversions of args to out.
-func (in *instance) toJSArgs(out []goja.Value, args []any) ([]goja.Value, error) {
+// ToJSArgs appends the conversions of args to out.
+func (cv *Converter) ToJSArgs(out []goja.Value, args []any) ([]goja.Value, error) {
 	for i, a := range args {
-		v, err := in.toJS(a)
+		v, err := cv.ToJS(a)
 		if err != nil {
 			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
@@ -89,15 +92,12 @@ func (in *instance) toJSArgs(out []goja.Value, args []any) ([]goja.Value, error)
 	return out, nil
 }
 
-// toJS converts a Go value into a fresh JavaScript value. Inside a turn:
+// ToJS converts a Go value into a fresh JavaScript value. Inside a turn:
 // constructing some values runs builtins a script may have replaced.
-func (in *instance) toJS(v any) (out goja.Value, err error) {
-	if in.rt == nil {
-		return nil, errNilRuntim
-	}
-	c := &toJS{in: in, rt: in.rt, budget: in.newBudget()}
+func (cv *Converter) ToJS(v any) (out goja.Value, err error) {
+	c := &toJS{cv: cv, rt: cv.rt, budget: cv.newBudget()}
 	c.nodes-- // the value at the top
-	if gerr := in.guard(func() { out, err = c.value(v, 0) }); gerr != nil {
+	if gerr := cv.host.Guard(func() { out, err = c.value(v, 0) }); gerr != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
 	}
 	return out, err
@@ -119,31 +119,31 @@ func (c *toJS) value(v any, depth int) (goja.Value, error) {
 		if err := c.spend(0, size); err != nil {
 			return nil, err
 		}
-		jv, _, _, err := c.in.typedJS(v)
+		jv, _, _, err := c.cv.typedJS(v)
 		return jv, err
 	}
 	switch x := v.(type) {
 	case string:
 		return c.rt.ToValue(x), c.spend(0, len(x))
 	case time.Time:
-		return c.in.dateJS(x)
+		return c.cv.dateJS(x)
 	case actor.Ref:
-		return c.in.refJS(x), nil
-	case typedRef: // troupegen's typed refs, wherever they are nested
-		return c.typedRefJS(x), nil
+		return c.cv.host.RefJS(x), nil
+	case TypedRef: // troupegen's typed refs, wherever they are nested
+		return c.TypedRefJS(x), nil
 	case *big.Int:
 		if x == nil {
 			return goja.Null(), nil
 		}
 		return c.rt.ToValue(new(big.Int).Set(x)), c.spend(0, len(x.Bits())*8)
-	case Call:
+	case call.Call:
 		return c.call(x, depth)
 	case actor.Terminated:
 		return c.terminated(x), nil
 	case goja.Value:
 		return nil, fmt.Errorf("%w: a goja.Value belongs to one runtime", ErrCannotCross)
 	case error:
-		return c.in.newError(x.Error()), nil
+		return c.cv.NewError(x.Error()), nil
 	}
 	return c.reflect(reflect.ValueOf(v), depth)
 }
@@ -159,12 +159,12 @@ func (c *toJS) scalar(v any) (goja.Value, bool) {
 		if n := int64(x); n >= -maxSafeInt && n <= maxSafeInt {
 			return c.rt.ToValue(v), true // v is already boxed: boxing x again would allocate
 		}
-		return c.in.intJS(int64(x)), true
+		return c.cv.intJS(int64(x)), true
 	case int64:
 		if x >= -maxSafeInt && x <= maxSafeInt {
 			return c.rt.ToValue(v), true
 		}
-		return c.in.intJS(x), true
+		return c.cv.intJS(x), true
 	case int32:
 		return c.rt.ToValue(x), true
 	case float64:
@@ -173,7 +173,7 @@ func (c *toJS) scalar(v any) (goja.Value, bool) {
 	return nil, false
 }
 
-func (c *toJS) call(x Call, depth int) (goja.Value, error) {
+func (c *toJS) call(x call.Call, depth int) (goja.Value, error) {
 	args, err := c.value(x.Args, depth+1)
 	if err != nil {
 		return nil, err
@@ -186,7 +186,7 @@ func (c *toJS) call(x Call, depth int) (goja.Value, error) {
 
 func (c *toJS) terminated(x actor.Terminated) goja.Value {
 	o := c.rt.NewObject()
-	defineData(o, "terminated", c.in.refJS(x.Actor))
+	defineData(o, "terminated", c.cv.host.RefJS(x.Actor))
 	if x.Reason != nil {
 		defineData(o, "reason", c.rt.ToValue(x.Reason.Error()))
 	} else {
@@ -197,18 +197,18 @@ func (c *toJS) terminated(x actor.Terminated) goja.Value {
 
 // intJS converts an integer: a number when exactly representable,
 // otherwise a BigInt.
-func (in *instance) intJS(i int64) goja.Value {
+func (cv *Converter) intJS(i int64) goja.Value {
 	if i > maxSafeInt || i < -maxSafeInt {
-		return in.rt.ToValue(big.NewInt(i))
+		return cv.rt.ToValue(big.NewInt(i))
 	}
-	return in.rt.ToValue(i)
+	return cv.rt.ToValue(i)
 }
 
-func (in *instance) uintJS(u uint64) goja.Value {
+func (cv *Converter) uintJS(u uint64) goja.Value {
 	if u > maxSafeInt {
-		return in.rt.ToValue(new(big.Int).SetUint64(u))
+		return cv.rt.ToValue(new(big.Int).SetUint64(u))
 	}
-	return in.rt.ToValue(int64(u))
+	return cv.rt.ToValue(int64(u))
 }
 
 func (c *toJS) reflect(rv reflect.Value, depth int) (goja.Value, error) {
@@ -219,7 +219,7 @@ func (c *toJS) reflect(rv reflect.Value, depth int) (goja.Value, error) {
 		if rv.IsNil() {
 			return goja.Null(), nil
 		}
-		return c.in.newError(rv.Interface().(error).Error()), nil
+		return c.cv.NewError(rv.Interface().(error).Error()), nil
 	}
 	switch rv.Kind() {
 	case reflect.Bool:
@@ -227,9 +227,9 @@ func (c *toJS) reflect(rv reflect.Value, depth int) (goja.Value, error) {
 	case reflect.String:
 		return c.rt.ToValue(rv.String()), c.spend(0, rv.Len())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return c.in.intJS(rv.Int()), nil
+		return c.cv.intJS(rv.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return c.in.uintJS(rv.Uint()), nil
+		return c.cv.uintJS(rv.Uint()), nil
 	case reflect.Float32, reflect.Float64:
 		return c.rt.ToValue(rv.Float()), nil
 	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
@@ -238,20 +238,20 @@ func (c *toJS) reflect(rv reflect.Value, depth int) (goja.Value, error) {
 		return c.list(rv, depth)
 	case reflect.Struct:
 		if rv.Type().Implements(typeTypedRef) && rv.CanInterface() {
-			return c.typedRefJS(rv.Interface().(typedRef)), nil
+			return c.TypedRefJS(rv.Interface().(TypedRef)), nil
 		}
 		return c.structJS(rv, depth)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrCannotCross, rv.Type())
 }
 
-// typedRefJS converts a typed ref as its untyped ref; a nil pointer is
+// TypedRefJS converts a typed ref as its untyped ref; a nil pointer is
 // null.
-func (c *toJS) typedRefJS(x typedRef) goja.Value {
+func (c *toJS) TypedRefJS(x TypedRef) goja.Value {
 	if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return goja.Null()
 	}
-	return c.in.refJS(x.Ref())
+	return c.cv.host.RefJS(x.Ref())
 }
 
 // shared converts a pointer, interface, slice or map: nil is null, and
@@ -381,7 +381,7 @@ func fieldByIndex(rv reflect.Value, index []int) (reflect.Value, bool) {
 // epoch either way (ECMA-262's time values: 10^8 days).
 const maxDateMs = 8.64e15
 
-func (in *instance) dateJS(t time.Time) (goja.Value, error) {
+func (cv *Converter) dateJS(t time.Time) (goja.Value, error) {
 	// Whole milliseconds, as a Date holds: UnixNano would overflow past
 	// 2262 and lose precision in a float64.
 	ms := float64(t.UnixMilli())
@@ -390,26 +390,26 @@ func (in *instance) dateJS(t time.Time) (goja.Value, error) {
 	} else if math.Abs(ms) > maxDateMs {
 		return nil, fmt.Errorf("%w: date %v outside JavaScript's range", ErrCannotCross, t)
 	}
-	return in.construct("Date", func(d *goja.Object) bool {
+	return cv.construct("Date", func(d *goja.Object) bool {
 		if d.ClassName() != "Date" {
 			return false
 		}
 		got, ok := d.Export().(time.Time)
 		return ok && (math.IsNaN(ms) && got.IsZero() || got.UnixMilli() == int64(ms))
-	}, in.rt.ToValue(ms))
+	}, cv.rt.ToValue(ms))
 }
 
-// newError makes a JavaScript Error with msg. The message is set as an
+// NewError makes a JavaScript Error with msg. The message is set as an
 // own property after construction, so a replaced Error cannot change it;
 // if the global Error no longer makes errors, an intrinsic TypeError
 // stands in.
-func (in *instance) newError(msg string) *goja.Object {
+func (cv *Converter) NewError(msg string) *goja.Object {
 	isError := func(e *goja.Object) bool { return e.ClassName() == "Error" }
-	o, err := in.construct("Error", isError, in.rt.ToValue(msg))
+	o, err := cv.construct("Error", isError, cv.rt.ToValue(msg))
 	if err != nil {
-		return in.rt.NewTypeError(msg)
+		return cv.rt.NewTypeError(msg)
 	}
-	_ = o.DefineDataProperty("message", in.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty("message", cv.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return o
 }
 

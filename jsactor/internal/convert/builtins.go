@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 //   - Promises are followed (async replies) and microtasks queued with
 //     compiled async functions that use await, which reaches the
 //     intrinsic PerformPromiseThen without looking up Promise or its
-//     then (see follow.go).
+//     then (see jsactor's follow.go).
 //   - Constructors (Date, Error, typed arrays, Map, Set, RegExp) are
 //     looked up on first use, always inside a watched turn, and every
 //     value they construct is checked to be genuine (see construct): a
@@ -32,32 +32,21 @@ type builtins struct {
 	lazy   map[string]*goja.Object // constructors looked up on first use
 }
 
-// captureBuiltins fills in.bi from the pristine global object. On the
-// loop, before the script runs.
-func (in *instance) captureBuiltins() {
-	bi := &builtins{}
-	bi.freeze, _ = goja.AssertFunction(in.rt.GlobalObject().Get("Object").ToObject(in.rt).Get("freeze"))
-	in.cached().bi = bi
-}
-
-// intrinsics returns the captured builtins.
-func (in *instance) intrinsics() *builtins { return in.cached().bi }
-
-// freezeJS freezes o with the captured Object.freeze.
-func (in *instance) freezeJS(o *goja.Object) {
-	_, _ = in.intrinsics().freeze(goja.Undefined(), o)
+// Freeze freezes o with the captured Object.freeze.
+func (cv *Converter) Freeze(o *goja.Object) {
+	_, _ = cv.freeze(goja.Undefined(), o)
 }
 
 // lazyCtor returns the global constructor name, looked up on its first
 // use (see builtins). Inside a turn: a getter the script put there runs
 // watched, and its exception is returned.
-func (in *instance) lazyCtor(name string) (c *goja.Object, err error) {
-	bi := in.intrinsics()
+func (cv *Converter) lazyCtor(name string) (c *goja.Object, err error) {
+	bi := &cv.builtins
 	if c = bi.lazy[name]; c != nil {
 		return c, nil
 	}
-	if ex := in.rt.Try(func() { c, _ = in.rt.GlobalObject().Get(name).(*goja.Object) }); ex != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrCannotCross, name, in.jsError(ex))
+	if ex := cv.rt.Try(func() { c, _ = cv.rt.GlobalObject().Get(name).(*goja.Object) }); ex != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrCannotCross, name, cv.host.JSError(ex))
 	}
 	if c == nil {
 		return nil, fmt.Errorf("%w: %s is not a constructor", ErrCannotCross, name)
@@ -72,14 +61,14 @@ func (in *instance) lazyCtor(name string) (c *goja.Object, err error) {
 // construct calls new name(args...) with the lazily captured constructor
 // and checks the result is of the wanted kind (ok), so a replaced global
 // cannot pass a fake off as a builtin.
-func (in *instance) construct(name string, ok func(*goja.Object) bool, args ...goja.Value) (*goja.Object, error) {
-	c, err := in.lazyCtor(name)
+func (cv *Converter) construct(name string, ok func(*goja.Object) bool, args ...goja.Value) (*goja.Object, error) {
+	c, err := cv.lazyCtor(name)
 	if err != nil {
 		return nil, err
 	}
 	var o *goja.Object
-	if ex := in.rt.Try(func() { o, err = in.rt.New(c, args...) }); ex != nil {
-		err = in.jsError(ex)
+	if ex := cv.rt.Try(func() { o, err = cv.rt.New(c, args...) }); ex != nil {
+		err = cv.host.JSError(ex)
 	}
 	if err == nil && (o == nil || !ok(o)) {
 		err = fmt.Errorf("the global %s was replaced", name)

@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"fmt"
@@ -46,7 +46,7 @@ const maxArrayLen = 1 << 24
 
 // fromJS is one conversion from JavaScript to Go.
 type fromJS struct {
-	in     *instance
+	cv     *Converter
 	active map[*goja.Object]struct{} // objects being converted: a cycle
 	done   map[*goja.Object]shared   // objects converted: shared
 	depth  int
@@ -62,43 +62,43 @@ type shared struct {
 	cost budget
 }
 
-func (in *instance) newFromJS() *fromJS {
-	f := &fromJS{in: in, budget: in.newBudget()}
+func (cv *Converter) newFromJS() *fromJS {
+	f := &fromJS{cv: cv, budget: cv.newBudget()}
 	f.nodes-- // the value at the top
 	return f
 }
 
-// toGo converts v, catching exceptions thrown by getters and stopping
+// ToGo converts v, catching exceptions thrown by getters and stopping
 // the turn on an interrupt. A primitive runs no script code and shares
 // nothing: it converts without the guard's goja Try and the memo maps.
-func (in *instance) toGo(v goja.Value) (out any, err error) {
+func (cv *Converter) ToGo(v goja.Value) (out any, err error) {
 	if _, isObj := v.(*goja.Object); !isObj {
-		f := fromJS{in: in, budget: in.newBudget()}
+		f := fromJS{cv: cv, budget: cv.newBudget()}
 		f.nodes--
 		return f.value(v)
 	}
-	if gerr := in.guard(func() { out, err = in.newFromJS().value(v) }); gerr != nil {
+	if gerr := cv.host.Guard(func() { out, err = cv.newFromJS().value(v) }); gerr != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
 	}
 	return out, err
 }
 
-// toGoArg converts v inside a native function: an exception in a getter
+// ToGoArg converts v inside a native function: an exception in a getter
 // propagates as a JavaScript exception; an error that is not one becomes
 // a TypeError naming what.
-func (in *instance) toGoArg(v goja.Value, what string) any {
-	out, err := in.newFromJS().value(v)
+func (cv *Converter) ToGoArg(v goja.Value, what string) any {
+	out, err := cv.newFromJS().value(v)
 	if err != nil {
-		panic(in.rt.NewTypeError(what + err.Error()))
+		panic(cv.rt.NewTypeError(what + err.Error()))
 	}
 	return out
 }
 
-// argsGo converts the arguments of call from index from on.
-func (in *instance) argsGo(call goja.FunctionCall, from int) []any {
+// ArgsGo converts the arguments of call from index from on.
+func (cv *Converter) ArgsGo(call goja.FunctionCall, from int) []any {
 	args := make([]any, 0, max(len(call.Arguments)-from, 0))
 	for i := from; i < len(call.Arguments); i++ {
-		args = append(args, in.toGoArg(call.Arguments[i], "argument "+strconv.Itoa(i)+": "))
+		args = append(args, cv.ToGoArg(call.Arguments[i], "argument "+strconv.Itoa(i)+": "))
 	}
 	return args
 }
@@ -212,11 +212,10 @@ func (f *fromJS) array(o *goja.Object) (any, error) {
 // plain converts an object of class "Object": a ref, a typed array or
 // ArrayBuffer, or a plain object.
 func (f *fromJS) plain(o *goja.Object) (any, error) {
-	in := f.in
-	if r, ok := in.refOf(o); ok {
+	if r, ok := f.cv.host.RefOf(o); ok {
 		return r, nil
 	}
-	if in.cache != nil && in.cache.refProto != nil && o.Prototype() == in.cache.refProto {
+	if p := o.Prototype(); p != nil && f.cv.host.IsRefProto(p) {
 		return nil, fmt.Errorf("%w: an object on the ref prototype that the host did not make (a forged ref)", ErrCannotCross)
 	}
 	if b, size, ok := typedGo(o); ok {

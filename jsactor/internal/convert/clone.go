@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"errors"
@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
-// structuredClone(value) copies value within the Runtime with HTML's
+// StructuredClone is the global structuredClone(value): it copies value within the Runtime with HTML's
 // structured clone semantics, for the cases that can be had cheaply:
 //
 //   - primitives (BigInt included) are themselves;
@@ -35,22 +37,22 @@ import (
 // keeps byteOffset, and lets two views of one buffer share the copy);
 // Map entries are read with the Map.prototype.forEach the script sees;
 // an Error's cause is not cloned; transfer lists are not supported.
-func (in *instance) structuredClone(call goja.FunctionCall) goja.Value {
-	c := &cloner{in: in, rt: in.rt, memory: map[*goja.Object]*goja.Object{}, budget: in.newBudget()}
+func (cv *Converter) StructuredClone(call goja.FunctionCall) goja.Value {
+	c := &cloner{cv: cv, rt: cv.rt, memory: map[*goja.Object]*goja.Object{}, budget: cv.newBudget()}
 	v, err := c.clone(call.Argument(0))
 	var ex *goja.Exception
 	switch {
 	case err == nil:
 		return v
-	case errors.As(err, &ex), isUncatchable(err):
+	case errors.As(err, &ex), sandbox.IsUncatchable(err):
 		panic(err) // the script's own exception (a getter threw), or an interrupt
 	}
-	panic(in.dataCloneError(err))
+	panic(cv.dataCloneError(err))
 }
 
 // cloner is one structuredClone.
 type cloner struct {
-	in     *instance
+	cv     *Converter
 	rt     *goja.Runtime
 	memory map[*goja.Object]*goja.Object
 	depth  int
@@ -59,9 +61,9 @@ type cloner struct {
 
 var errNotCloneable = errors.New("could not be cloned")
 
-func (in *instance) dataCloneError(err error) *goja.Object {
-	e := in.newError(err.Error())
-	_ = e.DefineDataProperty("name", in.rt.ToValue("DataCloneError"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+func (cv *Converter) dataCloneError(err error) *goja.Object {
+	e := cv.NewError(err.Error())
+	_ = e.DefineDataProperty("name", cv.rt.ToValue("DataCloneError"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return e
 }
 
@@ -105,8 +107,8 @@ func (c *cloner) clone(v goja.Value) (goja.Value, error) {
 // object clones o; every branch records the clone in memory before it
 // clones what o contains, so cycles come back to the clone.
 func (c *cloner) object(o *goja.Object) (goja.Value, error) {
-	if r, ok := c.in.refOf(o); ok {
-		return c.keep(o, c.in.refJS(r).(*goja.Object)), nil
+	if r, ok := c.cv.host.RefOf(o); ok {
+		return c.keep(o, c.cv.host.RefJS(r).(*goja.Object)), nil
 	}
 	switch o.ClassName() {
 	case "Array":
@@ -116,7 +118,7 @@ func (c *cloner) object(o *goja.Object) (goja.Value, error) {
 		if math.IsNaN(o.ToNumber().ToFloat()) {
 			t = time.Time{}
 		}
-		d, err := c.in.dateJS(t)
+		d, err := c.cv.dateJS(t)
 		if err != nil {
 			return nil, err
 		}
@@ -159,13 +161,13 @@ func (c *cloner) ordinary(o *goja.Object) (goja.Value, error) {
 		if err := c.spend(0, size); err != nil {
 			return nil, err
 		}
-		jv, _, _, err := c.in.typedJS(g)
+		jv, _, _, err := c.cv.typedJS(g)
 		if err != nil {
 			return nil, err
 		}
 		return c.keep(o, jv.ToObject(c.rt)), nil
 	}
-	if p := o.Prototype(); p != nil && c.in.cache != nil && p == c.in.cache.refProto {
+	if p := o.Prototype(); p != nil && c.cv.host.IsRefProto(p) {
 		return nil, fmt.Errorf("a forged ref %w", errNotCloneable)
 	}
 	if t := o.ExportType(); t != nil && t.Kind() != reflect.Map {
@@ -207,7 +209,7 @@ func (c *cloner) array(o *goja.Object) (goja.Value, error) {
 }
 
 func (c *cloner) regexp(o *goja.Object) (goja.Value, error) {
-	out, err := c.in.construct("RegExp", func(r *goja.Object) bool { return r.ClassName() == "RegExp" }, o.Get("source"), o.Get("flags"))
+	out, err := c.cv.construct("RegExp", func(r *goja.Object) bool { return r.ClassName() == "RegExp" }, o.Get("source"), o.Get("flags"))
 	return c.keep(o, out), err
 }
 
@@ -227,7 +229,7 @@ func (c *cloner) errorObject(o *goja.Object) (goja.Value, error) {
 	}
 	var out *goja.Object
 	var err error
-	out, err = c.in.construct(name, func(e *goja.Object) bool { return e.ClassName() == "Error" }, msg)
+	out, err = c.cv.construct(name, func(e *goja.Object) bool { return e.ClassName() == "Error" }, msg)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +249,7 @@ func containsString(list []string, s string) bool {
 }
 
 func (c *cloner) mapObject(o *goja.Object) (goja.Value, error) {
-	out, err := c.in.construct("Map", func(m *goja.Object) bool { return m.ExportType() == typeMapExport })
+	out, err := c.cv.construct("Map", func(m *goja.Object) bool { return m.ExportType() == typeMapExport })
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +287,7 @@ func (c *cloner) mapObject(o *goja.Object) (goja.Value, error) {
 }
 
 func (c *cloner) setObject(o *goja.Object) (goja.Value, error) {
-	out, err := c.in.construct("Set", func(s *goja.Object) bool { return s.ExportType() == typeSetExport && s.ClassName() == "Object" })
+	out, err := c.cv.construct("Set", func(s *goja.Object) bool { return s.ExportType() == typeSetExport && s.ClassName() == "Object" })
 	if err != nil {
 		return nil, err
 	}

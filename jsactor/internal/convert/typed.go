@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"reflect"
@@ -12,22 +12,17 @@ import (
 
 // Typed arrays cross as Go slices of their element type. Those whose Go
 // slice type is an ordinary Go list type ([]float64, []int64, []uint64)
-// and ArrayBuffer cross as the named types below, so that a typed array
+// and ArrayBuffer cross as the named types of package jsvalue, so that a typed array
 // comes back as the same typed array while a Go []float64 or []int64
 // still becomes an Array.
 
-// Float64Array is a JavaScript Float64Array copied to Go (defined in
-// jsvalue, which remote/wire shares, so that it crosses nodes as itself).
-type Float64Array = jsvalue.Float64Array
-
-// BigInt64Array is a JavaScript BigInt64Array copied to Go.
-type BigInt64Array = jsvalue.BigInt64Array
-
-// BigUint64Array is a JavaScript BigUint64Array copied to Go.
-type BigUint64Array = jsvalue.BigUint64Array
-
-// ArrayBuffer is a JavaScript ArrayBuffer copied to Go.
-type ArrayBuffer = jsvalue.ArrayBuffer
+// The named slice types, as this package writes them.
+type (
+	Float64Array   = jsvalue.Float64Array
+	BigInt64Array  = jsvalue.BigInt64Array
+	BigUint64Array = jsvalue.BigUint64Array
+	ArrayBuffer    = jsvalue.ArrayBuffer
+)
 
 var typeArrayBuffer = reflect.TypeFor[goja.ArrayBuffer]()
 
@@ -65,34 +60,34 @@ func typedGo(o *goja.Object) (v any, size int, ok bool) {
 
 // typedJS makes a typed array (or ArrayBuffer) of v if it is one of the
 // slice types typedGo yields; ok is false otherwise.
-func (in *instance) typedJS(v any) (jv goja.Value, size int, ok bool, err error) {
+func (cv *Converter) typedJS(v any) (jv goja.Value, size int, ok bool, err error) {
 	switch x := v.(type) {
 	case []byte:
-		jv, err = in.bytesJS(x)
+		jv, err = cv.Bytes(x)
 		return jv, len(x), true, err
 	case ArrayBuffer:
 		if x == nil {
 			return goja.Null(), 0, true, nil
 		}
-		return in.rt.ToValue(in.rt.NewArrayBuffer(slices.Clone(x))), len(x), true, nil
+		return cv.rt.ToValue(cv.rt.NewArrayBuffer(slices.Clone(x))), len(x), true, nil
 	case []int8:
-		return typedOf(in, "Int8Array", x, isExport[[]int8])
+		return typedOf(cv, "Int8Array", x, isExport[[]int8])
 	case []int16:
-		return typedOf(in, "Int16Array", x, isExport[[]int16])
+		return typedOf(cv, "Int16Array", x, isExport[[]int16])
 	case []uint16:
-		return typedOf(in, "Uint16Array", x, isExport[[]uint16])
+		return typedOf(cv, "Uint16Array", x, isExport[[]uint16])
 	case []int32:
-		return typedOf(in, "Int32Array", x, isExport[[]int32])
+		return typedOf(cv, "Int32Array", x, isExport[[]int32])
 	case []uint32:
-		return typedOf(in, "Uint32Array", x, isExport[[]uint32])
+		return typedOf(cv, "Uint32Array", x, isExport[[]uint32])
 	case []float32:
-		return typedOf(in, "Float32Array", x, isExport[[]float32])
+		return typedOf(cv, "Float32Array", x, isExport[[]float32])
 	case Float64Array:
-		return typedOf(in, "Float64Array", []float64(x), isExport[[]float64])
+		return typedOf(cv, "Float64Array", []float64(x), isExport[[]float64])
 	case BigInt64Array:
-		return typedOf(in, "BigInt64Array", []int64(x), isExport[[]int64])
+		return typedOf(cv, "BigInt64Array", []int64(x), isExport[[]int64])
 	case BigUint64Array:
-		return typedOf(in, "BigUint64Array", []uint64(x), isExport[[]uint64])
+		return typedOf(cv, "BigUint64Array", []uint64(x), isExport[[]uint64])
 	}
 	return nil, 0, false, nil
 }
@@ -130,7 +125,7 @@ func typedSize(v any) (int, bool) {
 // typedOf makes a typed array named name holding a copy of s (null for
 // a nil s). Typed arrays use the platform's byte order, as Go's memory
 // does, so the elements' bytes are copied as they are.
-func typedOf[E any](in *instance, name string, s []E, check func(*goja.Object) bool) (goja.Value, int, bool, error) {
+func typedOf[E any](cv *Converter, name string, s []E, check func(*goja.Object) bool) (goja.Value, int, bool, error) {
 	if s == nil {
 		return goja.Null(), 0, true, nil
 	}
@@ -138,17 +133,17 @@ func typedOf[E any](in *instance, name string, s []E, check func(*goja.Object) b
 	if len(s) > 0 {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 	}
-	v, err := in.newTyped(name, b, check)
+	v, err := cv.newTyped(name, b, check)
 	return v, len(b), true, err
 }
 
 // newTyped makes new name(buffer) over a copy of b (nil b: null).
-func (in *instance) newTyped(name string, b []byte, check func(*goja.Object) bool) (goja.Value, error) {
+func (cv *Converter) newTyped(name string, b []byte, check func(*goja.Object) bool) (goja.Value, error) {
 	if b == nil {
 		return goja.Null(), nil
 	}
-	buf := in.rt.NewArrayBuffer(append([]byte{}, b...))
-	return in.construct(name, check, in.rt.ToValue(buf))
+	buf := cv.rt.NewArrayBuffer(append([]byte{}, b...))
+	return cv.construct(name, check, cv.rt.ToValue(buf))
 }
 
 // isExport reports whether o exports as a T: how a constructed typed
@@ -158,7 +153,7 @@ func isExport[T any](o *goja.Object) bool {
 	return ok
 }
 
-// bytesJS makes a Uint8Array holding a copy of b (null for nil b).
-func (in *instance) bytesJS(b []byte) (goja.Value, error) {
-	return in.newTyped("Uint8Array", b, isExport[[]byte])
+// Bytes makes a Uint8Array holding a copy of b (null for nil b).
+func (cv *Converter) Bytes(b []byte) (goja.Value, error) {
+	return cv.newTyped("Uint8Array", b, isExport[[]byte])
 }

@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"weak"
@@ -8,21 +8,22 @@ import (
 	"github.com/troupe-go/troupe/actor"
 )
 
-// refTable remembers the ref objects an instance handed out, by object
+// RefTable remembers the ref objects an instance handed out, by object
 // identity: a ref is recognised only because the host made that very
 // object, never by reading its properties back, so a script cannot forge
 // one (an object with the ref prototype and chosen system/kind/id is
 // just an object). Keys are weak, so a ref object the script dropped is
 // collected; entries of collected objects are swept when the table has
 // doubled since the last sweep, on the loop, with no cleanup goroutine.
-type refTable struct {
+type RefTable struct {
 	m       map[weak.Pointer[goja.Object]]actor.Ref
 	sweepAt int
 }
 
 const minRefSweep = 64
 
-func (t *refTable) add(o *goja.Object, r actor.Ref) {
+// Add records o as the ref object of r.
+func (t *RefTable) Add(o *goja.Object, r actor.Ref) {
 	if t.m == nil {
 		t.m = make(map[weak.Pointer[goja.Object]]actor.Ref)
 		t.sweepAt = minRefSweep
@@ -33,7 +34,7 @@ func (t *refTable) add(o *goja.Object, r actor.Ref) {
 	t.m[weak.Make(o)] = r
 }
 
-func (t *refTable) sweep() {
+func (t *RefTable) sweep() {
 	for k := range t.m {
 		if k.Value() == nil {
 			delete(t.m, k)
@@ -42,7 +43,8 @@ func (t *refTable) sweep() {
 	t.sweepAt = max(minRefSweep, 2*len(t.m))
 }
 
-func (t *refTable) lookup(o *goja.Object) (actor.Ref, bool) {
+// Lookup returns the ref whose object o is, if o is one Add recorded.
+func (t *RefTable) Lookup(o *goja.Object) (actor.Ref, bool) {
 	if t.m == nil {
 		return actor.Ref{}, false
 	}
