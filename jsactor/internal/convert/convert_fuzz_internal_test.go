@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"testing"
 	"time"
+
+	"github.com/troupe-go/troupe/actor/call"
 )
 
 // fuzzRecord is a Go struct with the kinds that need more than JSON.
@@ -106,7 +108,7 @@ func FuzzConvertKinds(f *testing.F) {
 			t.Fatal(err)
 		}
 		var out fuzzRecord
-		if err := Decode(rg, &out); err != nil {
+		if err := call.Decode(rg, &out); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
 		out.When = out.When.UTC()

@@ -1,4 +1,4 @@
-package jsactor
+package convert
 
 import (
 	"encoding/json"
@@ -13,29 +13,8 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actor/call"
 )
-
-// bare is an instance with a Runtime and no actor, for the converters.
-func bare() *instance { return bareWith(&config{}) }
-
-// bareWith is bare with the options in cfg.
-func bareWith(cfg *config) *instance {
-	in := &instance{cfg: cfg}
-	in.rt = goja.New()
-	in.installGlobals()
-	in.captureBuiltins()
-	in.installMemGuards()
-	return in
-}
-
-func (in *instance) eval(t testing.TB, src string) goja.Value {
-	t.Helper()
-	v, err := in.rt.RunString(src)
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
-	return v
-}
 
 type inner struct {
 	N int `json:"n"`
@@ -86,7 +65,7 @@ func TestGoToJSToGo(t *testing.T) {
 		{"struct", record{Name: "x", Skip: "s", Untag: 3, Ptr: &inner{1}, List: []inner{{2}}, Map: map[string]string{"k": "v"}, private: 9, inner: inner{N: 4}},
 			map[string]any{"name": "x", "Untag": int64(3), "ptr": map[string]any{"n": int64(1)}, "list": []any{map[string]any{"n": int64(2)}}, "map": map[string]any{"k": "v"}, "n": int64(4)}},
 		{"nil pointer", (*inner)(nil), nil},
-		{"call", Call{Method: "m", Args: []any{1}}, map[string]any{"method": "m", "args": []any{int64(1)}}},
+		{"call", call.Call{Method: "m", Args: []any{1}}, map[string]any{"method": "m", "args": []any{int64(1)}}},
 		{"terminated", actor.Terminated{Actor: ref}, map[string]any{"terminated": ref, "reason": nil}},
 	}
 	for _, tc := range cases {
@@ -252,7 +231,7 @@ func TestConvertShared(t *testing.T) {
 
 // The conversion budget bounds nodes and bytes both ways.
 func TestConvertBudget(t *testing.T) {
-	in := bareWith(&config{convNodes: 100, convBytes: 1000})
+	in := bareWith(100, 1000)
 	for _, src := range []string{`new Array(101)`, `"x".repeat(1001)`, `new Uint8Array(1001)`, `({["k".repeat(1001)]: 1})`, `10n ** 3000n`} {
 		if _, err := in.toGo(in.eval(t, src)); !errors.Is(err, ErrCannotCross) {
 			t.Errorf("%s: %v, want ErrCannotCross", src, err)
@@ -265,49 +244,6 @@ func TestConvertBudget(t *testing.T) {
 		if _, err := in.toJS(v); !errors.Is(err, ErrCannotCross) {
 			t.Errorf("%s: %v, want ErrCannotCross", name, err)
 		}
-	}
-}
-
-func TestDecode(t *testing.T) {
-	var s record
-	err := Decode(map[string]any{"name": "n", "UNTAG": int64(2), "ptr": map[string]any{"n": int64(3)}, "list": []any{map[string]any{"n": 1.0}}, "n": int64(5), "unknown": true}, &s)
-	if err != nil || s.Name != "n" || s.Untag != 2 || s.Ptr.N != 3 || s.List[0].N != 1 || s.N != 5 {
-		t.Fatalf("decoded %+v, %v", s, err)
-	}
-	bad := []struct {
-		v   any
-		out any
-	}{
-		{int64(300), new(int8)},
-		{int64(-1), new(uint)},
-		{1.5, new(int)},
-		{"x", new(int)},
-		{[]any{1}, new([2]int)},
-		{map[string]any{"n": "x"}, new(inner)},
-		{uint64(math.MaxUint64), new(int64)},
-		{new(big.Int).Lsh(big.NewInt(1), 70), new(int64)},
-		{big.NewInt(-1), new(uint8)},
-		{Float64Array{1}, new([]int)},
-	}
-	for _, b := range bad {
-		if err := Decode(b.v, b.out); !errors.Is(err, ErrDecode) {
-			t.Errorf("Decode(%#v, %T) = %v, want ErrDecode", b.v, b.out, err)
-		}
-	}
-	var small int8
-	var floats []float64
-	var u uint64
-	if err := Decode(big.NewInt(-5), &small); err != nil || small != -5 {
-		t.Fatalf("BigInt into int8: %v %v", small, err)
-	}
-	if err := Decode(new(big.Int).SetUint64(math.MaxUint64), &u); err != nil || u != math.MaxUint64 {
-		t.Fatalf("BigInt into uint64: %v %v", u, err)
-	}
-	if err := Decode(Float64Array{1.5}, &floats); err != nil || !reflect.DeepEqual(floats, []float64{1.5}) {
-		t.Fatalf("Float64Array into []float64: %v %v", floats, err)
-	}
-	if err := Decode(1, nil); !errors.Is(err, ErrDecode) {
-		t.Fatal("nil target accepted")
 	}
 }
 
@@ -343,10 +279,13 @@ func FuzzConvert(f *testing.F) {
 		if !reflect.DeepEqual(g1, g2) && !hasNaN(g1) {
 			t.Fatalf("round trip changed %#v into %#v", g1, g2)
 		}
-		var s record
-		_ = Decode(g1, &s)
+		var s struct {
+			Name string `json:"name"`
+			N    int    `json:"n"`
+		}
+		_ = call.Decode(g1, &s)
 		var anyOut any
-		if err := Decode(g1, &anyOut); err != nil || !reflect.DeepEqual(anyOut, g1) {
+		if err := call.Decode(g1, &anyOut); err != nil || !reflect.DeepEqual(anyOut, g1) {
 			t.Fatalf("Decode into any: %v", err)
 		}
 	})
