@@ -19,7 +19,7 @@ import (
 
 // instance is one incarnation of a JS actor: a goja Runtime that ran the
 // script, and the JavaScript-side state of its event loop. Everything but
-// turn is touched on the actor's loop only.
+// watch's turn counter is touched on the actor's loop only.
 type instance struct {
 	cfg    *config
 	script *Script

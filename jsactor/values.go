@@ -122,16 +122,25 @@ func (in *instance) structuredClone(call goja.FunctionCall) goja.Value {
 	return in.conv.StructuredClone(call)
 }
 
-// convHost is the instance as a conversion sees it (convert.Host).
+// convHost is the instance as a conversion sees it: its methods
+// implement convert.Host with the instance's own.
 type convHost instance
 
-func (h *convHost) Guard(f func()) error    { return (*instance)(h).guard(f) }
+var _ convert.Host = (*convHost)(nil)
+
+// Guard runs f under the instance's guard (guard.go).
+func (h *convHost) Guard(f func()) error { return (*instance)(h).guard(f) }
+
+// JSError converts a goja error into an *Error.
 func (h *convHost) JSError(err error) error { return (*instance)(h).jsError(err) }
 
+// RefJS makes the ref object of r (refs.go).
 func (h *convHost) RefJS(r actor.Ref) goja.Value { return (*instance)(h).refJS(r) }
 
+// RefOf recognises a ref object the instance made.
 func (h *convHost) RefOf(o *goja.Object) (actor.Ref, bool) { return (*instance)(h).refOf(o) }
 
+// IsRefProto reports whether p is the instance's ref prototype.
 func (h *convHost) IsRefProto(p *goja.Object) bool {
 	c := h.cache
 	return c != nil && c.refProto != nil && p == c.refProto
