@@ -128,8 +128,8 @@ type convHost instance
 
 var _ convert.Host = (*convHost)(nil)
 
-// Guard runs f under the instance's guard (guard.go).
-func (h *convHost) Guard(f func()) error { return (*instance)(h).guard(f) }
+// Aborted makes err the failure of the turn in progress (guard.go).
+func (h *convHost) Aborted(err error) { (*instance)(h).aborted(err) }
 
 // JSError converts a goja error into an *Error.
 func (h *convHost) JSError(err error) error { return (*instance)(h).jsError(err) }

@@ -6,6 +6,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // ErrCannotCross: a value cannot be copied between actors. jsactor
@@ -16,10 +17,10 @@ var ErrCannotCross = errors.New("jsactor: value cannot cross between actors")
 // above: the error path of script code the host runs, and refs. Called
 // on the instance's loop, inside a turn.
 type Host interface {
-	// Guard runs f, Go code that may call into the script (a getter, a
-	// toString), and returns the script's exception as an error; an
-	// uncatchable one (an interrupt) also fails the turn.
-	Guard(f func()) error
+	// Aborted is told of an uncatchable error (an interrupt, a stack
+	// overflow) that stopped script code a conversion ran: the turn in
+	// progress must end fatally.
+	Aborted(err error)
 	// JSError converts an error from goja (an exception) into the
 	// error the host reports.
 	JSError(err error) error
@@ -50,4 +51,20 @@ func New(rt *goja.Runtime, host Host, nodes, bytes int) *Converter {
 	cv := &Converter{rt: rt, host: host, limits: budget{nodes: nodes, bytes: bytes}}
 	cv.freeze, _ = goja.AssertFunction(rt.GlobalObject().Get("Object").ToObject(rt).Get("freeze"))
 	return cv
+}
+
+// guard runs f, Go code that may call into the script (a getter, a
+// toString), and returns the script's exception as the host's error; an
+// uncatchable one is told to the host (Aborted) and returned. Only on
+// those error paths does it call the host, so that f stays on the stack.
+func (cv *Converter) guard(f func()) error {
+	ex, fatal := sandbox.Guard(cv.rt, f)
+	if fatal != nil {
+		cv.host.Aborted(fatal)
+		return fatal
+	}
+	if ex != nil {
+		return cv.host.JSError(ex)
+	}
+	return nil
 }

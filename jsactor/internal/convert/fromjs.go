@@ -77,7 +77,7 @@ func (cv *Converter) ToGo(v goja.Value) (out any, err error) {
 		f.nodes--
 		return f.value(v)
 	}
-	if gerr := cv.host.Guard(func() { out, err = cv.newFromJS().value(v) }); gerr != nil {
+	if gerr := cv.guard(func() { out, err = cv.newFromJS().value(v) }); gerr != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
 	}
 	return out, err

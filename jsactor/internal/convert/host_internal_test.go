@@ -18,12 +18,7 @@ type testHost struct {
 	cv    *Converter
 }
 
-func (h *testHost) Guard(f func()) error {
-	if ex := h.rt.Try(f); ex != nil {
-		return ex
-	}
-	return nil
-}
+func (h *testHost) Aborted(err error) { panic(err) }
 
 func (h *testHost) JSError(err error) error { return err }
 

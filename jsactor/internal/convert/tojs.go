@@ -97,7 +97,7 @@ func (cv *Converter) ToJSArgs(out []goja.Value, args []any) ([]goja.Value, error
 func (cv *Converter) ToJS(v any) (out goja.Value, err error) {
 	c := &toJS{cv: cv, rt: cv.rt, budget: cv.newBudget()}
 	c.nodes-- // the value at the top
-	if gerr := cv.host.Guard(func() { out, err = c.value(v, 0) }); gerr != nil {
+	if gerr := cv.guard(func() { out, err = c.value(v, 0) }); gerr != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotCross, gerr)
 	}
 	return out, err

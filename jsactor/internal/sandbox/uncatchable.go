@@ -25,3 +25,23 @@ func IsUncatchable(err error) bool {
 	}
 	return false
 }
+
+// Guard runs f, Go code that may call into the script from outside any
+// JavaScript frame (a getter, a toString), under rt.Try: ex is the
+// JavaScript exception f raised, if any. An uncatchable error (the
+// watchdog's interrupt, a stack overflow), which goja raises as a panic,
+// is recovered and returned as fatal, for the caller to end the turn
+// with; any other panic goes on. A concrete function, not a method of an
+// interface, so that f, usually a closure, stays on the stack.
+func Guard(rt *goja.Runtime, f func()) (ex *goja.Exception, fatal error) {
+	defer func() {
+		if x := recover(); x != nil {
+			e, ok := x.(error)
+			if !ok || !IsUncatchable(e) {
+				panic(x)
+			}
+			fatal = e
+		}
+	}()
+	return rt.Try(f), nil
+}
