@@ -7,8 +7,10 @@
 // identity (RefTable).
 //
 // It knows nothing of actors' turns or messaging: what it needs of the
-// instance above (running script code under guard, its error type, ref
-// objects) it gets through [Host], which jsactor implements.
+// instance above (ending the turn when script code it ran was
+// interrupted, the error type of exceptions, ref objects) it gets
+// through [Host], which jsactor implements. Script code a conversion
+// runs (getters, toString) runs under sandbox.Guard.
 //
 // Imports: goja, actor (Ref, Terminated), actor/call (Call),
 // internal/jsonfields, jsactor/jsvalue and jsactor/internal/sandbox;

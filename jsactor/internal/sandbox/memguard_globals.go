@@ -9,9 +9,10 @@ import (
 // The guarded constructors and JSON are reached only through their
 // globals (and through the prototype's constructor property, which the
 // guard replaces too), so they are guarded lazily: the lazy global
-// prototype (jsactor's globals.go) builds the guarded version on first lookup, from
-// goja's original, which the script's global object never holds. An
-// actor that never touches a typed array pays nothing for its guard.
+// prototype (jsactor's globals.go) builds the guarded version on first
+// lookup (Global), from goja's original, which the script's global
+// object never holds. An actor that never touches a typed array pays
+// nothing for its guard.
 
 // elemBytes is the element size of each guarded constructor.
 var elemBytes = map[string]float64{
