@@ -16,7 +16,10 @@
 //     and typed refs to JavaScript actors from annotated interfaces.
 //   - [github.com/troupe-go/troupe/jsactor]: actors written in
 //     JavaScript (goja), each on its own loop, with timers, promises and
-//     the Web APIs a script expects.
+//     the Web APIs a script expects; its jsvalue subpackage names the
+//     typed array types values cross as, and its internal packages hold
+//     the sandbox, the value conversion and the web builtins, below the
+//     actor glue.
 //   - [github.com/troupe-go/troupe/remote]: actors of systems in other
 //     processes and on other machines, over NATS; its wire subpackage
 //     holds the byte format.

@@ -234,4 +234,28 @@
 // Timer delays are clamped to 2^31-1 ms (about 24.8 days), the largest
 // delay Node and browsers represent; a longer one, Infinity included,
 // fires after that long (Node fires it after 1 ms instead).
+//
+// # Layout
+//
+// This package is the actor glue: instances and their turns, spawning,
+// options, refs, timers, the calls between Go and JS actors. What knows
+// nothing of actors lives in packages below it, which never import it
+// (TestPackageLayering checks the one-way street):
+//
+//   - internal/sandbox: the memory guards of allocating builtins, the
+//     watchdog, the regexp match timeout and the cleaning of stacks;
+//     it imports no troupe package.
+//   - internal/convert: values between Go and JavaScript (the tables
+//     in tojs.go and fromjs.go), structuredClone, the intrinsic
+//     constructors the host uses, refs recognised by identity; it
+//     imports sandbox, jsvalue, internal/jsonfields, actor and
+//     actor/call.
+//   - internal/web: the web platform and Node builtins and their
+//     JavaScript (internal/web/js); it imports sandbox.
+//   - [github.com/troupe-go/troupe/jsactor/jsvalue]: the Go types of
+//     typed arrays and ArrayBuffer, shared with remote/wire; it imports
+//     nothing.
+//
+// Every global a script sees is listed in globals.go, which builds each
+// from those packages on first use; none registers itself.
 package jsactor

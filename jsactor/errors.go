@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor/internal/convert"
 )
 
 // Sentinel errors. Errors from this package wrap one of these with %w
@@ -15,7 +16,7 @@ var (
 	// ErrCannotCross: a value cannot be copied between actors (a function,
 	// a symbol, a cyclic object, a BigInt out of the int64/uint64 range,
 	// a promise, a Go channel...). The send fails; nothing is delivered.
-	ErrCannotCross = errors.New("jsactor: value cannot cross between actors")
+	ErrCannotCross = convert.ErrCannotCross
 	// ErrWatchdog: a turn of a JS actor ran past its budget and was
 	// interrupted. The instance is dropped and supervision restarts it.
 	ErrWatchdog = errors.New("jsactor: turn exceeded its budget")

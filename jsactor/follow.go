@@ -2,6 +2,8 @@ package jsactor
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // followShim follows a promise without looking up Promise or its then:
@@ -18,7 +20,7 @@ var followShim = mustCompileShim("follow", true)
 func (in *instance) follow(p *goja.Object, onOK, onErr goja.Value) error {
 	c := in.cached()
 	if c.follow == nil {
-		c.follow, _ = goja.AssertFunction(in.shim(followShim))
+		c.follow, _ = goja.AssertFunction(sandbox.RunShim(in.rt, followShim))
 	}
 	_, err := c.follow(goja.Undefined(), p, onOK, onErr)
 	if err != nil && isUncatchable(err) {

@@ -2,8 +2,13 @@ package jsactor
 
 import (
 	"sync"
+	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/convert"
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
+	"github.com/troupe-go/troupe/jsactor/internal/web"
 )
 
 // Globals are installed lazily. A native function costs a goja Runtime
@@ -38,13 +43,13 @@ func buildersMap() map[string]func(in *instance) goja.Value {
 		"require":         native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.require }),
 		"structuredClone": native(func(in *instance) func(goja.FunctionCall) goja.Value { return in.structuredClone }),
 		"queueMicrotask":  (*instance).buildQueueMicrotask,
-		"console":         (*instance).buildConsole,
+		"console":         func(in *instance) goja.Value { return web.Console(in.rt, in.logger()) },
 		"self":            (*instance).buildSelf,
 		"performance":     (*instance).buildPerformance,
 		"process":         (*instance).buildProcess,
 	}
-	for _, name := range guardedGlobals() {
-		m[name] = buildGuarded(name)
+	for _, name := range sandbox.GuardedGlobals() {
+		m[name] = func(in *instance) goja.Value { return in.cached().mem.Global(name) }
 	}
 	for _, extra := range extraGlobals {
 		for _, name := range extra.names {
@@ -60,28 +65,44 @@ type extraGlobal struct {
 	build func(in *instance) goja.Value
 }
 
-// extraGlobals are the web platform's globals (web_basics.go,
-// web_events.go), listed here rather than registered by init functions
-// of those files, so that this file shows every global a script sees.
+// extraGlobals are the web platform's globals (package internal/web),
+// listed here rather than registered by init functions of that package,
+// so that this file shows every global a script sees.
 var extraGlobals = []extraGlobal{
-	{names: []string{"TextEncoder", "TextDecoder"}, build: (*instance).buildText},
-	{names: []string{"URL", "URLSearchParams"}, build: (*instance).buildURL},
-	{names: []string{"atob"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.atob) }},
-	{names: []string{"btoa"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.btoa) }},
-	{names: []string{"crypto"}, build: (*instance).buildCrypto},
-	{names: []string{"EventTarget", "Event", "CustomEvent", "AbortController", "AbortSignal", "DOMException"}, build: (*instance).buildEvents},
+	{names: []string{"TextEncoder", "TextDecoder"}, build: func(in *instance) goja.Value { return in.web().Text() }},
+	{names: []string{"URL", "URLSearchParams"}, build: func(in *instance) goja.Value { return in.web().URL() }},
+	{names: []string{"atob"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.web().Atob) }},
+	{names: []string{"btoa"}, build: func(in *instance) goja.Value { return in.rt.ToValue(in.web().Btoa) }},
+	{names: []string{"crypto"}, build: func(in *instance) goja.Value { return in.web().Crypto() }},
+	{names: []string{"EventTarget", "Event", "CustomEvent", "AbortController", "AbortSignal", "DOMException"}, build: func(in *instance) goja.Value { return in.web().Events() }},
+}
+
+// web is what the web builtins need of the instance.
+func (in *instance) web() *web.Env {
+	return &web.Env{RT: in.rt, Define: in.define, Bytes: in.bytesJS}
+}
+
+// buildPerformance makes the performance global on the loop's clock, from
+// the instance's start.
+func (in *instance) buildPerformance() goja.Value {
+	origin := in.origin
+	return web.Performance(in.rt, func() float64 { return float64(in.l.Now()-origin) / float64(time.Millisecond) })
+}
+
+// buildProcess makes the process global, whose nextTick queues
+// microtasks as queueMicrotask does.
+func (in *instance) buildProcess() goja.Value {
+	return web.Process(in.rt, in.buildQueueMicrotask(), in.freezeJS)
 }
 
 // cache holds helpers built on first use, per instance.
 type cache struct {
 	refProto *goja.Object
-	refs     refTable
-	bi       *builtins
+	refs     convert.RefTable
 	follow   goja.Callable
 	modules  map[string]goja.Value
 	files    map[string]*goja.Object // module files by path; see require.go
-	perf     *perfState
-	mem      *memGuard
+	mem      *sandbox.MemGuard
 	// origGlobal is goja's own global object; see lazyGlobals.
 	origGlobal *goja.Object
 	globals    map[string]goja.Value // the lazy globals built so far
@@ -98,7 +119,7 @@ func (in *instance) cached() *cache {
 // global object (orig) is not the script's: the script's global object
 // is a plain object whose prototype this is, and goja's globals are
 // copied from orig on first lookup. So a builtin the memory guard wraps
-// (memguard_globals.go) is built, original and wrapper, only when a
+// (internal/sandbox) is built, original and wrapper, only when a
 // script first looks it up, and the original is never reachable by name.
 type lazyGlobals struct {
 	in   *instance

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // guard runs f, Go code that may call into the script from outside any
@@ -15,23 +17,24 @@ import (
 // rather than the interrupt being lost or crashing the loop. Always call
 // it inside a turn: only then does the watchdog watch the script code f
 // may run.
-func (in *instance) guard(f func()) (err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			e, ok := x.(error)
-			if !ok || !isUncatchable(e) {
-				panic(x)
-			}
-			if in.failure == nil {
-				in.failure = fmt.Errorf("jsactor: turn aborted: %w", e)
-			}
-			err = e
-		}
-	}()
-	if ex := in.rt.Try(f); ex != nil {
+func (in *instance) guard(f func()) error {
+	ex, fatal := sandbox.Guard(in.rt, f)
+	if fatal != nil {
+		in.aborted(fatal)
+		return fatal
+	}
+	if ex != nil {
 		return in.jsError(ex)
 	}
 	return nil
+}
+
+// aborted makes err, uncatchable, the failure of the turn in progress,
+// unless it has one already.
+func (in *instance) aborted(err error) {
+	if in.failure == nil {
+		in.failure = fmt.Errorf("jsactor: turn aborted: %w", err)
+	}
 }
 
 // valueString is v.String() under guard: the fallback text when the

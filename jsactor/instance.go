@@ -7,18 +7,19 @@ import (
 	"path"
 	"reflect"
 	"strings"
-	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/jsactor/internal/convert"
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 	"github.com/troupe-go/troupe/loop"
 )
 
 // instance is one incarnation of a JS actor: a goja Runtime that ran the
 // script, and the JavaScript-side state of its event loop. Everything but
-// turn is touched on the actor's loop only.
+// watch's turn counter is touched on the actor's loop only.
 type instance struct {
 	cfg    *config
 	script *Script
@@ -36,10 +37,10 @@ type instance struct {
 	depth   int   // > 0 inside a turn
 	failure error // makes the turn in progress fatal to the instance
 	dead    bool
-	slot    int
-	origin  int64         // loop time at start, performance.now's zero
-	turn    atomic.Uint64 // odd inside a turn; see watchdog.go
-	cache   *cache        // lazily built helpers; see globals.go
+	origin  int64              // loop time at start, performance.now's zero
+	watch   sandbox.Watch      // the watchdog's hold on the turns
+	cache   *cache             // lazily built helpers; see globals.go
+	conv    *convert.Converter // see values.go
 
 	asyncCtx    context.Context // cancelled when the instance dies; see async.go
 	asyncCancel context.CancelFunc
@@ -69,7 +70,7 @@ func (in *instance) Started(c *actor.Context) {
 	in.installGlobals()
 	in.captureBuiltins()
 	in.installMemGuards()
-	watchdogRegister(in)
+	in.watch.Start(in.rt, in.cfg.budget, ErrWatchdog, in.unwatchedTurn)
 	in.rt.SetTimeSource(in.wallClock())
 	seq := in.begin()
 	err := in.runScript()
@@ -168,7 +169,7 @@ func (in *instance) threw(jerr error) error {
 }
 
 // isBudgetBreach reports whether err is the RangeError of the memory
-// budget (memguard.go) left uncaught.
+// budget (internal/sandbox) left uncaught.
 func isBudgetBreach(err error) bool {
 	je, ok := err.(*Error)
 	return ok && strings.Contains(je.Message, "memory budget (see jsactor.WithMemoryBudget)")
@@ -317,7 +318,7 @@ func (in *instance) dispose(reason error) {
 	}
 	in.dead = true
 	if in.rt != nil {
-		watchdogUnregister(in)
+		in.watch.Stop()
 	}
 	in.timers.cancelAll(in.l)
 	in.imms.reset()
@@ -331,3 +332,12 @@ func (in *instance) dispose(reason error) {
 }
 
 func (in *instance) logger() *zap.Logger { return in.c.Logger() }
+
+// unwatchedTurn logs a turn that runs without the watchdog (the 1st,
+// 2nd, 4th... of the process; see sandbox.Watch).
+func (in *instance) unwatchedTurn(n uint64, slots int) {
+	if in.c != nil {
+		in.logger().Warn("jsactor: a turn runs unwatched: all watchdog slots are busy",
+			zap.Uint64("unwatched turns", n), zap.Int("slots", slots))
+	}
+}

@@ -2,6 +2,8 @@ package jsactor
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // queueMicrotask is built on goja's own job queue with an async function
@@ -25,24 +27,5 @@ func (in *instance) buildQueueMicrotask() goja.Value {
 		}
 		return goja.Undefined()
 	}
-	return in.shim(microtaskShim, report, check)
-}
-
-// shim runs a compiled helper that evaluates to a factory function and
-// calls it with args, returning what it returns.
-func (in *instance) shim(p *goja.Program, args ...any) goja.Value {
-	f, err := in.rt.RunProgram(p)
-	if err != nil {
-		panic(err)
-	}
-	fn, _ := goja.AssertFunction(f)
-	vals := make([]goja.Value, len(args))
-	for i, a := range args {
-		vals[i] = in.rt.ToValue(a)
-	}
-	v, err := fn(goja.Undefined(), vals...)
-	if err != nil {
-		panic(err)
-	}
-	return v
+	return sandbox.RunShim(in.rt, microtaskShim, report, check)
 }

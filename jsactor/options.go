@@ -29,9 +29,9 @@ type config struct {
 	scripts   map[string]*Script
 	onError   func(ref actor.Ref, err error)
 	spawnOpts []actor.SpawnOption
-	convNodes int // conversion budget; 0 for the defaults (see budget.go)
+	convNodes int // conversion budget; 0 for the defaults (see values.go)
 	convBytes int
-	memBudget int64 // see memguard.go; 0 for the default
+	memBudget int64 // see sandbox.go; 0 for the default
 
 	crashOnThrow bool
 	args         []any // init's arguments; see WithArgs

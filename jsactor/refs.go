@@ -23,9 +23,9 @@ import (
 //
 // Arguments and replies are copied (see the package doc); a value that
 // cannot cross makes the call throw a TypeError, and nothing is sent.
-// Only the objects the host made are refs (see refTable): an object built
-// by the script on the ref prototype is not one, and the ref methods,
-// stop, watch and unwatch throw a TypeError on it.
+// Only the objects the host made are refs (see convert.RefTable): an
+// object built by the script on the ref prototype is not one, and the
+// ref methods, stop, watch and unwatch throw a TypeError on it.
 // Asks settle on this actor's loop; a failed ask rejects with an Error
 // carrying the Go error's message.
 
@@ -73,7 +73,7 @@ func (in *instance) refJSWith(r actor.Ref, extra func(o *goja.Object, ro func(k 
 		extra(o, ro)
 	}
 	in.freezeJS(o)
-	in.cached().refs.add(o, r)
+	in.cached().refs.Add(o, r)
 	return o
 }
 
@@ -83,7 +83,7 @@ func (in *instance) refOf(v goja.Value) (actor.Ref, bool) {
 	if !ok || in.cache == nil || in.cache.refProto == nil || o.Prototype() != in.cache.refProto {
 		return actor.Ref{}, false
 	}
-	return in.cache.refs.lookup(o)
+	return in.cache.refs.Lookup(o)
 }
 
 // refArg reads a ref argument or throws.

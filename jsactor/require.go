@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/web"
 )
 
 // require(name) returns, in this order: a host-registered module
@@ -41,7 +43,7 @@ func (in *instance) load(dir, name string) goja.Value {
 		}
 		return in.loadNative(name, m)
 	}
-	if m, ok := builtinModules[name]; ok {
+	if m := web.NodeModule(name); m != nil {
 		return in.loadNative(name, m)
 	}
 	if in.cfg.files != nil && isPathName(name) {

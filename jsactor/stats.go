@@ -15,11 +15,8 @@ func (in *instance) Stats() []actor.Stat {
 	if in.cfg == nil {
 		return nil
 	}
-	mem := int64(DefaultMemoryBudget)
-	if in.cfg.memBudget > 0 {
-		mem = in.cfg.memBudget
-	}
-	b := in.newBudget()
+	mem := in.cfg.memoryBudget()
+	nodes, bytes := in.cfg.convLimits()
 	timers := 0
 	for i := range in.timers.slots {
 		if in.timers.slots[i].fn != nil {
@@ -27,13 +24,13 @@ func (in *instance) Stats() []actor.Stat {
 		}
 	}
 	return []actor.Stat{
-		{Name: "js_turns", Value: float64((in.turn.Load() &^ killBit) / 2), Unit: "1"},
+		{Name: "js_turns", Value: float64(in.watch.Turns()), Unit: "1"},
 		{Name: "js_timers_pending", Value: float64(timers), Unit: "1"},
 		{Name: "js_asks_pending", Value: float64(len(in.asks)), Unit: "1"},
 		{Name: "js_turn_budget", Value: in.cfg.budget.Seconds(), Unit: "s"},
 		{Name: "js_memory_budget", Value: float64(mem), Unit: "By"},
-		{Name: "js_conversion_budget_values", Value: float64(b.nodes), Unit: "1"},
-		{Name: "js_conversion_budget", Value: float64(b.bytes), Unit: "By"},
+		{Name: "js_conversion_budget_values", Value: float64(nodes), Unit: "1"},
+		{Name: "js_conversion_budget", Value: float64(bytes), Unit: "By"},
 		{Name: "js_max_call_stack", Value: float64(in.cfg.maxStack), Unit: "1"},
 	}
 }

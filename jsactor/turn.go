@@ -7,6 +7,8 @@ import (
 
 	"github.com/dop251/goja"
 	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // A turn is one macrotask of a JS actor: one top-level call into goja,
@@ -23,7 +25,7 @@ func (in *instance) begin() uint64 {
 	if in.depth > 1 {
 		return 0
 	}
-	return in.enterTurn()
+	return in.watch.Enter()
 }
 
 // end closes the turn opened by begin. err is the uncatchable error of the
@@ -35,7 +37,7 @@ func (in *instance) end(seq uint64, err error) {
 		return
 	}
 	in.reportRejections() // inside the turn: converting a reason runs script code
-	killed := !in.leaveTurn(seq)
+	killed := !in.watch.Leave(seq)
 	switch {
 	case killed:
 		in.failure = fmt.Errorf("%w (%s)", ErrWatchdog, in.cfg.budget)
@@ -53,28 +55,9 @@ func (in *instance) end(seq uint64, err error) {
 	}
 }
 
-// isUncatchable reports whether err is one JavaScript code cannot catch,
-// after which goja has dropped its queued jobs: fatal to the instance.
-//
-// It unwraps by hand and stops at a *goja.Exception: goja's
-// Exception.Unwrap walks the thrown value's prototype chain, which runs a
-// Proxy's getPrototypeOf trap (or throws for a revoked Proxy), so
-// errors.Is and errors.As must never reach one.
-func isUncatchable(err error) bool {
-	for err != nil {
-		switch e := err.(type) {
-		case *goja.InterruptedError, *goja.StackOverflowError:
-			return true
-		case *goja.Exception:
-			return false
-		case interface{ Unwrap() error }:
-			err = e.Unwrap()
-		default:
-			return false
-		}
-	}
-	return false
-}
+// isUncatchable reports whether err is fatal to the instance; see
+// sandbox.IsUncatchable.
+func isUncatchable(err error) bool { return sandbox.IsUncatchable(err) }
 
 // call runs fn as one turn of a callback (timer, interval, immediate):
 // an exception there is thrown outside any handler, so it fails the
@@ -162,15 +145,14 @@ func (in *instance) stackOf(ex *goja.Exception) string {
 	return in.cleanStack(s, "")
 }
 
-// trimStack removes the message line that goja puts first.
-func trimStack(stack, msg string) string {
-	if len(stack) > len(msg) && stack[:len(msg)] == msg {
-		stack = stack[len(msg):]
+// cleanStack keeps the script's own frames of stack, dropping goja's
+// leading message line (msg); see sandbox.CleanStack.
+func (in *instance) cleanStack(stack, msg string) string {
+	first := ""
+	if in.script != nil {
+		first = sandbox.FirstLine(in.script.name)
 	}
-	for len(stack) > 0 && stack[0] == '\n' {
-		stack = stack[1:]
-	}
-	return stack
+	return sandbox.CleanStack(stack, msg, first, len(wrapperHead))
 }
 
 // stackOverflow is the failure of a turn that went too deep: goja's error

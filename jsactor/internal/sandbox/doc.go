@@ -1,0 +1,15 @@
+// Package sandbox holds what keeps one goja Runtime from taking the
+// process down, for package jsactor: the memory guards of the builtins
+// that can allocate far more than their input in one native call
+// ([MemGuard]), the watchdog that interrupts turns running past their
+// budget ([Watch]), the match timeout of backtracking regular expressions
+// ([BoundRegexps]), and the cleaning of JavaScript stacks so that a
+// script sees its own frames only ([CleanStack]).
+//
+// It knows nothing of actors: jsactor passes in what it needs (a
+// Runtime, budgets, the value an interrupt carries, a function to report
+// unwatched turns) and keeps the user-facing options and defaults.
+//
+// Imports: goja, regexp2, goroutineid and the standard library only;
+// never jsactor or its other internal packages.
+package sandbox

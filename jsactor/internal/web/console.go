@@ -1,0 +1,58 @@
+package web
+
+import (
+	"bytes"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/util"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// Console makes the console global. It writes to log, the actor's zap
+// logger, named "console" (it carries
+// the actor's kind and id; the actor package's default logger prints
+// "console" from Info on): log and info at Info, debug at Debug, warn at Warn, error
+// at Error, trace at Debug with the JavaScript stack. Arguments are
+// formatted as Node's util.format does (%s, %d, %j, %o...), by
+// goja_nodejs's util module.
+func Console(rt *goja.Runtime, log *zap.Logger) goja.Value {
+	u := util.New(rt)
+	o := rt.NewObject()
+	log = log.Named("console")
+	level := func(name string, lvl zapcore.Level, stack bool) {
+		_ = o.Set(name, func(call goja.FunctionCall) goja.Value {
+			if ce := log.Check(lvl, ""); ce != nil {
+				var b bytes.Buffer
+				if len(call.Arguments) > 0 {
+					u.Format(&b, call.Arguments[0].String(), call.Arguments[1:]...)
+				}
+				ce.Message = b.String()
+				if stack {
+					ce.Write(zap.String("js_stack", stackNow(rt)))
+				} else {
+					ce.Write()
+				}
+			}
+			return goja.Undefined()
+		})
+	}
+	level("log", zapcore.InfoLevel, false)
+	level("info", zapcore.InfoLevel, false)
+	level("debug", zapcore.DebugLevel, false)
+	level("warn", zapcore.WarnLevel, false)
+	level("error", zapcore.ErrorLevel, false)
+	level("trace", zapcore.DebugLevel, true)
+	return o
+}
+
+// stackNow formats the current JavaScript stack.
+func stackNow(rt *goja.Runtime) string {
+	var b bytes.Buffer
+	for _, f := range rt.CaptureCallStack(0, nil) {
+		b.WriteString("at ")
+		f.Write(&b)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
