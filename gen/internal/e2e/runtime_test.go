@@ -12,6 +12,7 @@ import (
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/gen/internal/e2e"
+	"github.com/troupe-go/troupe/internal/actorhook"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -134,6 +135,12 @@ func TestReceiveTimeoutHandler(t *testing.T) {
 		clk.Advance(time.Second)
 		if n := receive(t, clk, idle); n != want {
 			t.Fatalf("receive timeout %d, want %d", n, want)
+		}
+		// The timeout re-arms once its handler has returned, a second from
+		// then: wait for that before the next Advance, or the next second
+		// would pass before it is armed.
+		if err := actorhook.Scheduler(sys).WaitIdle(ctx); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if err := w.SetIdle(ctx, 0); err != nil {
