@@ -66,10 +66,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 	l.checkpoint()
 	for *budget > 0 {
 		if l.tb.left() || l.noticed() && l.refill() {
-			b := l.tb
-			fn := b.s[b.pos]
-			b.s[b.pos] = nil
-			b.pos++
+			fn := nextItem(&l.tb, &taskBlocks)
 			*budget--
 			l.stats.delta[cTasks]++
 			l.runSampled(fn)

@@ -50,11 +50,10 @@ func (q *ingress) push(fn func()) bool {
 		q.mu.Unlock()
 		return false
 	}
-	if q.tasks == nil {
-		q.tasks = taskBlocks.Get().(*taskBlock)
+	appendItem(&q.tasks, &taskBlocks, fn)
+	if n := q.size.Load(); n < math.MaxInt32 { // written under mu only
+		q.size.Store(n + 1)
 	}
-	q.tasks.s = append(q.tasks.s, fn)
-	q.size.Store(int32(min(len(q.tasks.s), math.MaxInt32)))
 	q.mu.Unlock()
 	return true
 }
@@ -71,13 +70,16 @@ func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error
 	if q.lim != nil {
 		return q.postBounded(m, over) // unlocks
 	}
-	if q.mail == nil {
-		q.mail = mailBlocks.Get().(*mailBlock)
-	}
-	q.mail.s = append(q.mail.s, m)
-	q.mailN.Store(int32(min(len(q.mail.s), math.MaxInt32)))
+	appendItem(&q.mail, &mailBlocks, m)
+	q.countMail(1)
 	q.mu.Unlock()
 	return Mail{}, false, nil
+}
+
+// countMail adds n letters to mailN, saturating. Under mu, the only
+// writer's lock.
+func (q *ingress) countMail(n int) {
+	q.mailN.Store(int32(min(int(q.mailN.Load())+n, math.MaxInt32)))
 }
 
 // postBounded is post for a bounded lane. Under mu, which it releases.
@@ -207,10 +209,11 @@ func (q *ingress) drainMail() []Mail {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var batch []Mail
-	if q.mail != nil {
-		batch = q.mail.s
-		q.mail = nil // not pooled: the caller keeps its array
+	for b := q.mail; b != nil; b = b.next {
+		batch = append(batch, b.s...)
 	}
+	q.mail.release(&mailBlocks)
+	q.mail = nil
 	if lim := q.lim; lim != nil {
 		for _, m := range lim.mail[lim.head:] {
 			batch = append(batch, m.Mail)
@@ -231,15 +234,22 @@ func (q *ingress) tasksPending() bool { return q.size.Load() > 0 }
 // its pool, and in a bounded lane gone empty; larger ones are dropped.
 const maxKeptBatch = 64
 
-// block holds an array of one lane (tasks or mail) and, once the loop took
-// it from the ingress, the loop's place in it. Blocks circulate through a
-// pool per lane shared by every loop: a push to an empty lane takes one,
-// and the loop gives it back once it has gone through it. So an idle loop
-// keeps no array (a million idle actors keep none), and steady traffic
-// allocates none.
+// chunkLen is the most items one block holds: a longer batch is a chain of
+// blocks, so a burst never copies what it queued to grow one array, nor
+// drops an outgrown array, and every block goes back to its pool whole.
+const chunkLen = maxKeptBatch
+
+// block holds part of the array of one lane (tasks or mail) and, once the
+// loop took the batch from the ingress, the loop's place in it. Blocks
+// circulate through a pool per lane shared by every loop: a push to an
+// empty lane takes one, and the loop gives it back once it has gone
+// through it. So an idle loop keeps no array (a million idle actors keep
+// none), and steady traffic allocates none.
 type block[T any] struct {
-	s   []T
-	pos int // the next item to run or deliver
+	s    []T
+	pos  int       // the next item to run or deliver
+	next *block[T] // the batch's next block: this one filled up
+	last *block[T] // in a batch's first block, while queued: the block appended to
 }
 
 // taskBlock is a block of the task lane; mailBlock one of the mail lane.
@@ -253,22 +263,61 @@ var (
 	mailBlocks = sync.Pool{New: func() any { return new(mailBlock) }}
 )
 
-// left reports whether items of b are still to go; b may be nil.
-func (b *block[T]) left() bool { return b != nil && b.pos < len(b.s) }
+// appendItem appends v to the batch whose first block is *head (nil: an
+// empty lane), chaining a block from pool when the last one is full.
+// Under the ingress's lock.
+func appendItem[T any](head **block[T], pool *sync.Pool, v T) {
+	h := *head
+	if h == nil {
+		h = pool.Get().(*block[T])
+		h.last, *head = h, h
+	}
+	t := h.last
+	if len(t.s) == chunkLen {
+		nb := pool.Get().(*block[T])
+		t.next, h.last, t = nb, nb, nb
+	}
+	t.s = append(t.s, v)
+}
 
-// release gives a block whose items all went back to its lane's pool;
-// nil is fine. Items were cleared as they went, but a block cut short is
-// cleared here, so the pool keeps nothing alive.
+// left reports whether items of the batch b are still to go; b may be
+// nil. A chained block is never empty.
+func (b *block[T]) left() bool { return b != nil && (b.pos < len(b.s) || b.next != nil) }
+
+// nextItem returns the next item of the batch *cur, which has one left,
+// clearing its place, and gives each block it goes past back to pool.
+// On the loop.
+func nextItem[T any](cur **block[T], pool *sync.Pool) T {
+	b := *cur
+	if b.pos == len(b.s) {
+		nb := b.next
+		b.next = nil
+		b.release(pool)
+		*cur, b = nb, nb
+	}
+	v := b.s[b.pos]
+	var zero T
+	b.s[b.pos] = zero
+	b.pos++
+	return v
+}
+
+// release gives the blocks of a batch whose items all went back to their
+// lane's pool; nil is fine. Items are cleared as they go (nextItem), but a
+// batch cut short is cleared here, so the pool keeps nothing alive.
 func (b *block[T]) release(pool *sync.Pool) {
-	if b == nil {
-		return
+	for b != nil {
+		next := b.next
+		if cap(b.s) > maxKeptBatch {
+			b.s = nil
+		} else {
+			if b.pos < len(b.s) {
+				clear(b.s[b.pos:])
+			}
+			b.s = b.s[:0]
+		}
+		b.pos, b.next, b.last = 0, nil, nil
+		pool.Put(b)
+		b = next
 	}
-	if cap(b.s) > maxKeptBatch {
-		b.s = nil
-	} else {
-		clear(b.s)
-		b.s = b.s[:0]
-	}
-	b.pos = 0
-	pool.Put(b)
 }

@@ -2,7 +2,6 @@ package loop
 
 import (
 	"errors"
-	"math"
 	"runtime/debug"
 )
 
@@ -103,11 +102,8 @@ func (l *Loop) MailRoom() <-chan struct{} { return l.in.roomChan() }
 
 // nextMail returns the next letter to deliver, if any. On the loop.
 func (l *Loop) nextMail() (Mail, bool) {
-	if b := l.mb; b.left() {
-		m := b.s[b.pos]
-		b.s[b.pos] = Mail{}
-		b.pos++
-		return m, true
+	if l.mb.left() {
+		return nextItem(&l.mb, &mailBlocks), true
 	}
 	if l.in.mailN.Load() == 0 {
 		return Mail{}, false
@@ -128,10 +124,12 @@ func (l *Loop) nextMail() (Mail, bool) {
 // returnMail hands every letter still queued back to the host. On the
 // loop, when it shuts down: nothing can be posted any more.
 func (l *Loop) returnMail() {
-	rest := l.in.drainMail()
-	if b := l.mb; b.left() {
-		rest = append(b.s[b.pos:len(b.s):len(b.s)], rest...)
+	var rest []Mail
+	for l.mb.left() {
+		rest = append(rest, nextItem(&l.mb, &mailBlocks))
 	}
+	rest = append(rest, l.in.drainMail()...)
+	l.mb.release(&mailBlocks)
 	l.mb = nil
 	if len(rest) == 0 {
 		return
@@ -187,11 +185,10 @@ func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(i int, err error)
 		}
 		return
 	}
-	if q.mail == nil {
-		q.mail = mailBlocks.Get().(*mailBlock)
+	for _, m := range ms {
+		appendItem(&q.mail, &mailBlocks, m)
 	}
-	q.mail.s = append(q.mail.s, ms...)
-	q.mailN.Store(int32(min(len(q.mail.s), math.MaxInt32)))
+	q.countMail(len(ms))
 	q.mu.Unlock()
 	l.notify()
 }

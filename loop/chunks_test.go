@@ -1,0 +1,79 @@
+package loop_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// A lane longer than one block is a chain of blocks: whatever its length,
+// tasks and letters arrive in order, and a shutdown part way through a
+// chain hands back exactly the letters not delivered, in order.
+func TestLongLanesKeepOrder(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 128, 129, 1000} {
+		for _, stopAt := range []int{0, 1, 64, 65, n - 1} {
+			if stopAt >= n || (n < 64 && stopAt > 1) {
+				continue
+			}
+			t.Run(fmt.Sprintf("n=%d/stop=%d", n, stopAt), func(t *testing.T) {
+				b := &mailbox{}
+				l := newMailLoop(t, b)
+				var tasks []int
+				b.onDeliver = func(m loop.Mail) {
+					if stopAt > 0 && m.Msg == stopAt {
+						l.Shutdown(context.Background())
+					}
+				}
+				var batch []loop.Mail
+				for i := 1; i <= n; i++ {
+					if i%2 == 0 {
+						batch = append(batch, loop.Mail{Msg: i})
+						continue
+					}
+					l.PostBatch(batch, loop.OverflowRefuse, nil)
+					batch = batch[:0]
+					if err := l.Post(loop.Mail{Msg: i}, loop.OverflowRefuse); err != nil {
+						t.Fatal(err)
+					}
+					if err := l.Submit(func() { tasks = append(tasks, i) }); err != nil {
+						t.Fatal(err)
+					}
+				}
+				l.PostBatch(batch, loop.OverflowRefuse, nil)
+				if err := l.Run(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				delivered, returned := b.lists()
+				if !isRun(tasks, 1, 2) || len(tasks) != (n+1)/2 {
+					t.Fatalf("tasks %v, want the odd numbers up to %d", tasks, n)
+				}
+				got := slices.Concat(delivered, returned)
+				last := n
+				if stopAt > 0 {
+					last = stopAt
+				}
+				if len(delivered) != last || len(got) != n {
+					t.Fatalf("%d delivered, %d returned, want %d and %d", len(delivered), len(returned), last, n-last)
+				}
+				for i, m := range got {
+					if m != i+1 {
+						t.Fatalf("letter %d is %v: out of order", i, m)
+					}
+				}
+			})
+		}
+	}
+}
+
+// isRun reports whether xs counts from first by step.
+func isRun(xs []int, first, step int) bool {
+	for i, x := range xs {
+		if x != first+i*step {
+			return false
+		}
+	}
+	return true
+}
