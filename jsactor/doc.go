@@ -231,6 +231,10 @@
 //
 // # Timers
 //
+// A delay counts as Node counts it: from the time the turn first read the
+// clock for a timer, so the timers one turn sets fire in the order of
+// their delays (then of setting), however long the turn ran between them
+// ([loop.Loop.ScheduleTimerTurn]; Node counts from its round's start).
 // Timer delays are clamped to 2^31-1 ms (about 24.8 days), the largest
 // delay Node and browsers represent; a longer one, Infinity included,
 // fires after that long (Node fires it after 1 ms instead).

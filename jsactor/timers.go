@@ -69,9 +69,9 @@ func (in *instance) setTimer(call goja.FunctionCall, repeat bool) goja.Value {
 	}
 	t := &in.timers.slots[slot]
 	if repeat {
-		t.loopID, err = in.l.ScheduleInterval(max(d, time.Millisecond), t.fire)
+		t.loopID, err = in.l.ScheduleIntervalTurn(max(d, time.Millisecond), t.fire)
 	} else {
-		t.loopID, err = in.l.ScheduleTimer(d, t.fire)
+		t.loopID, err = in.l.ScheduleTimerTurn(d, t.fire)
 	}
 	if err != nil {
 		in.timers.release(slot)

@@ -68,6 +68,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 		if l.tb.left() || l.noticed() && l.refill() {
 			fn := nextItem(&l.tb, &taskBlocks)
 			*budget--
+			l.nowStale = true // a new callback: its time is read when first needed
 			l.stats.delta[cTasks]++
 			l.runSampled(fn)
 		} else if !l.mailHost || !l.deliverNext() {
@@ -93,6 +94,7 @@ func (l *Loop) deliverNext() bool {
 	if !ok {
 		return false
 	}
+	l.nowStale = true
 	l.stats.delta[cTasks]++
 	l.deliverSampled(l.host.(MailHost), m)
 	return true
@@ -188,6 +190,7 @@ func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 	for *n > 0 {
 		*n--
 		l.stats.delta[cImmediates]++
+		l.nowStale = true
 		l.immediates().pop().run()
 		l.checkpoint()
 		if l.yielding {

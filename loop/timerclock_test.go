@@ -64,6 +64,46 @@ func TestTimerCountsFromItsCall(t *testing.T) {
 			})
 		},
 		want: []string{"slow@100", "tick@130", "tick@230"},
+	}, {
+		// Node's reckoning: the timers one callback schedules count from
+		// its first clock reading, so they fire in the order of their delays.
+		name: "turn: one callback, in the order of the delays",
+		setup: func(l *loop.Loop, vc *loop.VirtualClock, fired func(string)) {
+			l.Submit(func() {
+				l.ScheduleTimerTurn(100*ms, func() { fired("first") })
+				vc.Advance(50 * ms)
+				l.ScheduleTimerTurn(80*ms, func() { fired("shorter") })
+				l.ScheduleTimer(80*ms, func() { fired("exact") })
+			})
+		},
+		want: []string{"shorter@80", "first@100", "exact@130"},
+	}, {
+		name: "turn: the next callback reads the clock again",
+		setup: func(l *loop.Loop, vc *loop.VirtualClock, fired func(string)) {
+			l.Submit(func() {
+				l.ScheduleTimerTurn(100*ms, func() { fired("a") })
+				vc.Advance(50 * ms)
+			})
+			l.Submit(func() { l.ScheduleTimerTurn(100*ms, func() { fired("b") }) })
+		},
+		want: []string{"a@100", "b@150"},
+	}, {
+		name: "turn: an interval's first run, then d after each run",
+		setup: func(l *loop.Loop, vc *loop.VirtualClock, fired func(string)) {
+			l.Submit(func() {
+				l.ScheduleTimerTurn(10*ms, func() {})
+				vc.Advance(20 * ms)
+				var n int
+				var id loop.TimerID
+				id, _ = l.ScheduleIntervalTurn(100*ms, func() {
+					fired("tick")
+					if n++; n == 2 {
+						l.CancelTimer(id)
+					}
+				})
+			})
+		},
+		want: []string{"tick@100", "tick@200"},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -31,7 +31,28 @@ var errBadInterval = errors.New("loop: interval period must be positive")
 // (libuv and Node count from the time cached at the start of the round;
 // troupe pays one clock read per schedule to keep "d from now" true).
 func (l *Loop) ScheduleTimer(d time.Duration, fn func()) (TimerID, error) {
-	return l.addTimer(d, 0, fn)
+	return l.addTimer(d, 0, fn, false)
+}
+
+// ScheduleTimerTurn is [Loop.ScheduleTimer] reckoned as Node reckons
+// timers, for hosts that promise Node's timer order (JavaScript actors):
+// on the loop, d counts from the time the running callback first read the
+// clock for a timer, so the timers one callback schedules fire in the
+// order of their delays, then of their scheduling, however long the
+// callback ran between them. (Node counts from the time cached at the
+// start of its loop's round, older still.) Off the loop it is
+// ScheduleTimer.
+func (l *Loop) ScheduleTimerTurn(d time.Duration, fn func()) (TimerID, error) {
+	return l.addTimer(d, 0, fn, true)
+}
+
+// ScheduleIntervalTurn is [Loop.ScheduleInterval] whose first run is
+// reckoned as [Loop.ScheduleTimerTurn] reckons its one.
+func (l *Loop) ScheduleIntervalTurn(d time.Duration, fn func()) (TimerID, error) {
+	if d <= 0 {
+		return 0, errBadInterval
+	}
+	return l.addTimer(d, int64(d), fn, true)
 }
 
 // ScheduleInterval arranges for fn to run every d (d must be positive): the
@@ -43,15 +64,21 @@ func (l *Loop) ScheduleInterval(d time.Duration, fn func()) (TimerID, error) {
 	if d <= 0 {
 		return 0, errBadInterval
 	}
-	return l.addTimer(d, int64(d), fn)
+	return l.addTimer(d, int64(d), fn, false)
 }
 
-func (l *Loop) addTimer(d time.Duration, period int64, fn func()) (TimerID, error) {
+// addTimer schedules a timer; turn reckons it from the running callback's
+// time (see ScheduleTimerTurn) rather than from a fresh clock reading.
+func (l *Loop) addTimer(d time.Duration, period int64, fn func(), turn bool) (TimerID, error) {
 	if fn == nil {
 		return 0, ErrNilFunc
 	}
 	if l.OnLoop() {
-		id, err := l.addTimerOnLoop(deadlineAfter(l.updateTime(), max(int64(d), 0)), period, fn, 0)
+		base := l.now
+		if !turn || l.nowStale {
+			base = l.updateTime()
+		}
+		id, err := l.addTimerOnLoop(deadlineAfter(base, max(int64(d), 0)), period, fn, 0)
 		return TimerID(id), err
 	}
 	when := deadlineAfter(l.Clock().Now(), max(int64(d), 0))
