@@ -2,6 +2,7 @@ package jsactor_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -96,5 +97,20 @@ func BenchmarkGojaCallNestedFloor(b *testing.B) {
 	})
 	if _, err := rt.RunString(`drive()`); err != nil || failed != nil {
 		b.Fatal(err, failed)
+	}
+}
+
+// BenchmarkSpawn spawns JS actors of the js_actor script; per actor, until
+// its top level has run (Spawn waits for it).
+func BenchmarkSpawn(b *testing.B) {
+	sys, _ := actor.NewSystem("spawn")
+	defer sys.Shutdown(context.Background())
+	s := jsactor.MustCompile("small.js", smallScript)
+	i := 0
+	for b.Loop() {
+		if _, err := jsactor.Spawn(sys, "js", fmt.Sprint(i), s); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
