@@ -62,7 +62,8 @@ type Loop struct {
 // loopSide holds the state that most loops never need, so an idle driven
 // loop does not pay for it: a standalone loop's wake channel, clock and
 // wake-up timer, the Done channel, the lifetime context, the task
-// latency estimator, immediates and fds.
+// latency estimator, immediates and fds, and the counters of the rare
+// callbacks (immediates, panics).
 type loopSide struct {
 	wake       chan struct{} // standalone: a parked Run waits here; set at New
 	clock      Clock         // standalone: set at New
@@ -71,11 +72,12 @@ type loopSide struct {
 	cancelLife context.CancelFunc // under in.mu
 	armed      ClockTimer         // loop only: wake-up for the earliest timer
 	armedAt    int64
-	timerOps   timerOps                         // timer requests made off the loop
-	keepAlive  atomic.Int64                     // KeepAlive handles and in-flight Go-side work
-	latency    atomic.Pointer[latencyEstimator] // made by the first sampled task
-	imm        *ring                            // loop only: immediates; dropped when idle
-	fds        *fdSet                           // loop only: watched fds
+	timerOps   timerOps                          // timer requests made off the loop
+	keepAlive  atomic.Int64                      // KeepAlive handles and in-flight Go-side work
+	latency    atomic.Pointer[latencyEstimator]  // made by the first sampled task
+	imm        *ring                             // loop only: immediates; dropped when idle
+	fds        *fdSet                            // loop only: watched fds
+	rare       [numDeltas - numHot]atomic.Uint64 // immediates and panics counted; see counters
 }
 
 // immediates returns the loop's queue of immediates, nil if it has none.
