@@ -27,7 +27,8 @@ func WithStash(bound int) SpawnOption {
 // the fresh instance gets the stashed messages before any other (as Akka's
 // Stash), and if it stops they go to dead letters. It fails with ErrStashFull at
 // the stash's bound ([WithStash], default 1000); the message then counts
-// as handled. Call it only from Receive.
+// as handled. Call it only from Receive; a second call in the same Receive
+// changes nothing (the message is stashed once).
 func (x *Context) Stash() error {
 	c := x.c()
 	if !c.inRecv {
