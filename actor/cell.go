@@ -26,10 +26,9 @@ type cell struct {
 	state    cellState
 	inTimer  bool               // a keyed timer's message is being handled
 	inRecv   bool               // Receive is running
-	stashed  bool               // Receive stashed the current message
+	stashed  bool               // Receive stashed the message it handles; handle keeps it
 	timerGen uint32             // starts of keyed timers, to tell stale callbacks
 	timers   map[any]keyedTimer // keyed timers; see Timers
-	current  handled            // the message being handled, for Stash
 	rare     *cellRare          // made on first use
 }
 
@@ -191,10 +190,15 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		c.refuse(msg, reply)
 		return
 	}
-	c.current, c.inRecv = handled{msg: msg, reply: reply}, true
+	c.inRecv = true
 	v, err := c.invoke(msg)
 	stashed := c.stashed
-	c.current, c.inRecv, c.stashed = handled{}, false, false
+	c.inRecv, c.stashed = false, false
+	if stashed {
+		// Kept before a panic fails the actor, so the fresh instance gets
+		// it, and before an UnstashAll of this turn replays the stash.
+		c.keepStashed(msg, reply)
+	}
 	if c.rare != nil && c.rare.rt != nil && !c.inTimer && !isTimerMessage(msg) {
 		c.armReceiveTimeout()
 	}

@@ -12,7 +12,9 @@ import (
 // another cell only when the tags match: cells are scattered in memory, and
 // each read of one would be a cache miss. Writers (spawn, stop) lock one of
 // regShards shards and publish a new table when one fills. A slot costs 12
-// bytes, where a map entry keyed by Ref costs about 100.
+// bytes, where a map entry keyed by Ref costs about 100; tables are sized
+// to the cells, not to powers of two, so a table is 50% to 75% full (a
+// power of two is 37.5% full after it doubles: 32 bytes a cell).
 type registry struct {
 	shards [regShards]regShard
 }
@@ -31,11 +33,11 @@ type regShard struct {
 	_    [32]byte // keeps shards on separate cache lines
 }
 
-// regTable is a power-of-two array of slots, each nil (never used), a
-// cell, or tombstone (a removed cell), with the tags of their cells: the
-// low 32 bits of the hash, which also place the cell, so a rehash needs no
-// hashing. A writer stores a slot's tag before its cell. Readers rely on at
-// least one nil slot to end a probe; writers keep a quarter of them nil.
+// regTable is an array of slots, each nil (never used), a cell, or
+// tombstone (a removed cell), with the tags of their cells: the low 32
+// bits of the hash, which also place the cell (see home), so a rehash needs
+// no hashing. A writer stores a slot's tag before its cell. Readers rely on
+// at least one nil slot to end a probe; writers keep a quarter of them nil.
 type regTable struct {
 	cells []atomic.Pointer[cell]
 	tags  []atomic.Uint32
@@ -45,8 +47,21 @@ func newRegTable(n int) *regTable {
 	return &regTable{cells: make([]atomic.Pointer[cell], n), tags: make([]atomic.Uint32, n)}
 }
 
+// home returns the slot where a probe for tag starts in a table of n
+// slots: the tag scaled to n, which needs no power of two. The shard took
+// the hash's top bits; the tag is its low 32.
+func home(tag uint32, n int) int { return int(uint64(tag) * uint64(n) >> 32) }
+
+// next returns the slot a probe visits after i in a table of n slots.
+func next(i, n int) int {
+	if i++; i == n {
+		return 0
+	}
+	return i
+}
+
 // put stores c with its tag at slot i. Under the shard's lock.
-func (t *regTable) put(i uint64, tag uint32, c *cell) {
+func (t *regTable) put(i int, tag uint32, c *cell) {
 	t.tags[i].Store(tag)
 	t.cells[i].Store(c)
 }
@@ -65,8 +80,8 @@ func (r *registry) get(h uint64, path string) *cell {
 	if t == nil {
 		return nil
 	}
-	mask, tag := uint64(len(t.cells)-1), uint32(h)
-	for i := h & mask; ; i = (i + 1) & mask {
+	n, tag := len(t.cells), uint32(h)
+	for i := home(tag, n); ; i = next(i, n) {
 		c := t.cells[i].Load()
 		if c == nil {
 			return nil
@@ -90,17 +105,17 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 		t = newRegTable(regMinSlots)
 		sh.tab.Store(t)
 	}
-	mask, tag := uint64(len(t.cells)-1), uint32(h)
+	n, tag := len(t.cells), uint32(h)
 	free := -1
-	i := h & mask
-	for ; ; i = (i + 1) & mask {
+	i := home(tag, n)
+	for ; ; i = next(i, n) {
 		p := t.cells[i].Load()
 		if p == nil {
 			break
 		}
 		if p == tombstone {
 			if free < 0 {
-				free = int(i)
+				free = i
 			}
 			continue
 		}
@@ -112,10 +127,10 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 		return false, nil
 	}
 	if free < 0 {
-		free = int(i)
+		free = i
 		sh.used++
 	}
-	t.put(uint64(free), tag, c)
+	t.put(free, tag, c)
 	sh.live++
 	if sh.used*4 >= len(t.cells)*3 {
 		sh.rehash(t)
@@ -133,8 +148,8 @@ func (r *registry) remove(c *cell) {
 	if t == nil {
 		return
 	}
-	mask := uint64(len(t.cells) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	n := len(t.cells)
+	for i := home(uint32(h), n); ; i = next(i, n) {
 		p := t.cells[i].Load()
 		if p == nil {
 			return
@@ -150,25 +165,21 @@ func (r *registry) remove(c *cell) {
 	}
 }
 
-// rehash publishes a table sized for the live cells, without tombstones.
-// Readers still probing t finish there: t is never written again. Under
-// sh.mu.
+// rehash publishes a table of twice the live cells (half full), without
+// tombstones: it grows by half when it fills to three quarters. Readers
+// still probing t finish there: t is never written again. Under sh.mu.
 func (sh *regShard) rehash(t *regTable) {
-	n := regMinSlots
-	for n < sh.live*2 {
-		n *= 2
-	}
+	n := max(regMinSlots, sh.live*2)
 	nt := newRegTable(n)
-	mask := uint64(n - 1)
 	for i := range t.cells {
 		c := t.cells[i].Load()
 		if c == nil || c == tombstone {
 			continue
 		}
 		tag := t.tags[i].Load()
-		j := uint64(tag) & mask // the tag holds the hash's low bits
+		j := home(tag, n) // the tag holds the hash's low bits
 		for nt.cells[j].Load() != nil {
-			j = (j + 1) & mask
+			j = next(j, n)
 		}
 		nt.put(j, tag, c)
 	}

@@ -120,3 +120,29 @@ func TestRegistryHammer(t *testing.T) {
 	wg.Wait()
 	r.each(func(c *cell) { t.Errorf("%s still registered", c.self()) })
 }
+
+// The registry costs each cell at most two slots once it has grown (a
+// table is at least half full after it grows by half), whatever the count:
+// power-of-two tables were 37.5% full after doubling, 32 B a cell.
+func TestRegistrySlotsPerCell(t *testing.T) {
+	for _, n := range []int{1000, 25_000, 100_000} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			r := newRegistry()
+			for i := range n {
+				if added, _ := r.add(regCell("k", strconv.Itoa(i)), yes); !added {
+					t.Fatalf("add %d failed", i)
+				}
+			}
+			slots := 0
+			for i := range r.shards {
+				if tab := r.shards[i].tab.Load(); tab != nil {
+					slots += len(tab.cells)
+				}
+			}
+			if most := 2*n + regShards*regMinSlots; slots > most {
+				t.Fatalf("%d cells take %d slots (%.2f each, %d B), want at most %d",
+					n, slots, float64(slots)/float64(n), slots*12/n, most)
+			}
+		})
+	}
+}

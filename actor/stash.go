@@ -27,20 +27,25 @@ func WithStash(bound int) SpawnOption {
 // the fresh instance gets the stashed messages before any other (as Akka's
 // Stash), and if it stops they go to dead letters. It fails with ErrStashFull at
 // the stash's bound ([WithStash], default 1000); the message then counts
-// as handled. Call it only from Receive.
+// as handled. Call it only from Receive; a second call in the same Receive
+// changes nothing (the message is stashed once).
 func (x *Context) Stash() error {
 	c := x.c()
 	if !c.inRecv {
 		return errors.New("actor: Stash outside Receive")
 	}
+	if c.stashed {
+		return nil // already set aside: a message is stashed once
+	}
 	bound := c.cfg.stashBound
 	if bound == 0 {
 		bound = defaultStashBound
 	}
-	if len(c.more().stash) >= bound {
+	if len(c.more().stash) >= bound { // this message would make it bound+1
 		return fmt.Errorf("%w: %s (%d)", ErrStashFull, c.self(), bound)
 	}
-	c.more().stash = append(c.more().stash, c.current)
+	// Only a flag: handle, which knows the message, keeps it once Receive
+	// returns, so the cell need not hold the message being handled.
 	c.stashed = true
 	return nil
 }
@@ -52,10 +57,20 @@ func (x *Context) UnstashAll() {
 	x.c().more().unstash = true
 }
 
-// handled is the message being handled, as Stash needs it.
+// handled is a stashed message with its ask.
 type handled struct {
 	msg   any
 	reply replyFunc
+}
+
+// keepStashed puts the message Receive stashed in the stash; a stash that
+// stopping already refused refuses it too. On the loop.
+func (c *cell) keepStashed(msg any, reply replyFunc) {
+	if c.state == cellStopped {
+		c.refuse(msg, reply)
+		return
+	}
+	c.more().stash = append(c.more().stash, handled{msg: msg, reply: reply})
 }
 
 // replayStash runs the stashed messages after the message that asked for

@@ -30,7 +30,7 @@ func (l *Loop) checkpoint() {
 	if l.micro.len() > 0 {
 		l.drainMicrotasks()
 	}
-	if l.rejected != nil {
+	if l.rejecting {
 		l.reportUnhandled()
 	}
 }

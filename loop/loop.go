@@ -35,12 +35,13 @@ type Loop struct {
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
-	tb       *taskBlock  // the task batch taken from the ingress; nil when idle
-	mb       *mailBlock  // an unbounded mail lane's batch; nil when idle
-	mailHost bool        // host is a MailHost; set at Init
-	yielding bool        // the microtask budget ran out: end this round
-	nowStale bool        // now may predate the running callback; see runStart
-	running  atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
+	tb        *taskBlock  // the task batch taken from the ingress; nil when idle
+	mb        *mailBlock  // an unbounded mail lane's batch; nil when idle
+	mailHost  bool        // host is a MailHost; set at Init
+	yielding  bool        // the microtask budget ran out: end this round
+	nowStale  bool        // now may predate the running callback; see runStart
+	rejecting bool        // rejections with no reaction wait for the checkpoint; see trackRejection
+	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
 	// notice is set by whoever queues a task or begins the shutdown, and
 	// cleared by the loop before it looks: between letters the loop reads
 	// only this word, which stays in its own cache while producers of mail
@@ -51,8 +52,7 @@ type Loop struct {
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
-	promises  promiseList
-	rejected  *rejections // rejected with no reaction, checked after each checkpoint
+	promises  promiseList // pending promises and unreported rejections
 	now       int64       // cached clock time; see ScheduleTimer
 
 	nextDue atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
@@ -62,7 +62,8 @@ type Loop struct {
 // loopSide holds the state that most loops never need, so an idle driven
 // loop does not pay for it: a standalone loop's wake channel, clock and
 // wake-up timer, the Done channel, the lifetime context, the task
-// latency estimator, immediates and fds.
+// latency estimator, immediates and fds, and the counters of the rare
+// callbacks (immediates, panics).
 type loopSide struct {
 	wake       chan struct{} // standalone: a parked Run waits here; set at New
 	clock      Clock         // standalone: set at New
@@ -71,11 +72,12 @@ type loopSide struct {
 	cancelLife context.CancelFunc // under in.mu
 	armed      ClockTimer         // loop only: wake-up for the earliest timer
 	armedAt    int64
-	timerOps   timerOps                         // timer requests made off the loop
-	keepAlive  atomic.Int64                     // KeepAlive handles and in-flight Go-side work
-	latency    atomic.Pointer[latencyEstimator] // made by the first sampled task
-	imm        *ring                            // loop only: immediates; dropped when idle
-	fds        *fdSet                           // loop only: watched fds
+	timerOps   timerOps                          // timer requests made off the loop
+	keepAlive  atomic.Int64                      // KeepAlive handles and in-flight Go-side work
+	latency    atomic.Pointer[latencyEstimator]  // made by the first sampled task
+	imm        *ring                             // loop only: immediates; dropped when idle
+	fds        *fdSet                            // loop only: watched fds
+	rare       [numDeltas - numHot]atomic.Uint64 // immediates and panics counted; see counters
 }
 
 // immediates returns the loop's queue of immediates, nil if it has none.

@@ -47,31 +47,36 @@ type Percentiles struct {
 // added to atomics at the end of each round, only those that changed, so
 // counting costs a few atomic adds per round rather than one per callback.
 // A round runs at most maxRoundTasks tasks, so deltas cannot overflow.
+// The counters most loops never move (immediates, panics) are published in
+// the loop's side state, so an idle actor does not pay for them.
 type counters struct {
 	delta  [numDeltas]uint32 // loop only
 	sample uint32            // loop only
-	pub    [numCounters]atomic.Uint64
+	pub    [numHot + 1]atomic.Uint64
 }
 
 const (
 	cTasks = iota
 	cTimersFired
 	cMicrotasks
-	cImmediates
+	cImmediates // from here on, published in loopSide.rare
 	cPanics
 	numDeltas
-	cGauges     = numDeltas // timers pending (low 32 bits) and fds watched (high 32), published as is
-	numCounters = numDeltas + 1
+	numHot  = cImmediates
+	cGauges = numHot // in pub: timers pending (low 32 bits) and fds watched (high 32), published as is
 )
 
 // publish makes the loop's counters visible to Metrics. On the loop.
 func (l *Loop) publish() {
 	c := &l.stats
-	for i, d := range c.delta {
+	for i, d := range c.delta[:numHot] {
 		if d != 0 {
 			c.pub[i].Add(uint64(d))
 			c.delta[i] = 0
 		}
+	}
+	if c.delta[cImmediates]|c.delta[cPanics] != 0 {
+		l.publishRare()
 	}
 	gauges := uint64(0)
 	if l.timers != nil {
@@ -82,6 +87,17 @@ func (l *Loop) publish() {
 	}
 	if c.pub[cGauges].Load() != gauges { // a plain load; stores cost
 		c.pub[cGauges].Store(gauges)
+	}
+}
+
+// publishRare publishes the counters kept in the side state. On the loop.
+func (l *Loop) publishRare() {
+	c, s := &l.stats, l.sideState()
+	for i := numHot; i < numDeltas; i++ {
+		if d := c.delta[i]; d != 0 {
+			s.rare[i-numHot].Add(uint64(d))
+			c.delta[i] = 0
+		}
 	}
 }
 
@@ -100,14 +116,14 @@ func (l *Loop) Metrics() Metrics {
 		TasksRun:      s.pub[cTasks].Load(),
 		TimersFired:   s.pub[cTimersFired].Load(),
 		MicrotasksRun: s.pub[cMicrotasks].Load(),
-		ImmediatesRun: s.pub[cImmediates].Load(),
-		Panics:        s.pub[cPanics].Load(),
 		IngressDepth:  int(l.in.size.Load()) + int(l.in.mailN.Load()),
 		MailDepth:     int(l.in.mailN.Load()),
 	}
 	gauges := s.pub[cGauges].Load()
 	m.TimersPending, m.FDsWatched = int(uint32(gauges)), int(gauges>>32)
 	if side := l.side.Load(); side != nil {
+		m.ImmediatesRun = side.rare[cImmediates-numHot].Load()
+		m.Panics = side.rare[cPanics-numHot].Load()
 		if est := side.latency.Load(); est != nil {
 			m.TaskLatency = est.snapshot()
 		}

@@ -16,21 +16,39 @@ type tracked interface {
 	pendingIndex() *int32
 }
 
-// promiseList is the loop's list of pending promises, so shutdown can
-// reject every pending promise. Each promise records its index (plus one),
-// so removal is a swap with the last entry; keeping the index in the
-// promise rather than list links in it keeps promises small. Loop only.
-type promiseList struct{ list []tracked }
+// promiseList is the loop's bookkeeping of promises, out of line: a loop
+// with no promise pending (an idle actor's, most of the time) pays one
+// pointer for it. Loop only.
+type promiseList struct{ s *promiseSet }
 
-func (pl *promiseList) empty() bool { return len(pl.list) == 0 }
+// promiseSet lists the loop's pending promises, so shutdown can reject
+// every one, and the rejections not yet reported. Each pending promise
+// records its index (plus one), so removal is a swap with the last entry;
+// keeping the index in the promise rather than list links in it keeps
+// promises small.
+type promiseSet struct {
+	pending  []tracked
+	rejected []tracked // rejected with no reaction yet; see trackRejection
+}
+
+// set returns the list's state, making it on first use.
+func (pl *promiseList) set() *promiseSet {
+	if pl.s == nil {
+		pl.s = &promiseSet{}
+	}
+	return pl.s
+}
+
+func (pl *promiseList) empty() bool { return pl.s == nil || len(pl.s.pending) == 0 }
 
 // add lists p, whose index field is at; a listed promise stays put.
 func (pl *promiseList) add(p tracked, at *int32) {
 	if *at != 0 {
 		return
 	}
-	pl.list = append(pl.list, p)
-	*at = int32(len(pl.list))
+	s := pl.set()
+	s.pending = append(s.pending, p)
+	*at = int32(len(s.pending))
 }
 
 // remove unlists the promise whose index field is at, if listed.
@@ -39,33 +57,41 @@ func (pl *promiseList) remove(at *int32) {
 	if i < 0 {
 		return
 	}
-	last := int32(len(pl.list) - 1)
+	s := pl.s // a listed promise means the set exists
+	last := int32(len(s.pending) - 1)
 	if i != last {
-		moved := pl.list[last]
-		pl.list[i] = moved
+		moved := s.pending[last]
+		s.pending[i] = moved
 		*moved.pendingIndex() = i + 1
 	}
-	pl.list[last] = nil
-	pl.list = pl.list[:last]
+	s.pending[last] = nil
+	s.pending = s.pending[:last]
 	*at = 0
-	if last == 0 && cap(pl.list) > 64 {
-		pl.list = nil // give back a large array once nothing is pending
+	if last == 0 && cap(s.pending) > 64 {
+		s.pending = nil // give back a large array once nothing is pending
 	}
 }
 
-// trim gives back the array of an empty list, so an idle loop with no
-// pending promise keeps none. On the loop, as it goes idle.
+// trim gives back what an idle loop with no pending promise and no
+// rejection to report keeps: the set, or else an empty array. On the
+// loop, as it goes idle.
 func (pl *promiseList) trim() {
-	if len(pl.list) == 0 {
-		pl.list = nil
+	s := pl.s
+	switch {
+	case s == nil:
+	case len(s.pending) == 0 && len(s.rejected) == 0:
+		pl.s = nil
+	case len(s.pending) == 0:
+		s.pending = nil
 	}
 }
 
 // rejectPendingPromises rejects every pending promise with ErrLoopClosed;
 // their reactions run at the next checkpoint. On the loop.
 func (l *Loop) rejectPendingPromises() {
-	for n := len(l.promises.list); n > 0; n = len(l.promises.list) {
-		l.promises.list[n-1].rejectOnShutdown() // which unlists it
+	for !l.promises.empty() {
+		s := l.promises.s
+		s.pending[len(s.pending)-1].rejectOnShutdown() // which unlists it
 	}
 }
 
@@ -86,23 +112,22 @@ func (p *Promise[T]) unhandledRejection() (error, bool) {
 	return p.failure(), true
 }
 
-// rejections lists promises rejected with no reaction yet.
-type rejections struct{ list []tracked }
-
 // trackRejection remembers a rejection with no reaction yet; the next
-// checkpoint reports it if it is still unhandled then.
+// checkpoint reports it if it is still unhandled then. The flag, beside
+// the loop's other flags, spares every checkpoint a look at the set.
 func (l *Loop) trackRejection(p tracked) {
-	if l.rejected == nil {
-		l.rejected = &rejections{}
-	}
-	l.rejected.list = append(l.rejected.list, p)
+	s := l.promises.set()
+	s.rejected = append(s.rejected, p)
+	l.rejecting = true
 }
 
 // reportUnhandled runs after a checkpoint's microtasks: rejections still
-// unhandled go to the unhandled-rejection handler.
+// unhandled go to the unhandled-rejection handler. Rejections the handler
+// causes wait for the next checkpoint.
 func (l *Loop) reportUnhandled() {
-	list := l.rejected.list
-	l.rejected = nil
+	s := l.promises.s
+	list := s.rejected
+	s.rejected, l.rejecting = nil, false
 	for _, p := range list {
 		if err, ok := p.unhandledRejection(); ok {
 			l.unhandled(err)

@@ -100,7 +100,8 @@ func (l *Loop) finishShutdown() {
 			break
 		}
 	}
-	l.tb, l.micro, l.rejected = nil, nil, nil
+	l.tb, l.micro = nil, nil
+	l.promises, l.rejecting = promiseList{}, false
 	if s := l.side.Load(); s != nil {
 		s.imm = nil
 	}
