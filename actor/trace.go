@@ -27,7 +27,7 @@ type letter struct {
 }
 
 // waitSample is one in how many letters records its post time, with
-// details on ([System.SetDetailedMetrics]).
+// details on ([System.SetDetailedMetrics]); a power of two.
 const waitSample = 256
 
 // tracerBox holds a system's tracer, for an atomic pointer.
@@ -56,20 +56,27 @@ func (s *System) getTracer() tracehook.Tracer {
 // wrapped returns msg as the mailbox carries it: wrapped in a letter when
 // it carries ctx's trace, or is sampled for the mailbox wait.
 func (s *System) wrapped(ctx context.Context, msg any) any {
-	if s.tracer.Load() == nil && !s.obs.detailed.Load() {
+	if s.tracer.Load() != nil {
+		return s.wrap(ctx, msg)
+	}
+	if !s.obs.detailed.Load() || !waitSampled() {
 		return msg
 	}
-	return s.wrap(ctx, msg)
+	return &letter{msg: msg, posted: time.Now()}
 }
 
-// wrap is wrapped's slow path, out of line.
+// waitSampled draws whether a letter records its post time: one in
+// waitSample.
+func waitSampled() bool { return rand.Uint32()&(waitSample-1) == 0 }
+
+// wrap is wrapped's path with tracing on, out of line.
 func (s *System) wrap(ctx context.Context, msg any) any {
 	var tc context.Context
 	if t := s.getTracer(); t != nil && ctx != nil {
 		tc = t.Capture(ctx)
 	}
 	var posted time.Time
-	if s.obs.detailed.Load() && rand.Uint32N(waitSample) == 0 {
+	if s.obs.detailed.Load() && waitSampled() {
 		posted = time.Now()
 	}
 	if tc == nil && posted.IsZero() {
