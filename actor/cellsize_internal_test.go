@@ -10,7 +10,7 @@ import (
 // registry bytes. The classes around here are 320, 352, 384 and 416 bytes,
 // so one field too many moves every actor up a class: 32 more bytes each,
 // 32 MB more at a million actors.
-const maxCellSize = 352
+const maxCellSize = 320
 
 // The cell stays within its size class; what most actors never use
 // belongs in cellRare or the loop's side state.

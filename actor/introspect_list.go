@@ -66,7 +66,7 @@ func (s *System) Actors(opts ListOptions) (page []ActorInfo, next string, err er
 	for i := int(after >> (64 - regShardBits)); i < regShards && len(page) < limit; i++ {
 		hits = hits[:0]
 		eachInShard(&s.reg.shards[i], func(c *cell) {
-			if h := c.hash; (opts.After == "" || h > after) && keep(c) {
+			if h := nameHash(c.path); (opts.After == "" || h > after) && keep(c) {
 				hits = append(hits, hit{h, c})
 			}
 		})

@@ -96,7 +96,7 @@ func (r *registry) get(h uint64, path string) *cell {
 // shard's lock once the name is known to be free, says no; it reports
 // whether c was added, and the cell holding the name if that is why not.
 func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
-	h := c.hash
+	h := nameHash(c.path)
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -140,7 +140,7 @@ func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
 
 // remove unregisters c, if it is registered.
 func (r *registry) remove(c *cell) {
-	h := c.hash
+	h := nameHash(c.path)
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -13,7 +13,7 @@ var regConfig = &spawnConfig{sys: regSystem}
 
 func regCell(kind, id string) *cell {
 	r := NewRef(regSystem.name, kind, id)
-	return &cell{cfg: regConfig, path: r.path, hash: r.h}
+	return &cell{cfg: regConfig, path: r.path}
 }
 
 // regGet looks kind/id up in r.
@@ -41,7 +41,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		t.Fatalf("refused admission: added=%v taken=%v", added, taken)
 	}
 	for i, c := range cells {
-		if got := r.get(c.hash, c.path); got != c {
+		if got := r.get(nameHash(c.path), c.path); got != c {
 			t.Fatalf("get %d = %p, want %p", i, got, c)
 		}
 	}
@@ -57,7 +57,7 @@ func TestRegistryAddGetRemove(t *testing.T) {
 		if i%2 == 0 {
 			want = nil
 		}
-		if got := r.get(c.hash, c.path); got != want {
+		if got := r.get(nameHash(c.path), c.path); got != want {
 			t.Fatalf("after removals get %d = %p, want %p", i, got, want)
 		}
 	}

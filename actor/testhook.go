@@ -79,7 +79,7 @@ func newHarnessContext(parent any, system, kind, id string, log *zap.Logger, fx 
 }
 
 // name gives a harnessed cell its identity, as newCell does.
-func name(c *cell, r Ref) { c.path, c.hash = r.path, r.h }
+func name(c *cell, r Ref) { c.path = r.path }
 
 // childRef is the ref a spawn from parent gives the child, as spawn does.
 func childRef(parent *cell, kind, id string) Ref { return parent.system().nameOf(parent, kind, id) }

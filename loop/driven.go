@@ -42,5 +42,5 @@ func (l *Loop) idleRecheck() bool {
 		return true
 	}
 	due := l.nextDue.Load()
-	return due != noDeadline && due <= l.sched.clock.Now()
+	return due != noDeadline && due <= l.scheduler().clock.Now()
 }

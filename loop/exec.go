@@ -152,7 +152,7 @@ func (l *Loop) runStart() int64 {
 	if l.nowStale {
 		return l.updateTime()
 	}
-	return l.now
+	return l.timers.now
 }
 
 func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {

@@ -158,8 +158,8 @@ func (l *Loop) fdTable() (*fdSet, error) {
 	}
 	fs := &fdSet{watches: make(map[uintptr]*fdWatch)}
 	var err error
-	if l.sched != nil {
-		fs.drv, err = l.sched.fdDriver()
+	if s := l.scheduler(); s != nil {
+		fs.drv, err = s.fdDriver()
 	} else {
 		fs.drv, err = newFDDriver(true)
 		fs.own = true

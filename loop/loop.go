@@ -28,9 +28,8 @@ type Loop struct {
 	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
 	in     ingress
 
-	sched                *Scheduler
-	schedPrev, schedNext *Loop // the scheduler's list of open loops, under its mutex
-	cfg                  *loopConfig
+	schedPrev, schedNext *Loop                    // the scheduler's list of open loops, under its mutex
+	cfg                  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
 	host                 Host                     // told of faults; see WithHost
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
@@ -53,7 +52,6 @@ type Loop struct {
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
 	promises  promiseList // pending promises and unreported rejections
-	now       int64       // cached clock time; see ScheduleTimer
 
 	nextDue atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
 	stats   counters
@@ -108,6 +106,8 @@ func (l *Loop) sideState() *loopSide {
 
 // loopConfig holds the rarely set options, allocated only when one is.
 type loopConfig struct {
+	sched         *Scheduler // the scheduler driving the loop; nil: standalone
+	shared        bool       // defaultConfig or a scheduler's: copied before a change
 	onPanic       func(error)
 	onUnhandled   func(error)
 	clock         Clock
@@ -116,7 +116,7 @@ type loopConfig struct {
 	untilIdle     bool
 }
 
-var defaultConfig loopConfig
+var defaultConfig = loopConfig{shared: true}
 
 const (
 	statusIdle  = 0 // parked (standalone) or not scheduled (driven)
@@ -159,11 +159,11 @@ func (l *Loop) Init(opts ...Option) error {
 		l.cfg = &defaultConfig
 	}
 	_, l.mailHost = l.host.(MailHost)
-	if l.sched != nil {
+	if sched := l.scheduler(); sched != nil {
 		if l.cfg.clock != nil {
 			return errClockWithScheduler
 		}
-		if err := l.sched.attach(l); err != nil {
+		if err := sched.attach(l); err != nil {
 			return err
 		}
 		l.state.Store(int32(StateActive))
@@ -181,8 +181,12 @@ func (l *Loop) Init(opts ...Option) error {
 
 // hooks returns the loop's own config, allocating it on first use.
 func (l *Loop) hooks() *loopConfig {
-	if l.cfg == nil || l.cfg == &defaultConfig {
+	if l.cfg == nil {
 		l.cfg = &loopConfig{}
+	} else if l.cfg.shared {
+		own := *l.cfg
+		own.shared = false
+		l.cfg = &own
 	}
 	return l.cfg
 }
@@ -223,8 +227,8 @@ func (l *Loop) markClosed() {
 
 // Clock returns the loop's clock (its scheduler's, for a driven loop).
 func (l *Loop) Clock() Clock {
-	if l.sched != nil {
-		return l.sched.clock
+	if s := l.scheduler(); s != nil {
+		return s.clock
 	}
 	return l.side.Load().clock
 }
@@ -239,9 +243,13 @@ func (l *Loop) Now() int64 { return l.Clock().Now() }
 func (l *Loop) UpdateTime() { l.updateTime() }
 
 func (l *Loop) updateTime() int64 {
-	l.now = l.Clock().Now()
-	l.nowStale = false
-	return l.now
+	now := l.Clock().Now()
+	if l.timers == nil {
+		l.nowStale = true // nothing caches it: the next reading reads the clock again
+		return now
+	}
+	l.timers.now, l.nowStale = now, false
+	return now
 }
 
 // OnLoop reports whether the caller runs on this loop's goroutine, that is,
@@ -275,8 +283,8 @@ func (l *Loop) notify() {
 	if l.status.Load() != statusIdle || !l.status.CompareAndSwap(statusIdle, statusAwake) {
 		return
 	}
-	if l.sched != nil {
-		l.sched.schedule(l)
+	if s := l.scheduler(); s != nil {
+		s.schedule(l)
 		return
 	}
 	select {
@@ -294,7 +302,7 @@ func (l *Loop) hasWork() bool {
 	if l.timers != nil {
 		// A timer already due at the round's time (a setTimeout(f, 0)
 		// chain's next step) needs no clock read: the clock only moves on.
-		if when, ok := l.timers.peek(); ok && (when <= l.now || when <= l.updateTime()) {
+		if when, ok := l.timers.peek(); ok && (when <= l.timers.now || when <= l.updateTime()) {
 			return true
 		}
 	}
@@ -353,4 +361,13 @@ func WithLoop(ctx context.Context, l *Loop) context.Context {
 func FromContext(ctx context.Context) (*Loop, bool) {
 	l, ok := ctx.Value(contextKey{}).(*Loop)
 	return l, ok
+}
+
+// scheduler returns the scheduler driving the loop; nil for a standalone
+// loop (or one not initialized).
+func (l *Loop) scheduler() *Scheduler {
+	if l.cfg == nil {
+		return nil
+	}
+	return l.cfg.sched
 }

@@ -13,7 +13,11 @@ func WithScheduler(s *Scheduler) Option {
 		if s == nil {
 			return errors.New("loop: WithScheduler(nil)")
 		}
-		l.sched = s
+		if l.cfg == nil || l.cfg == &defaultConfig {
+			l.cfg = &s.cfg // shared by the scheduler's loops
+		} else {
+			l.hooks().sched = s
+		}
 		return nil
 	}
 }

@@ -16,7 +16,7 @@ import (
 // is already running (a reentrant call from a callback included) and
 // [ErrLoopClosed] once the loop has closed.
 func (l *Loop) Run(ctx context.Context) error {
-	if l.sched != nil {
+	if l.scheduler() != nil {
 		return ErrDriven
 	}
 	if !l.running.CompareAndSwap(false, true) {
@@ -115,8 +115,8 @@ func (l *Loop) armWake() {
 		return
 	}
 	l.nextDue.Store(when)
-	if l.sched != nil {
-		l.sched.wakeAt(l, when)
+	if s := l.scheduler(); s != nil {
+		s.wakeAt(l, when)
 		return
 	}
 	s := l.side.Load()

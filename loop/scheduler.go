@@ -33,6 +33,7 @@ import (
 // exits. One stuck callback costs one goroutine, never the pool's
 // progress. Still, run blocking work off the loop with [Go].
 type Scheduler struct {
+	cfg     loopConfig // the config its loops share unless they set hooks
 	clock   Clock
 	workers []*worker
 	byGid   []atomic.Pointer[worker] // serving goroutine id -> slot; see currentWorker
@@ -108,6 +109,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		samplerWake: make(chan struct{}, 1),
 		samplerDone: make(chan struct{}),
 	}
+	s.cfg = loopConfig{sched: s, shared: true}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, err

@@ -29,7 +29,7 @@ func (l *Loop) Shutdown(ctx context.Context) error {
 		l.returnMail()
 		return ErrWouldBlock
 	}
-	if l.sched == nil && l.running.CompareAndSwap(false, true) {
+	if l.scheduler() == nil && l.running.CompareAndSwap(false, true) {
 		l.shutdownInline()
 		l.running.Store(false)
 	} else {
@@ -108,7 +108,7 @@ func (l *Loop) finishShutdown() {
 	l.closeTimerOps()
 	l.publish()
 	l.markClosed()
-	if l.sched != nil {
-		l.sched.detach(l)
+	if s := l.scheduler(); s != nil {
+		s.detach(l)
 	}
 }

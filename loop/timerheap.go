@@ -105,6 +105,7 @@ type timerHeap struct {
 	base     uint32    // the ID slot number of slots[0]; see Loop.dropTimers
 	refs     int32     // referenced timers pending
 	wake     wakeEntry // driven loops: the idle wake-up for these timers
+	now      int64     // the loop's cached clock time; see Loop.updateTime
 }
 
 func (h *timerHeap) len() int { return len(h.entries) }

@@ -74,11 +74,17 @@ func (l *Loop) addTimer(d time.Duration, period int64, fn func(), turn bool) (Ti
 		return 0, ErrNilFunc
 	}
 	if l.OnLoop() {
-		base := l.now
-		if !turn || l.nowStale {
+		created := l.timers == nil
+		var base int64
+		if !turn || l.nowStale || created {
 			base = l.updateTime()
+		} else {
+			base = l.timers.now
 		}
 		id, err := l.addTimerOnLoop(deadlineAfter(base, max(int64(d), 0)), period, fn, 0)
+		if created && l.timers != nil {
+			l.timers.now, l.nowStale = base, false // the new heap caches the reading just made
+		}
 		return TimerID(id), err
 	}
 	when := deadlineAfter(l.Clock().Now(), max(int64(d), 0))
@@ -167,6 +173,7 @@ func (l *Loop) dropTimers() {
 
 // newTimerHeap starts a heap where the last dropped one left off.
 func (l *Loop) newTimerHeap() *timerHeap {
+	l.nowStale = true // the new heap caches no time yet
 	h := &timerHeap{base: l.timerBase}
 	if l.timerGen > 0 {
 		h.slots = []timerSlot{{pos: posFree, gen: l.timerGen}}
