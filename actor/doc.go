@@ -84,7 +84,7 @@
 // it does not fail the actor.
 //
 // Idle actors hold no goroutine: their loops are driven by the system's
-// scheduler. An idle actor takes about 500 bytes in all (idle_actor in
+// scheduler. An idle actor takes about 400 bytes in all (idle_actor in
 // bench/RESULTS.md), most of it the one allocation that holds the actor's
 // runtime cell and its loop; the registry finds it by name without a
 // lock, so sends take none. Loggers are built on first use.
