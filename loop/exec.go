@@ -140,7 +140,7 @@ func (l *Loop) runTimers() {
 	if l.timers == nil || l.timers.len() == 0 {
 		return
 	}
-	lastSeq := l.timers.seq // timers scheduled during this phase wait for the next
+	lastSeq := uint64(l.timers.seq) // timers scheduled during this phase wait for the next
 	for l.runTimersGuarded(now, lastSeq) {
 	}
 }

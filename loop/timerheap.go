@@ -1,6 +1,9 @@
 package loop
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // The timer heap is a 4-ary min-heap of pointer-free entries ordered by
 // (deadline, sequence), so equal deadlines fire in scheduling order. Each
@@ -37,9 +40,10 @@ type heapEntry struct {
 func (e *heapEntry) slot() uint32 { return uint32(e.key & slotMask) }
 func (e *heapEntry) seq() uint64  { return e.key >> slotBits }
 
-// maxSeq is the largest sequence number a key holds; on reaching it the
-// heap renumbers its entries (see renumber).
-const maxSeq = 1<<(64-slotBits) - 1
+// maxSeq is the largest sequence number a heap hands out (a key could
+// hold 2^(64-slotBits)); on reaching it the heap renumbers its entries
+// (see renumber). 32 bits keep the heap in the 112-byte size class.
+const maxSeq = math.MaxUint32
 
 // timerSlot is 16 bytes; an interval's period is kept apart, in
 // timerExtras, since most timers are one-shot.
@@ -100,10 +104,10 @@ type timerHeap struct {
 	entries  []heapEntry
 	slots    []timerSlot
 	external *timerExtras
-	seq      uint64
 	free     uint32    // head of the free-slot list threaded through timerSlot.pos, as index+1
 	base     uint32    // the ID slot number of slots[0]; see Loop.dropTimers
 	refs     int32     // referenced timers pending
+	seq      uint32    // the last sequence number handed out; see nextSeq
 	wake     wakeEntry // driven loops: the idle wake-up for these timers
 	now      int64     // the loop's cached clock time; see Loop.updateTime
 }
@@ -262,19 +266,19 @@ func (h *timerHeap) push(slot uint32, when int64) {
 }
 
 // nextSeq returns the next sequence number, renumbering first if the key's
-// sequence bits are used up (after 2^40 timers on one heap).
+// sequence numbers are used up (after 2^32 timers on one heap).
 func (h *timerHeap) nextSeq() uint64 {
 	if h.seq == maxSeq {
 		h.renumber()
 	}
 	h.seq++
-	return h.seq
+	return uint64(h.seq)
 }
 
 // renumber gives the pending timers sequence numbers 1..n in their current
 // order; heap order is unchanged, as is the relative order of equal
 // deadlines. A timer phase in progress may then fire a timer scheduled
-// during it, once in 2^40 schedules.
+// during it, once in 2^32 schedules.
 func (h *timerHeap) renumber() {
 	order := slices.Clone(h.entries)
 	slices.SortFunc(order, func(a, b heapEntry) int {
@@ -291,7 +295,7 @@ func (h *timerHeap) renumber() {
 		e := &h.entries[i]
 		e.key = rank[e.slot()]<<slotBits | uint64(e.slot())
 	}
-	h.seq = uint64(len(order))
+	h.seq = uint32(len(order))
 }
 
 func (h *timerHeap) removeAt(i int) {

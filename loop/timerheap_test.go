@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // The heap against a model: random adds, cancels and pops keep (deadline,
@@ -45,7 +46,7 @@ func TestTimerHeapAgainstModel(t *testing.T) {
 			model = slices.Delete(model, i, i+1)
 		default:
 			now := int64(rng.IntN(1000))
-			fn, ok := h.popDue(now, h.seq, func() int64 { return now })
+			fn, ok := h.popDue(now, uint64(h.seq), func() int64 { return now })
 			best := -1
 			for i, m := range model {
 				if m.when <= now && (best < 0 || m.when < model[best].when ||
@@ -121,7 +122,7 @@ func TestTimerHeapSequenceWrapKeepsFIFO(t *testing.T) {
 		t.Fatalf("no renumbering: seq %d", h.seq)
 	}
 	for {
-		fn, ok := h.popDue(100, h.seq, func() int64 { return 100 })
+		fn, ok := h.popDue(100, uint64(h.seq), func() int64 { return 100 })
 		if !ok {
 			break
 		}
@@ -272,5 +273,13 @@ func TestTimerHeapPeriodNotInherited(t *testing.T) {
 	iv2, _ := h.add(1, 7, func() {}, 0)
 	if _, ok := h.popDue(1, maxSeq, func() int64 { return 1 }); !ok || h.len() != 1 || h.entries[0].when != 8 {
 		t.Fatalf("interval %x not re-armed at 8: %v", iv2, h.entries)
+	}
+}
+
+// Every loop with a pending timer holds one heap: it stays within the
+// allocator's 112-byte size class (the next is 128: 16 B more a loop).
+func TestTimerHeapSize(t *testing.T) {
+	if got := unsafe.Sizeof(timerHeap{}); got > 112 {
+		t.Fatalf("timerHeap is %d bytes, over the 112-byte size class", got)
 	}
 }
