@@ -259,18 +259,20 @@ func quantileFigures(f measure.Figures, lat []time.Duration, q float64) measure.
 }
 
 // troupeCodec: marshal and unmarshal codecMsg through a registry, p.N
-// times.
+// times, decoding as a node's inbound path does (one wire.Decoding,
+// which remembers the last type's codec).
 func troupeCodec(p Params) (measure.Figures, error) {
 	r := benchRegistry()
 	v := codecValue()
 	buf := make([]byte, 0, 128)
+	var d wire.Decoding
 	m := measure.Start()
 	for range p.N {
 		name, out, err := r.Marshal(buf[:0], v)
 		if err != nil {
 			return measure.Figures{}, err
 		}
-		if _, err := r.Unmarshal(name, out); err != nil {
+		if _, err := d.Unmarshal(r, name, out); err != nil {
 			return measure.Figures{}, err
 		}
 		buf = out
