@@ -38,7 +38,7 @@ type Loop struct {
 	mb        *mailBlock  // an unbounded mail lane's batch; nil when idle
 	mailHost  bool        // host is a MailHost; set at Init
 	yielding  bool        // the microtask budget ran out: end this round
-	nowStale  bool        // now may predate the running callback; see runStart
+	nowStale  bool        // the timer heap's cached time may predate the running callback; see runStart
 	rejecting bool        // rejections with no reaction wait for the checkpoint; see trackRejection
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
 	// notice is set by whoever queues a task or begins the shutdown, and
