@@ -51,9 +51,7 @@ func (q *ingress) push(fn func()) bool {
 		return false
 	}
 	appendItem(&q.tasks, &taskBlocks, fn)
-	if n := q.size.Load(); n < math.MaxInt32 { // written under mu only
-		q.size.Store(n + 1)
-	}
+	count(&q.size, 1)
 	q.mu.Unlock()
 	return true
 }
@@ -71,16 +69,15 @@ func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error
 		return q.postBounded(m, over) // unlocks
 	}
 	appendItem(&q.mail, &mailBlocks, m)
-	q.countMail(1)
+	count(&q.mailN, 1)
 	q.mu.Unlock()
 	return Mail{}, false, nil
 }
 
-// countMail adds n letters to mailN, saturating. Under mu, the only
-// writer's lock.
-func (q *ingress) countMail(n int) {
-	q.mailN.Store(int32(min(int(q.mailN.Load())+n, math.MaxInt32)))
-}
+// count adds n to one of the ingress's counters (size, mailN),
+// saturating. Under mu, the counters' only writers' lock: a load and a
+// store, no read-modify-write.
+func count(c *atomic.Int32, n int) { c.Store(int32(min(int(c.Load())+n, math.MaxInt32))) }
 
 // postBounded is post for a bounded lane. Under mu, which it releases.
 func (q *ingress) postBounded(m Mail, over Overflow) (old Mail, dropped bool, err error) {
@@ -183,23 +180,13 @@ func (q *ingress) close() {
 	q.mu.Unlock()
 }
 
-// swap takes every queued task, leaving the lane empty; nil if none.
-func (q *ingress) swap() *taskBlock {
+// takeLane takes the whole batch of one lane (the tasks, or an unbounded
+// mail lane) with its count n, leaving the lane empty; nil if none.
+func takeLane[T any](q *ingress, lane **block[T], n *atomic.Int32) *block[T] {
 	q.mu.Lock()
-	batch := q.tasks
-	q.tasks = nil
-	q.size.Store(0)
-	q.mu.Unlock()
-	return batch
-}
-
-// swapMail takes every queued letter of an unbounded lane, leaving it
-// empty; nil if none.
-func (q *ingress) swapMail() *mailBlock {
-	q.mu.Lock()
-	batch := q.mail
-	q.mail = nil
-	q.mailN.Store(0)
+	batch := *lane
+	*lane = nil
+	n.Store(0)
 	q.mu.Unlock()
 	return batch
 }

@@ -114,7 +114,7 @@ func (l *Loop) nextMail() (Mail, bool) {
 		return m, ok
 	}
 	l.mb.release(&mailBlocks)
-	l.mb = l.in.swapMail()
+	l.mb = takeLane(&l.in, &l.in.mail, &l.in.mailN)
 	// After the swap: a timer request made before a letter in this batch
 	// by the same goroutine is then applied before that letter arrives.
 	l.applyTimerOps()
@@ -188,7 +188,7 @@ func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(i int, err error)
 	for _, m := range ms {
 		appendItem(&q.mail, &mailBlocks, m)
 	}
-	q.countMail(len(ms))
+	count(&q.mailN, len(ms))
 	q.mu.Unlock()
 	l.notify()
 }
