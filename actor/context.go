@@ -138,7 +138,7 @@ func (x *Context) Watch(r Ref) {
 		c.system().watchCell(target, c.self())
 		return
 	}
-	_ = c.sendSystem(terminatedSignal{t: gone(r)}) // to itself: its loop runs this
+	c.queueTerminated(terminatedSignal{t: gone(r)})
 }
 
 // Unwatch cancels Watch; a Terminated already queued is not delivered.

@@ -8,8 +8,9 @@ import (
 
 // System messages travel the task lane of the actor's loop, which overtakes
 // its mailbox (the mail lane): they are handled by the runtime, never by
-// Receive, and never refused by a full mailbox. The poison is the
-// exception: it travels the mailbox, behind the messages already queued.
+// Receive, and never refused by a full mailbox. The poison and a
+// Terminated are the exceptions: they travel the mailbox, behind the
+// messages already queued (admitted past a bound).
 
 type stopSignal struct{ reason error }
 
@@ -49,12 +50,10 @@ func (s *System) deliverSystem(r Ref, sig any) {
 	}
 	c := s.lookup(r)
 	if t, ok := sig.(terminatedSignal); ok {
-		// Straight to the end of the watcher's mailbox, from the goroutine
-		// that saw the stop: the Terminated follows every message the
-		// watched actor sent, and precedes every message sent by anyone
-		// who saw the actor stopped (its Stopped event comes after this).
-		if c == nil || c.l.Post(loop.Mail{Msg: terminatedMail(t)}, loop.OverflowAdmit) != nil {
+		if c == nil {
 			s.deadLetter(r, t.t, fmt.Errorf("%w: %s", ErrStopped, r))
+		} else {
+			c.queueTerminated(t)
 		}
 		return
 	}
@@ -94,8 +93,6 @@ func (c *cell) handleSystem(sig any) {
 		c.more().watchers[m.watcher] = struct{}{}
 	case unwatchSignal:
 		delete(c.more().watchers, m.watcher)
-	case terminatedSignal:
-		c.queueTerminated(m)
 	case childStoppedSignal:
 		c.childStopped(m.child)
 	case restartSignal:
@@ -111,17 +108,17 @@ func (c *cell) handleSystem(sig any) {
 	}
 }
 
-// queueTerminated puts a Terminated the watcher still waits for at the
-// end of its mailbox, as Akka does; it is kept for the fresh instance while
-// a restart waits, and dead-lettered once the watcher stops. The watch
-// stays recorded until the Terminated is handled, so that an Unwatch
-// meanwhile cancels it and a duplicate is dropped. On the loop.
+// queueTerminated puts a Terminated at the end of the watcher c's
+// mailbox, straight from the goroutine that saw the stop, as Akka does: it
+// follows every message the watched actor sent, and precedes every message
+// sent by anyone who saw the actor stopped (its Stopped event comes after
+// this). Like a message, it is kept for the fresh instance while a restart
+// waits, and dead-lettered once the watcher stops. The watch stays
+// recorded until the Terminated is handled, so that an Unwatch meanwhile
+// cancels it and a duplicate is dropped (deliverTerminated). Safe from
+// any goroutine.
 func (c *cell) queueTerminated(m terminatedSignal) {
-	if !c.awaits(m) {
-		return // unwatched meanwhile, or a duplicate
-	}
 	if c.l.Post(loop.Mail{Msg: terminatedMail(m)}, loop.OverflowAdmit) != nil {
-		delete(c.rare.watching, m.t.Actor)
 		c.refuse(m.t, nil) // the watcher's loop is closing: it has stopped
 	}
 }

@@ -93,7 +93,7 @@ func (s *System) systemRemote(to Ref, sig any) {
 func (s *System) watchRemote(watcher *cell, target Ref) {
 	t := s.getTransport()
 	if t == nil {
-		watcher.sendSystem(terminatedSignal{t: Terminated{Actor: target, Reason: fmt.Errorf("%w: %s (no transport)", ErrNotFound, target)}})
+		watcher.queueTerminated(terminatedSignal{t: Terminated{Actor: target, Reason: fmt.Errorf("%w: %s (no transport)", ErrNotFound, target)}})
 		return
 	}
 	t.Watch(watcher.self(), target)
