@@ -65,6 +65,7 @@ type MemGuard struct {
 	rkeys    goja.Callable
 	tfrom    goja.Callable
 	joining  []*goja.Object // arrays whose join is in progress (cycles, depth)
+	array    *goja.Object   // the Array constructor once guarded; see ArrayCtor
 	lazy     lazyState
 }
 
@@ -113,6 +114,9 @@ func (g *MemGuard) check(n float64, what string) {
 // the original repeat (whatever the script did to the RangeError global)
 // and rewrites its message.
 func (g *MemGuard) throwRange(msg string) {
+	if g.repeat == nil { // repeat's guard was not built yet
+		g.repeat = g.original(stringProto(g.rt, nil), "repeat")
+	}
 	ex := g.rt.Try(func() { g.call(g.repeat, g.rt.ToValue(""), g.rt.ToValue(-1)) })
 	if ex != nil {
 		if o, ok := ex.Value().(*goja.Object); ok {

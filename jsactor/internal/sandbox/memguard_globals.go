@@ -23,7 +23,7 @@ var elemBytes = map[string]float64{
 
 // GuardedGlobals are the globals built by Global.
 func GuardedGlobals() []string {
-	names := []string{"JSON", "Reflect", "Map", "Set", "WeakMap", "WeakSet"}
+	names := []string{"Array", "JSON", "Reflect", "Map", "Set", "WeakMap", "WeakSet"}
 	for n := range elemBytes {
 		names = append(names, n)
 	}
@@ -33,6 +33,9 @@ func GuardedGlobals() []string {
 // Global builds the guarded global name (one of GuardedGlobals), for the
 // lazy global object to define on its first lookup. Once per name.
 func (g *MemGuard) Global(name string) goja.Value {
+	if name == "Array" {
+		return g.ArrayCtor()
+	}
 	orig, _ := g.orig.Get(name).(*goja.Object)
 	if orig == nil {
 		return goja.Undefined()

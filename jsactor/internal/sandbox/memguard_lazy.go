@@ -38,6 +38,7 @@ type protoGuard struct {
 	length int
 	orig   func(g *MemGuard) *native
 	guard  func(g *MemGuard) native
+	value  func(g *MemGuard) goja.Value // instead of guard: a property that is no guard (Array.prototype.constructor)
 }
 
 // guardedProto is one prototype (or constructor) with its guards.
@@ -45,6 +46,15 @@ type guardedProto struct {
 	target func(rt *goja.Runtime, globals *goja.Object) *goja.Object
 	guards []protoGuard
 }
+
+// arrayCtorGuards are the Array constructor's, guarded when it is first
+// reached (ArrayCtor) rather than at installation; their bits in
+// lazyState are the last ones (guardedProtos' are the first).
+var arrayCtorGuards = []protoGuard{
+	{"from", 1, func(g *MemGuard) *native { return &g.from }, func(g *MemGuard) native { return g.guardFrom }, nil},
+}
+
+const arrayCtorBit = 64 - 1
 
 // lazyState is per instance: which guards were built already, one bit
 // per guard of guardedProtos, in order.
@@ -74,36 +84,34 @@ func functionProto(rt *goja.Runtime, _ *goja.Object) *goja.Object {
 // guardedProtos are the prototypes and constructors guarded lazily.
 var guardedProtos = []guardedProto{
 	{target: stringProto, guards: []protoGuard{
-		{"repeat", 1, func(g *MemGuard) *native { return &g.repeat }, func(g *MemGuard) native { return g.guardRepeat }},
-		{"padStart", 1, func(g *MemGuard) *native { return &g.padS }, func(g *MemGuard) native { return g.guardPad(&g.padS) }},
-		{"padEnd", 1, func(g *MemGuard) *native { return &g.padE }, func(g *MemGuard) native { return g.guardPad(&g.padE) }},
-		{"concat", 1, func(g *MemGuard) *native { return &g.concat }, func(g *MemGuard) native { return g.guardConcat }},
-		{"split", 2, func(g *MemGuard) *native { return &g.split }, func(g *MemGuard) native { return g.guardSplit }},
-		{"replace", 2, func(g *MemGuard) *native { return &g.repl }, func(g *MemGuard) native { return g.guardReplace(&g.repl, false) }},
-		{"replaceAll", 2, func(g *MemGuard) *native { return &g.replAll }, func(g *MemGuard) native { return g.guardReplace(&g.replAll, true) }},
+		{"repeat", 1, func(g *MemGuard) *native { return &g.repeat }, func(g *MemGuard) native { return g.guardRepeat }, nil},
+		{"padStart", 1, func(g *MemGuard) *native { return &g.padS }, func(g *MemGuard) native { return g.guardPad(&g.padS) }, nil},
+		{"padEnd", 1, func(g *MemGuard) *native { return &g.padE }, func(g *MemGuard) native { return g.guardPad(&g.padE) }, nil},
+		{"concat", 1, func(g *MemGuard) *native { return &g.concat }, func(g *MemGuard) native { return g.guardConcat }, nil},
+		{"split", 2, func(g *MemGuard) *native { return &g.split }, func(g *MemGuard) native { return g.guardSplit }, nil},
+		{"replace", 2, func(g *MemGuard) *native { return &g.repl }, func(g *MemGuard) native { return g.guardReplace(&g.repl, false) }, nil},
+		{"replaceAll", 2, func(g *MemGuard) *native { return &g.replAll }, func(g *MemGuard) native { return g.guardReplace(&g.replAll, true) }, nil},
 	}},
 	{target: functionProto, guards: []protoGuard{
-		{"apply", 2, func(g *MemGuard) *native { return &g.apply }, func(g *MemGuard) native { return g.guardApply }},
+		{"apply", 2, func(g *MemGuard) *native { return &g.apply }, func(g *MemGuard) native { return g.guardApply }, nil},
 	}},
 	{target: arrayProto, guards: []protoGuard{
-		{"fill", 1, func(g *MemGuard) *native { return &g.fill }, func(g *MemGuard) native { return g.guardFill }},
-		{"sort", 1, func(g *MemGuard) *native { return &g.sort }, func(g *MemGuard) native { return g.guardLength(&g.sort) }},
-		{"map", 1, func(g *MemGuard) *native { return &g.mapFn }, func(g *MemGuard) native { return g.guardLength(&g.mapFn) }},
-		{"join", 1, nil, func(g *MemGuard) native { return g.join }},
-		{"slice", 2, func(g *MemGuard) *native { return &g.slice }, func(g *MemGuard) native { return g.guardSlice }},
-		{"concat", 1, func(g *MemGuard) *native { return &g.aconcat }, func(g *MemGuard) native { return g.guardArrayConcat }},
-		{"flat", 0, func(g *MemGuard) *native { return &g.flat }, func(g *MemGuard) native { return g.guardFlat }},
-		{"flatMap", 1, func(g *MemGuard) *native { return &g.flatMap }, func(g *MemGuard) native { return g.guardLength(&g.flatMap) }},
-	}},
-	{target: global("Array"), guards: []protoGuard{
-		{"from", 1, func(g *MemGuard) *native { return &g.from }, func(g *MemGuard) native { return g.guardFrom }},
+		{"fill", 1, func(g *MemGuard) *native { return &g.fill }, func(g *MemGuard) native { return g.guardFill }, nil},
+		{"sort", 1, func(g *MemGuard) *native { return &g.sort }, func(g *MemGuard) native { return g.guardLength(&g.sort) }, nil},
+		{"map", 1, func(g *MemGuard) *native { return &g.mapFn }, func(g *MemGuard) native { return g.guardLength(&g.mapFn) }, nil},
+		{"join", 1, nil, func(g *MemGuard) native { return g.join }, nil},
+		{"slice", 2, func(g *MemGuard) *native { return &g.slice }, func(g *MemGuard) native { return g.guardSlice }, nil},
+		{"concat", 1, func(g *MemGuard) *native { return &g.aconcat }, func(g *MemGuard) native { return g.guardArrayConcat }, nil},
+		{"flat", 0, func(g *MemGuard) *native { return &g.flat }, func(g *MemGuard) native { return g.guardFlat }, nil},
+		{"flatMap", 1, func(g *MemGuard) *native { return &g.flatMap }, func(g *MemGuard) native { return g.guardLength(&g.flatMap) }, nil},
+		{name: "constructor", value: func(g *MemGuard) goja.Value { return g.ArrayCtor() }},
 	}},
 	{target: global("Object"), guards: []protoGuard{
-		{"keys", 1, func(g *MemGuard) *native { return &g.keys }, func(g *MemGuard) native { return g.guardKeys(&g.keys, 1) }},
-		{"values", 1, func(g *MemGuard) *native { return &g.values }, func(g *MemGuard) native { return g.guardKeys(&g.values, 1) }},
-		{"entries", 1, func(g *MemGuard) *native { return &g.entries }, func(g *MemGuard) native { return g.guardKeys(&g.entries, 3) }},
-		{"getOwnPropertyNames", 1, func(g *MemGuard) *native { return &g.ownNames }, func(g *MemGuard) native { return g.guardKeys(&g.ownNames, 1) }},
-		{"fromEntries", 1, func(g *MemGuard) *native { return &g.fromEnt }, func(g *MemGuard) native { return g.guardFromEntries }},
+		{"keys", 1, func(g *MemGuard) *native { return &g.keys }, func(g *MemGuard) native { return g.guardKeys(&g.keys, 1) }, nil},
+		{"values", 1, func(g *MemGuard) *native { return &g.values }, func(g *MemGuard) native { return g.guardKeys(&g.values, 1) }, nil},
+		{"entries", 1, func(g *MemGuard) *native { return &g.entries }, func(g *MemGuard) native { return g.guardKeys(&g.entries, 3) }, nil},
+		{"getOwnPropertyNames", 1, func(g *MemGuard) *native { return &g.ownNames }, func(g *MemGuard) native { return g.guardKeys(&g.ownNames, 1) }, nil},
+		{"fromEntries", 1, func(g *MemGuard) *native { return &g.fromEnt }, func(g *MemGuard) native { return g.guardFromEntries }, nil},
 	}},
 }
 
@@ -111,11 +119,18 @@ var guardedProtos = []guardedProto{
 // guarded prototype. It looks the constructors up on goja's own global
 // object, which the script never sees (see jsactor's globals.go).
 func (g *MemGuard) installLazy() {
-	rt := g.rt
 	bit := 0
 	for _, gp := range guardedProtos {
-		target := gp.target(rt, g.orig)
-		for _, pg := range gp.guards {
+		g.guardProto(gp.target(g.rt, g.orig), gp.guards, bit)
+		bit += len(gp.guards)
+	}
+}
+
+// guardProto takes the guarded names away from target and puts a
+// lazyProto under it; bit is the first of its guards in lazyState.
+func (g *MemGuard) guardProto(target *goja.Object, guards []protoGuard, bit int) {
+	if !g.punch(target, guards) {
+		for _, pg := range guards {
 			v := target.Get(pg.name)
 			if pg.orig != nil {
 				f, _ := v.Export().(native)
@@ -123,11 +138,43 @@ func (g *MemGuard) installLazy() {
 			}
 			_ = target.Delete(pg.name)
 		}
-		lp := rt.NewDynamicObject(&lazyProto{g: g, target: target, guards: gp.guards, first: bit})
-		_ = lp.SetPrototype(target.Prototype())
-		_ = target.SetPrototype(lp)
-		bit += len(gp.guards)
 	}
+	lp := g.rt.NewDynamicObject(&lazyProto{g: g, target: target, guards: guards, first: bit})
+	_ = lp.SetPrototype(target.Prototype())
+	_ = target.SetPrototype(lp)
+}
+
+// ArrayCtor is goja's Array constructor, guarded. goja builds it with all
+// its methods at once (it has no template), so it is guarded when a
+// script first reaches it, which is through the global Array (see Global)
+// or Array.prototype.constructor (a guarded name of Array.prototype, and
+// array methods that create arrays look it up).
+func (g *MemGuard) ArrayCtor() *goja.Object {
+	if g.array == nil {
+		g.array = g.orig.Get("Array").ToObject(g.rt)
+		g.guardProto(g.array, arrayCtorGuards, arrayCtorBit)
+	}
+	return g.array
+}
+
+// punch takes the guarded names away from target without building goja's
+// originals (see holes.go); it reports false where it cannot.
+func (g *MemGuard) punch(target *goja.Object, guards []protoGuard) bool {
+	if !holesWork() {
+		return false
+	}
+	t, ok := viewTemplated(target)
+	return ok && t.punch(guards)
+}
+
+// original is the Go implementation of goja's name on target, built from
+// its template where punch took it away before it was built.
+func (g *MemGuard) original(target *goja.Object, name string) native {
+	t, ok := viewTemplated(target)
+	if !ok {
+		return nil
+	}
+	return t.original(g.rt, name)
 }
 
 // lazyProto is the dynamic object under one guarded prototype (target).
@@ -162,6 +209,14 @@ func (lp *lazyProto) Get(key string) goja.Value {
 	lp.g.lazy |= 1 << (lp.first + i)
 	pg := lp.guards[i]
 	rt := lp.g.rt
+	if pg.value != nil {
+		v := pg.value(lp.g)
+		_ = lp.target.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		return v
+	}
+	if pg.orig != nil && *pg.orig(lp.g) == nil {
+		*pg.orig(lp.g) = lp.g.original(lp.target, pg.name)
+	}
 	f := rt.ToValue(pg.guard(lp.g)).(*goja.Object)
 	_ = f.DefineDataProperty("name", rt.ToValue(pg.name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = f.DefineDataProperty("length", rt.ToValue(pg.length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)

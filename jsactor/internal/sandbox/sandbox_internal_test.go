@@ -46,7 +46,9 @@ func TestMemGuard(t *testing.T) {
 		{"repeat over", `'ab'.repeat(2 ** 40)`, true},
 		{"padEnd over", `''.padEnd(2 ** 40, 'ab')`, true},
 		{"fill over", `new Array(2 ** 30).fill(0)`, true},
-		{"Array.from over", `Array.from({length: 2 ** 30})`, true},
+		{"Array.from over", `GArray.from({length: 2 ** 30})`, true},
+		{"Array.from over, through a literal", `[].constructor.from({length: 2 ** 30})`, true},
+		{"Array.from over, through a species", `[].map.call([], x => x).constructor.from({length: 2 ** 30})`, true},
 		{"join over", `new Array(2 ** 30).join('x')`, true},
 		{"ArrayBuffer over", `new GArrayBuffer(2 ** 40)`, true},
 		{"ArrayBuffer within", `new GArrayBuffer(8).byteLength`, false},
@@ -59,6 +61,9 @@ func TestMemGuard(t *testing.T) {
 			g := NewMemGuard(rt, rt.GlobalObject(), 1<<20)
 			_ = rt.Set("GJSON", g.Global("JSON"))
 			_ = rt.Set("GArrayBuffer", g.Global("ArrayBuffer"))
+			if strings.Contains(tc.src, "GArray.") {
+				_ = rt.Set("GArray", g.Global("Array"))
+			}
 			_, err := rt.RunString(tc.src)
 			var ex *goja.Exception
 			switch {
