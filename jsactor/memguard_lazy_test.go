@@ -26,8 +26,11 @@ func TestLazyGuardsLookLikeBuiltins(t *testing.T) {
 		{"inherits Object.prototype", `'x'.hasOwnProperty('length') && [] instanceof Object && Object.prototype.isPrototypeOf(String.prototype) && typeof [].valueOf === 'function'`},
 		{"Object.prototype additions seen", `(() => { Object.prototype.extra = 7; const ok = ''.extra === 7 && [].extra === 7 && (function () {}).extra === 7; delete Object.prototype.extra; return ok })()`},
 		{"__proto__ of a literal", `''.__proto__ === String.prototype && [].__proto__ === Array.prototype`},
-		{"the dynamic object gives the guard", `(() => { const p = Object.getPrototypeOf(String.prototype); return p.repeat === ''.repeat && Object.keys(p).length === 0 })()`},
-		{"guard reached through the dynamic object first", `(() => { try { Object.getPrototypeOf(String.prototype).repeat.call('x', 2**40); return false } catch (e) { return e instanceof RangeError } })()`},
+		{"prototype chains are the builtins'", `Object.getPrototypeOf(String.prototype) === Object.prototype && Object.getPrototypeOf(Array.prototype) === Object.prototype && Object.getPrototypeOf(Function.prototype) === Object.prototype && Object.getPrototypeOf(Array) === Function.prototype && Object.getPrototypeOf(Object) === Function.prototype`},
+		{"own before lookup", `String.prototype.hasOwnProperty('repeat') && Object.getOwnPropertyNames(Array.prototype).includes('flat') && Object.getOwnPropertyNames(Array.prototype).includes('constructor') && Object.hasOwn(Object, 'keys') && Object.hasOwn(Array, 'from')`},
+		{"guard reached through a descriptor first", `(() => { try { Object.getOwnPropertyDescriptor(String.prototype, 'repeat').value.call('x', 2**40); return false } catch (e) { return e instanceof RangeError } })()`},
+		{"guard reached through enumeration first", `(() => { const d = Object.getOwnPropertyDescriptors(Array.prototype); try { d.fill.value.call({ length: 2**40 }, 0); return false } catch (e) { return e instanceof RangeError } })()`},
+		{"delete before lookup", `(() => { delete String.prototype.padEnd; return ''.padEnd === undefined && !('padEnd' in String.prototype) })()`},
 		{"subclass inherits the guard", `(() => { try { (class X extends Array {}).from({ length: 1e12 }); return false } catch (e) { return e instanceof RangeError } })()`},
 		{"works", `'ab'.repeat(2) + [1, [2]].flat().join() + [1, 2, 3].slice(1).join() + [1].concat([2], 3).join() + Object.keys('ab').join() + Reflect.apply(Math.max, null, [1, 3]) === 'abab1,22,31,2,30,13'`},
 	}

@@ -74,10 +74,12 @@ type MemGuard struct {
 // budget bytes the most one call may allocate. orig is goja's own global
 // object, which the script's global object must not expose (the guarded
 // globals are built from it by Global). On the loop, before the script
-// runs, so the script never sees an original.
+// runs, so the script never sees an original. The guards hold as long as
+// the MemGuard is reachable (rt holds it only weakly): keep it as long as
+// rt.
 func NewMemGuard(rt *goja.Runtime, orig *goja.Object, budget int64) *MemGuard {
 	g := &MemGuard{rt: rt, orig: orig, budget: float64(budget)}
-	g.installLazy()
+	g.installLazy(patched)
 	return g
 }
 
@@ -110,18 +112,12 @@ func (g *MemGuard) check(n float64, what string) {
 	}
 }
 
-// throwRange throws an intrinsic RangeError with msg. It gets one from
-// the original repeat (whatever the script did to the RangeError global)
-// and rewrites its message.
+// throwRange throws an intrinsic RangeError with msg, made by goja's own
+// constructor whatever the script did to the RangeError global.
 func (g *MemGuard) throwRange(msg string) {
-	if g.repeat == nil { // repeat's guard was not built yet
-		g.repeat = g.original(stringProto(g.rt, nil), "repeat")
-	}
-	ex := g.rt.Try(func() { g.call(g.repeat, g.rt.ToValue(""), g.rt.ToValue(-1)) })
-	if ex != nil {
-		if o, ok := ex.Value().(*goja.Object); ok {
-			_ = o.DefineDataProperty("message", g.rt.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			panic(ex)
+	if ctor, ok := g.orig.Get("RangeError").(*goja.Object); ok {
+		if e, err := g.rt.New(ctor, g.rt.ToValue(msg)); err == nil {
+			panic(e)
 		}
 	}
 	panic(g.rt.NewTypeError(msg))

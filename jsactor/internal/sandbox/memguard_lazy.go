@@ -6,30 +6,29 @@ import (
 
 // The guards of the prototypes that literals reach without any global
 // lookup (String.prototype, Array.prototype, Function.prototype, and the
-// Array and Object constructors through .constructor) are installed
-// lazily, like the globals. A guard is a native function object, which
-// costs a Runtime about a kilobyte and a half; installing them all up
-// front cost every actor about 28 KB it mostly never used.
+// Array and Object constructors through .constructor) are built lazily,
+// each when a script first reaches it. A guard is a native function
+// object, which costs a Runtime about a kilobyte and a half; building
+// them all up front cost every actor about 28 KB it mostly never used.
 //
-// goja builds its own prototypes' methods lazily too, from templates. So
-// at installation each guarded method is looked up once, its Go
-// implementation (what goja's function object exports) kept, and the
-// property deleted: goja's function object is garbage from then on, and
-// the script can never reach it. Between the prototype and its own
-// prototype goes one dynamic object (lazyProto) that knows the guarded
-// names: the first lookup of one (`'x'.repeat`) misses the prototype,
-// reaches the dynamic object, which builds the guard and defines it on
-// the prototype itself (writable, configurable, not enumerable, as goja's
-// were), so later lookups never reach the dynamic object again. Every
-// other lookup passes through to the prototype's own prototype with its
-// receiver, unchanged.
+// The fast path (templates.go) builds each in place of goja's original,
+// from goja's own templates. This file holds what the guards are, and the
+// fallback used where goja's templates cannot be patched: each guarded
+// method is looked up once, its Go implementation kept, and
+// the property deleted, so the script can never reach goja's function
+// object. Between the prototype and its own prototype goes one dynamic
+// object (lazyProto) that knows the guarded names: the first lookup of
+// one (`'x'.repeat`) misses the prototype, reaches the dynamic object,
+// which builds the guard and defines it on the prototype itself
+// (writable, configurable, not enumerable, as goja's were), so later
+// lookups never reach the dynamic object again. Every other lookup passes
+// through to the prototype's own prototype with its receiver, unchanged.
 //
-// What a script can observe: Object.getPrototypeOf(String.prototype) is
-// the dynamic object, not Object.prototype (whose properties it still
-// inherits); a guarded method is not an own property of the prototype
+// What a script can observe of the fallback: Object.getPrototypeOf of a
+// guarded prototype is the dynamic object, not its own prototype (whose
+// properties it still inherits); a guarded method is not an own property
 // (Object.getOwnPropertyNames, hasOwnProperty, getOwnPropertyDescriptor)
-// until it was first looked up ('repeat' in String.prototype is true
-// throughout).
+// until it was first looked up ('from' in Array is true throughout).
 
 // protoGuard is one lazily installed guard: the method name, its length,
 // where goja's original goes, and the guard.
@@ -47,14 +46,9 @@ type guardedProto struct {
 	guards []protoGuard
 }
 
-// arrayCtorGuards are the Array constructor's, guarded when it is first
-// reached (ArrayCtor) rather than at installation; their bits in
-// lazyState are the last ones (guardedProtos' are the first).
-var arrayCtorGuards = []protoGuard{
-	{"from", 1, func(g *MemGuard) *native { return &g.from }, func(g *MemGuard) native { return g.guardFrom }, nil},
-}
-
-const arrayCtorBit = 64 - 1
+// arrayFrom is the Array constructor's guard, put in place when the
+// constructor is first reached (ArrayCtor) rather than at installation.
+var arrayFrom = protoGuard{"from", 1, func(g *MemGuard) *native { return &g.from }, func(g *MemGuard) native { return g.guardFrom }, nil}
 
 // lazyState is per instance: which guards were built already, one bit
 // per guard of guardedProtos, in order.
@@ -77,8 +71,10 @@ func stringProto(rt *goja.Runtime, _ *goja.Object) *goja.Object {
 
 func arrayProto(rt *goja.Runtime, _ *goja.Object) *goja.Object { return rt.NewArray().Prototype() }
 
-func functionProto(rt *goja.Runtime, _ *goja.Object) *goja.Object {
-	return rt.ToValue(func(goja.FunctionCall) goja.Value { return nil }).ToObject(rt).Prototype()
+// functionProto is reached through the Object constructor, which goja
+// builds from a template (cheaply) and which is guarded anyway.
+func functionProto(_ *goja.Runtime, globals *goja.Object) *goja.Object {
+	return globals.Get("Object").(*goja.Object).Prototype()
 }
 
 // guardedProtos are the prototypes and constructors guarded lazily.
@@ -104,7 +100,7 @@ var guardedProtos = []guardedProto{
 		{"concat", 1, func(g *MemGuard) *native { return &g.aconcat }, func(g *MemGuard) native { return g.guardArrayConcat }, nil},
 		{"flat", 0, func(g *MemGuard) *native { return &g.flat }, func(g *MemGuard) native { return g.guardFlat }, nil},
 		{"flatMap", 1, func(g *MemGuard) *native { return &g.flatMap }, func(g *MemGuard) native { return g.guardLength(&g.flatMap) }, nil},
-		{name: "constructor", value: func(g *MemGuard) goja.Value { return g.ArrayCtor() }},
+		{name: "constructor", value: func(g *MemGuard) goja.Value { return g.ArrayCtor() }}, // guards what it holds
 	}},
 	{target: global("Object"), guards: []protoGuard{
 		{"keys", 1, func(g *MemGuard) *native { return &g.keys }, func(g *MemGuard) native { return g.guardKeys(&g.keys, 1) }, nil},
@@ -115,10 +111,16 @@ var guardedProtos = []guardedProto{
 	}},
 }
 
-// installLazy takes the originals away and puts one lazyProto under each
-// guarded prototype. It looks the constructors up on goja's own global
-// object, which the script never sees (see jsactor's globals.go).
-func (g *MemGuard) installLazy() {
+// installLazy makes the guards reachable: on the fast path by
+// registering g for the patched templates, otherwise by taking the
+// originals away and putting one lazyProto under each guarded prototype.
+// It looks the constructors up on goja's own global object, which the
+// script never sees (see jsactor's globals.go).
+func (g *MemGuard) installLazy(fast bool) {
+	if fast {
+		register(g)
+		return
+	}
 	bit := 0
 	for _, gp := range guardedProtos {
 		g.guardProto(gp.target(g.rt, g.orig), gp.guards, bit)
@@ -129,15 +131,13 @@ func (g *MemGuard) installLazy() {
 // guardProto takes the guarded names away from target and puts a
 // lazyProto under it; bit is the first of its guards in lazyState.
 func (g *MemGuard) guardProto(target *goja.Object, guards []protoGuard, bit int) {
-	if !g.punch(target, guards) {
-		for _, pg := range guards {
-			v := target.Get(pg.name)
-			if pg.orig != nil {
-				f, _ := v.Export().(native)
-				*pg.orig(g) = f
-			}
-			_ = target.Delete(pg.name)
+	for _, pg := range guards {
+		v := target.Get(pg.name)
+		if pg.orig != nil {
+			f, _ := v.Export().(native)
+			*pg.orig(g) = f
 		}
+		_ = target.Delete(pg.name)
 	}
 	lp := g.rt.NewDynamicObject(&lazyProto{g: g, target: target, guards: guards, first: bit})
 	_ = lp.SetPrototype(target.Prototype())
@@ -148,33 +148,15 @@ func (g *MemGuard) guardProto(target *goja.Object, guards []protoGuard, bit int)
 // its methods at once (it has no template), so it is guarded when a
 // script first reaches it, which is through the global Array (see Global)
 // or Array.prototype.constructor (a guarded name of Array.prototype, and
-// array methods that create arrays look it up).
+// array methods that create arrays look it up): from is replaced there
+// and then, goja's original being built already.
 func (g *MemGuard) ArrayCtor() *goja.Object {
 	if g.array == nil {
 		g.array = g.orig.Get("Array").ToObject(g.rt)
-		g.guardProto(g.array, arrayCtorGuards, arrayCtorBit)
+		g.from, _ = g.array.Get(arrayFrom.name).Export().(native)
+		_ = g.array.DefineDataProperty(arrayFrom.name, g.guardFunc(&arrayFrom), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	return g.array
-}
-
-// punch takes the guarded names away from target without building goja's
-// originals (see holes.go); it reports false where it cannot.
-func (g *MemGuard) punch(target *goja.Object, guards []protoGuard) bool {
-	if !holesWork() {
-		return false
-	}
-	t, ok := viewTemplated(target)
-	return ok && t.punch(guards)
-}
-
-// original is the Go implementation of goja's name on target, built from
-// its template where punch took it away before it was built.
-func (g *MemGuard) original(target *goja.Object, name string) native {
-	t, ok := viewTemplated(target)
-	if !ok {
-		return nil
-	}
-	return t.original(g.rt, name)
 }
 
 // lazyProto is the dynamic object under one guarded prototype (target).
@@ -207,20 +189,24 @@ func (lp *lazyProto) Get(key string) goja.Value {
 		return nil
 	}
 	lp.g.lazy |= 1 << (lp.first + i)
-	pg := lp.guards[i]
-	rt := lp.g.rt
+	pg := &lp.guards[i]
+	var v goja.Value
 	if pg.value != nil {
-		v := pg.value(lp.g)
-		_ = lp.target.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-		return v
+		v = pg.value(lp.g)
+	} else {
+		v = lp.g.guardFunc(pg)
 	}
-	if pg.orig != nil && *pg.orig(lp.g) == nil {
-		*pg.orig(lp.g) = lp.g.original(lp.target, pg.name)
-	}
-	f := rt.ToValue(pg.guard(lp.g)).(*goja.Object)
+	_ = lp.target.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return v
+}
+
+// guardFunc builds pg's guard as a function object named and sized as
+// goja's original is.
+func (g *MemGuard) guardFunc(pg *protoGuard) *goja.Object {
+	rt := g.rt
+	f := rt.ToValue(pg.guard(g)).(*goja.Object)
 	_ = f.DefineDataProperty("name", rt.ToValue(pg.name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = f.DefineDataProperty("length", rt.ToValue(pg.length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = lp.target.DefineDataProperty(key, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return f
 }
 

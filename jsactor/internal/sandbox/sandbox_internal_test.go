@@ -55,24 +55,34 @@ func TestMemGuard(t *testing.T) {
 		{"JSON.parse too deep", `GJSON.parse('['.repeat(5000) + ']'.repeat(5000))`, true},
 		{"JSON.parse within", `GJSON.parse('[[1]]')[0][0]`, false},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			rt := goja.New()
-			g := NewMemGuard(rt, rt.GlobalObject(), 1<<20)
-			_ = rt.Set("GJSON", g.Global("JSON"))
-			_ = rt.Set("GArrayBuffer", g.Global("ArrayBuffer"))
-			if strings.Contains(tc.src, "GArray.") {
-				_ = rt.Set("GArray", g.Global("Array"))
-			}
-			_, err := rt.RunString(tc.src)
-			var ex *goja.Exception
-			switch {
-			case !tc.refused && err != nil:
-				t.Fatalf("refused within the budget: %v", err)
-			case tc.refused && (!errors.As(err, &ex) || !strings.Contains(ex.Value().String(), "RangeError")):
-				t.Fatalf("got %v, want a RangeError", err)
-			}
-		})
+	for _, path := range []struct {
+		name string
+		fast bool
+	}{{"templates", true}, {"fallback", false}} {
+		for _, tc := range cases {
+			t.Run(path.name+"/"+tc.name, func(t *testing.T) {
+				testMemGuardCase(t, path.fast, tc.src, tc.refused)
+			})
+		}
+	}
+}
+
+func testMemGuardCase(t *testing.T, fast bool, src string, refused bool) {
+	rt := goja.New()
+	g := &MemGuard{rt: rt, orig: rt.GlobalObject(), budget: 1 << 20}
+	g.installLazy(fast && TemplatesPatched())
+	_ = rt.Set("GJSON", g.Global("JSON"))
+	_ = rt.Set("GArrayBuffer", g.Global("ArrayBuffer"))
+	if strings.Contains(src, "GArray.") {
+		_ = rt.Set("GArray", g.Global("Array"))
+	}
+	_, err := rt.RunString(src)
+	var ex *goja.Exception
+	switch {
+	case !refused && err != nil:
+		t.Fatalf("refused within the budget: %v", err)
+	case refused && (!errors.As(err, &ex) || !strings.Contains(ex.Value().String(), "RangeError")):
+		t.Fatalf("got %v, want a RangeError", err)
 	}
 }
 
