@@ -126,6 +126,14 @@ type lazyGlobals struct {
 	orig *goja.Object
 }
 
+// readOnlyGlobals are the globals ES makes neither writable nor
+// configurable. They are defined up front: a global defined lazily would
+// be assignable before its first lookup.
+var readOnlyGlobals = []struct {
+	name  string
+	value goja.Value
+}{{"undefined", goja.Undefined()}, {"NaN", goja.NaN()}, {"Infinity", goja.PositiveInf()}}
+
 // installGlobals makes the lazy globals visible. globalThis is goja's own
 // property (writable, configurable, not enumerable, as in ES2020), whose
 // value is the script's global object.
@@ -134,8 +142,8 @@ func (in *instance) installGlobals() {
 	lazy := in.rt.NewDynamicObject(lazyGlobals{in: in, orig: orig})
 	global := in.rt.NewObject()
 	_ = global.SetPrototype(lazy)
-	for _, name := range []string{"undefined", "NaN", "Infinity"} { // read-only, as in ES
-		_ = global.DefineDataProperty(name, orig.Get(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	for _, ro := range readOnlyGlobals { // not looked up on orig, which would build them there too
+		_ = global.DefineDataProperty(ro.name, ro.value, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	}
 	in.rt.SetGlobalObject(global)
 	in.cached().origGlobal = orig
