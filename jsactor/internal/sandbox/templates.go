@@ -35,12 +35,9 @@ import (
 // slower, and the same to the script but for two documented details.
 // TestTemplatesPatched pins that the goja in go.mod takes the fast path.
 
-// Types of goja's fields used here, as goja declares them (a template's
-// factories are func(*Runtime) Value under another name).
-type (
-	propValues = map[unistring.String]goja.Value
-	propMakers = map[unistring.String]func(*goja.Runtime) goja.Value
-)
+// propMakers is the type of a template's factories, as goja declares it
+// (func(*Runtime) Value under another name).
+type propMakers = map[unistring.String]func(*goja.Runtime) goja.Value
 
 // templateOf is the address of the factory map of o's template, or nil
 // unless o is one of goja's templated objects.
