@@ -218,15 +218,23 @@ func relIndex(v goja.Value, l, def float64) float64 {
 
 func (g *MemGuard) guardFill(c goja.FunctionCall) goja.Value {
 	o := c.This.ToObject(g.rt)
-	l := length(o)
-	start, end := c.Argument(1).ToNumber(), c.Argument(2)
+	start, end := g.checkSpan(length(o), c.Argument(1), c.Argument(2), "Array.prototype.fill")
+	return g.call(g.fill, o, c.Argument(0), start, end)
+}
+
+// checkSpan checks the elements [start, end) of an array-like of length
+// l select (relative indices, as fill and slice take them) against the
+// budget, and returns start and end converted once, for the original to
+// take without running a script's valueOf again.
+func (g *MemGuard) checkSpan(l float64, start, end goja.Value, what string) (goja.Value, goja.Value) {
+	start = start.ToNumber()
 	if !goja.IsUndefined(end) {
 		end = end.ToNumber()
 	}
 	if n := relIndex(end, l, l) - relIndex(start, l, 0); n > 0 {
-		g.check(n*valueBytes, "Array.prototype.fill")
+		g.check(n*valueBytes, what)
 	}
-	return g.call(g.fill, o, c.Argument(0), start, end)
+	return start, end
 }
 
 // guardLength guards a method that works on all of this.length at once.

@@ -16,14 +16,7 @@ const keyBytes = 2 * valueBytes
 // on a sparse array of length 2^32-1 would run for minutes in Go).
 func (g *MemGuard) guardSlice(c goja.FunctionCall) goja.Value {
 	o := c.This.ToObject(g.rt)
-	l := length(o)
-	start, end := c.Argument(0).ToNumber(), c.Argument(1)
-	if !goja.IsUndefined(end) {
-		end = end.ToNumber()
-	}
-	if n := relIndex(end, l, l) - relIndex(start, l, 0); n > 0 {
-		g.check(n*valueBytes, "Array.prototype.slice")
-	}
+	start, end := g.checkSpan(length(o), c.Argument(0), c.Argument(1), "Array.prototype.slice")
 	return g.call(g.slice, o, start, end)
 }
 
