@@ -37,10 +37,11 @@ type instance struct {
 	depth   int   // > 0 inside a turn
 	failure error // makes the turn in progress fatal to the instance
 	dead    bool
-	origin  int64              // loop time at start, performance.now's zero
-	watch   sandbox.Watch      // the watchdog's hold on the turns
-	cache   *cache             // lazily built helpers; see globals.go
-	conv    *convert.Converter // see values.go
+	origin  int64               // loop time at start, performance.now's zero
+	watch   sandbox.Watch       // the watchdog's hold on the turns
+	stack   sandbox.StackKeeper // goja's value stack, kept between turns
+	cache   *cache              // lazily built helpers; see globals.go
+	conv    *convert.Converter  // see values.go
 
 	asyncCtx    context.Context // cancelled when the instance dies; see async.go
 	asyncCancel context.CancelFunc
@@ -66,6 +67,7 @@ func (in *instance) Started(c *actor.Context) {
 	in.origin = in.l.Now()
 	in.rt = goja.New()
 	in.rt.SetMaxCallStackSize(in.cfg.maxStack)
+	in.stack.Keep(in.rt)
 	in.rt.SetPromiseRejectionTracker(in.trackRejection)
 	in.installGlobals()
 	in.captureBuiltins()

@@ -25,6 +25,7 @@ func (in *instance) begin() uint64 {
 	if in.depth > 1 {
 		return 0
 	}
+	in.stack.Lend()
 	return in.watch.Enter()
 }
 
@@ -38,6 +39,7 @@ func (in *instance) end(seq uint64, err error) {
 	}
 	in.reportRejections() // inside the turn: converting a reason runs script code
 	killed := !in.watch.Leave(seq)
+	in.stack.Reclaim()
 	switch {
 	case killed:
 		in.failure = fmt.Errorf("%w (%s)", ErrWatchdog, in.cfg.budget)
