@@ -34,39 +34,40 @@ type native = func(goja.FunctionCall) goja.Value
 // their Go implementations only, not goja's function objects (see
 // memguard_lazy.go).
 type MemGuard struct {
-	rt       *goja.Runtime
-	orig     *goja.Object // goja's own global object, which the script never sees
-	budget   float64
-	repeat   native
-	padS     native
-	padE     native
-	concat   native
-	split    native
-	repl     native
-	replAll  native
-	apply    native
-	mapFn    native
-	fill     native
-	sort     native
-	slice    native
-	aconcat  native
-	flat     native
-	flatMap  native
-	from     native
-	keys     native
-	values   native
-	entries  native
-	ownNames native
-	fromEnt  native
-	parse    goja.Callable
-	strfy    goja.Callable
-	rapply   goja.Callable
-	rctor    goja.Callable
-	rkeys    goja.Callable
-	tfrom    goja.Callable
-	joining  []*goja.Object // arrays whose join is in progress (cycles, depth)
-	array    *goja.Object   // the Array constructor once guarded; see ArrayCtor
-	lazy     lazyState
+	rt        *goja.Runtime
+	orig      *goja.Object // goja's own global object, which the script never sees
+	budget    float64
+	repeat    native
+	padS      native
+	padE      native
+	concat    native
+	split     native
+	repl      native
+	replAll   native
+	apply     native
+	mapFn     native
+	fill      native
+	sort      native
+	slice     native
+	aconcat   native
+	flat      native
+	flatMap   native
+	from      native
+	keys      native
+	values    native
+	entries   native
+	ownNames  native
+	fromEnt   native
+	parse     goja.Callable
+	strfy     goja.Callable
+	rapply    goja.Callable
+	rctor     goja.Callable
+	rkeys     goja.Callable
+	tfrom     goja.Callable
+	joining   []*goja.Object // arrays whose join is in progress (cycles, depth)
+	array     *goja.Object   // the Array constructor once guarded; see ArrayCtor
+	wrapCtors bool           // guard constructors by wrapping them; see guardCtor
+	lazy      lazyState
 }
 
 // NewMemGuard takes the allocating builtins of rt away from the

@@ -58,36 +58,6 @@ func (g *MemGuard) Global(name string) goja.Value {
 	return g.guardCtor(orig, g.checkEntries)
 }
 
-// guardCtor wraps an ArrayBuffer, typed array or collection constructor
-// in a native constructor that checks the size asked for (check may
-// replace the arguments), then constructs with the
-// original (new.target kept, so subclasses work). The wrapper inherits
-// the original's static properties (from, of, isView, BYTES_PER_ELEMENT)
-// and shares its prototype, whose constructor becomes the wrapper: from,
-// of and species construct through it. (A Proxy would be shorter, but
-// goja's instanceof rejects a Proxy of a constructor.)
-func (g *MemGuard) guardCtor(orig *goja.Object, check func([]goja.Value) []goja.Value) goja.Value {
-	rt := g.rt
-	ctor, _ := goja.AssertConstructor(orig)
-	w := rt.ToValue(func(c goja.ConstructorCall) *goja.Object {
-		args := check(c.Arguments)
-		o, err := ctor(c.NewTarget, args...)
-		if err != nil {
-			panic(err)
-		}
-		return o
-	}).(*goja.Object)
-	_ = w.SetPrototype(orig)
-	proto, _ := orig.Get("prototype").(*goja.Object)
-	_ = w.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	_ = w.DefineDataProperty("name", orig.Get("name"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = w.DefineDataProperty("length", orig.Get("length"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	if proto != nil {
-		_ = proto.DefineDataProperty("constructor", w, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	}
-	return w
-}
-
 // checkView checks what new C(args...) would allocate: a length, or the
 // length of an array-like or typed array to copy (a view on an existing
 // ArrayBuffer allocates nothing). A length is converted once and passed

@@ -115,8 +115,10 @@ var guardedProtos = []guardedProto{
 // registering g for the patched templates, otherwise by taking the
 // originals away and putting one lazyProto under each guarded prototype.
 // It looks the constructors up on goja's own global object, which the
-// script never sees (see jsactor's globals.go).
+// script never sees (see jsactor's globals.go). The fallback also guards
+// constructors by wrapping them (guardCtorWrapped).
 func (g *MemGuard) installLazy(fast bool) {
+	g.wrapCtors = !fast // the fallback reaches none of goja's internals
 	if fast {
 		register(g)
 		return

@@ -52,6 +52,10 @@ func TestMemGuard(t *testing.T) {
 		{"join over", `new Array(2 ** 30).join('x')`, true},
 		{"ArrayBuffer over", `new GArrayBuffer(2 ** 40)`, true},
 		{"ArrayBuffer within", `new GArrayBuffer(8).byteLength`, false},
+		{"ArrayBuffer over, through Reflect.construct", `Reflect.construct(GArrayBuffer, [2 ** 40])`, true},
+		{"ArrayBuffer over, through a subclass", `new (class extends GArrayBuffer {})(2 ** 40)`, true},
+		{"Map over", `new GMap(Array(2 ** 32 - 1).entries())`, true},
+		{"Map within", `new GMap([[1, 2]]).get(1)`, false},
 		{"JSON.parse too deep", `GJSON.parse('['.repeat(5000) + ']'.repeat(5000))`, true},
 		{"JSON.parse within", `GJSON.parse('[[1]]')[0][0]`, false},
 	}
@@ -73,6 +77,7 @@ func testMemGuardCase(t *testing.T, fast bool, src string, refused bool) {
 	g.installLazy(fast && TemplatesPatched())
 	_ = rt.Set("GJSON", g.Global("JSON"))
 	_ = rt.Set("GArrayBuffer", g.Global("ArrayBuffer"))
+	_ = rt.Set("GMap", g.Global("Map"))
 	if strings.Contains(src, "GArray.") {
 		_ = rt.Set("GArray", g.Global("Array"))
 	}

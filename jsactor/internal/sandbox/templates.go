@@ -32,7 +32,8 @@ import (
 // checked field by field and type by type, and tried on scratch Runtimes
 // (patchTemplates). Where any check fails (another goja version), nothing
 // is patched and the guards fall back to the public API (memguard_lazy.go):
-// slower, and the same to the script but for two documented details.
+// slower, and the same to the script but for a few documented details
+// (TestGuardsLookLikeBuiltins lists them).
 // TestTemplatesPatched pins that the goja in go.mod takes the fast path.
 
 // propMakers is the type of a template's factories, as goja declares it

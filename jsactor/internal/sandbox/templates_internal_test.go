@@ -51,6 +51,8 @@ func TestGuardsLookLikeBuiltins(t *testing.T) {
 			remove: () => { delete Array.prototype.flat; return [].flat === undefined },
 			same: () => 'a'.split === 'b'.split && [].map === [].map,
 			constructor: () => [].constructor === Array && Array.prototype.constructor === Array && Object.prototype.constructor === Object,
+			ctors: () => Object.getPrototypeOf(Map) === Function.prototype && Map.prototype.constructor === Map && new Map() instanceof Map &&
+				Object.getPrototypeOf(Uint8Array) === Object.getPrototypeOf(Int8Array) && Uint8Array.name === 'Uint8Array' && Uint8Array.length === 3,
 		};
 		const failed = Object.keys(checks).filter((k) => !checks[k]());
 		return failed.join();
@@ -60,14 +62,16 @@ func TestGuardsLookLikeBuiltins(t *testing.T) {
 			rt := goja.New()
 			g := &MemGuard{rt: rt, orig: rt.GlobalObject(), budget: 1 << 20}
 			g.installLazy(fast && TemplatesPatched())
-			_ = rt.Set("Array", g.Global("Array"))
+			for _, name := range []string{"Array", "Map", "Uint8Array", "Int8Array"} {
+				_ = rt.Set(name, g.Global(name))
+			}
 			v, err := rt.RunString(src)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := ""
 			if !fast {
-				want = "chain,ownBeforeUse,remove" // the fallback's documented differences: not own until looked up
+				want = "chain,ownBeforeUse,remove,ctors" // the fallback's documented differences: not own until looked up, constructors wrapped
 			}
 			if v.String() != want {
 				t.Fatalf("failed checks %q, want %q", v.String(), want)
