@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/dop251/goja"
+
+	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
 // builtins are the JavaScript intrinsics the Go side calls.
@@ -11,8 +13,10 @@ import (
 // A script may replace any global before the host uses it, so the host
 // never trusts a global it looks up after the script ran:
 //
-//   - Object.freeze, used to freeze every ref, is captured when the
-//     instance starts, before the script's top level runs.
+//   - Object.freeze, used to freeze every ref, is goja's own, built for
+//     the Runtime when first used (sandbox.IntrinsicFreeze) or, with a
+//     goja where that cannot be done, captured when the instance
+//     starts, before the script's top level runs.
 //   - Promises are followed (async replies) and microtasks queued with
 //     compiled async functions that use await, which reaches the
 //     intrinsic PerformPromiseThen without looking up Promise or its
@@ -32,8 +36,11 @@ type builtins struct {
 	lazy   map[string]*goja.Object // constructors looked up on first use
 }
 
-// Freeze freezes o with the captured Object.freeze.
+// Freeze freezes o with the intrinsic Object.freeze.
 func (cv *Converter) Freeze(o *goja.Object) {
+	if cv.freeze == nil {
+		cv.freeze = sandbox.IntrinsicFreeze(cv.rt)
+	}
 	_, _ = cv.freeze(goja.Undefined(), o)
 }
 

@@ -45,11 +45,14 @@ type Converter struct {
 }
 
 // New makes the Converter of rt, whose conversions each visit at most
-// nodes values and copy at most bytes bytes. It captures Object.freeze:
-// call it on the loop before the script runs.
+// nodes values and copy at most bytes bytes. Call it on the loop before
+// the script runs: with a goja whose Object.freeze cannot be built on
+// demand (sandbox.IntrinsicFreeze), it captures the global one then.
 func New(rt *goja.Runtime, host Host, nodes, bytes int) *Converter {
 	cv := &Converter{rt: rt, host: host, limits: budget{nodes: nodes, bytes: bytes}}
-	cv.freeze, _ = goja.AssertFunction(rt.GlobalObject().Get("Object").ToObject(rt).Get("freeze"))
+	if !sandbox.CanBuildFreeze() {
+		cv.freeze, _ = goja.AssertFunction(rt.GlobalObject().Get("Object").ToObject(rt).Get("freeze"))
+	}
 	return cv
 }
 
