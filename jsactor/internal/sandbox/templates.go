@@ -78,24 +78,45 @@ func propertySlot(v goja.Value) *goja.Value {
 	return (*goja.Value)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
-// registry maps a Runtime to its MemGuard, both held weakly: a Runtime
-// and its guard are dropped together with their actor, and the entry
-// with them.
-var registry sync.Map // weak.Pointer[goja.Runtime] → weak.Pointer[MemGuard]
+// registry maps a Runtime, by address, to its MemGuard, held weakly: a
+// guard holds its Runtime, so the Runtime's address is not reused while
+// the guard lives; the guard's cleanup drops the entry unless a Runtime
+// at the same address has registered since. (A sync.Map keyed by weak
+// pointers cost every spawn two weak handles and a trie node, and every
+// lookup a weak handle.)
+var registry struct {
+	sync.RWMutex
+	guards map[uintptr]weak.Pointer[MemGuard]
+}
 
 func register(g *MemGuard) {
-	k := weak.Make(g.rt)
-	registry.Store(k, weak.Make(g))
-	runtime.AddCleanup(g, func(k weak.Pointer[goja.Runtime]) { registry.Delete(k) }, k)
+	at, wg := uintptr(unsafe.Pointer(g.rt)), weak.Make(g)
+	registry.Lock()
+	if registry.guards == nil {
+		registry.guards = map[uintptr]weak.Pointer[MemGuard]{}
+	}
+	registry.guards[at] = wg
+	registry.Unlock()
+	runtime.AddCleanup(g, unregister, at)
+}
+
+func unregister(at uintptr) {
+	registry.Lock()
+	if registry.guards[at].Value() == nil {
+		delete(registry.guards, at)
+	}
+	registry.Unlock()
 }
 
 // guardOf is r's MemGuard, or nil for a Runtime without one.
 func guardOf(r *goja.Runtime) *MemGuard {
-	v, ok := registry.Load(weak.Make(r))
-	if !ok {
-		return nil
+	registry.RLock()
+	wg := registry.guards[uintptr(unsafe.Pointer(r))]
+	registry.RUnlock()
+	if g := wg.Value(); g != nil && g.rt == r {
+		return g
 	}
-	return v.(weak.Pointer[MemGuard]).Value()
+	return nil
 }
 
 // wrapFactory is the factory of pg's name: goja's (orig), then, for a

@@ -107,3 +107,30 @@ func TestTemplatesConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestRegistryDropsCollectedGuards: a guard's entry goes with it, and a
+// live guard is found by its Runtime only.
+func TestRegistryDropsCollectedGuards(t *testing.T) {
+	size := func() int {
+		registry.RLock()
+		defer registry.RUnlock()
+		return len(registry.guards)
+	}
+	base := size()
+	live := &MemGuard{rt: goja.New(), budget: 1}
+	register(live)
+	for range 1000 {
+		register(&MemGuard{rt: goja.New(), budget: 1})
+	}
+	if guardOf(live.rt) != live || guardOf(goja.New()) != nil {
+		t.Fatal("guardOf does not find the live guard by its Runtime alone")
+	}
+	for i := 0; size() > base+1 && i < 500; i++ {
+		runtime.GC() // cleanups run after a collection, on their own goroutine
+		runtime.Gosched()
+	}
+	if n := size(); n > base+1 {
+		t.Fatalf("%d entries left for one live guard", n-base)
+	}
+	runtime.KeepAlive(live)
+}
