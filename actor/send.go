@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -43,7 +42,7 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 // and fails its ask with the reason. A sender that may wait (wait set)
 // waits for room in a BlockWhenFull mailbox under ctx and, if expired is
 // not nil, until it fires.
-func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, to Ref, msg any, reply replyFunc) error {
+func (s *System) post(ctx context.Context, wait bool, expired <-chan struct{}, to Ref, msg any, reply replyFunc) error {
 	if to.system != s.name {
 		return s.sendRemote(ctx, to, msg, reply)
 	}
@@ -83,14 +82,12 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	if _, ok := loop.FromContext(ctx); ok || loop.OnLoopGoroutine() {
 		return zero, ErrWouldBlock
 	}
-	// Without a deadline in ctx, a pooled timer bounds the ask: cheaper
-	// than deriving a context per ask.
-	var expired <-chan time.Time
+	// Without a deadline in ctx, a deadline shared with the asks started
+	// about now bounds the ask: cheaper than a timer or a derived context
+	// per ask (see askDeadlines).
+	var expired <-chan struct{}
 	if _, ok := ctx.Deadline(); !ok {
-		t := askTimers.Get().(*time.Timer)
-		t.Reset(s.askTimeout)
-		defer func() { t.Stop(); askTimers.Put(t) }()
-		expired = t.C
+		expired = s.asks.expiry()
 	}
 	w := askWaiters.Get().(*askWaiter)
 	if err := s.post(ctx, true, expired, to, msg, w.reply); err != nil {
@@ -136,14 +133,6 @@ var askWaiters = sync.Pool{New: func() any {
 	w := &askWaiter{ch: make(chan askResult, 1)}
 	w.reply = w.send
 	return w
-}}
-
-// askTimers holds stopped timers for blocking asks (since Go 1.23 a
-// stopped or reset timer never delivers a stale tick).
-var askTimers = sync.Pool{New: func() any {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return t
 }}
 
 // AskAsync sends msg to the actor named to and returns a promise of its

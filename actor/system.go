@@ -20,7 +20,8 @@ type System struct {
 	log        *zap.Logger
 	sched      *loop.Scheduler
 	askTimeout time.Duration
-	spawnBase  *spawnConfig // what actors start from before their own options
+	asks       *askDeadlines // the shared deadlines of asks without their own
+	spawnBase  *spawnConfig  // what actors start from before their own options
 
 	reg       *registry
 	closed    atomic.Bool // set by Shutdown; spawns check it under a registry lock
@@ -169,6 +170,7 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 		log:        cfg.log.With(zap.String("system", name)),
 		sched:      sched,
 		askTimeout: cfg.askTimeout,
+		asks:       newAskDeadlines(cfg.askTimeout),
 		spawnBase:  base,
 		reg:        newRegistry(),
 	}
