@@ -9,7 +9,7 @@ func TestAskSlotFor(t *testing.T) {
 	for _, tc := range []struct {
 		timeout, want time.Duration
 	}{
-		{64 * time.Microsecond, time.Microsecond},         // a 64th of a short timeout
+		{64 * time.Microsecond, time.Microsecond},           // a 64th of a short timeout
 		{100 * time.Millisecond, 1562500 * time.Nanosecond}, // still a 64th
 		{5 * time.Second, 10 * time.Millisecond},            // at most 10 ms late
 		{time.Hour, time.Hour / 1024},                       // at most 1024 slots pending
