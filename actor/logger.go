@@ -3,7 +3,6 @@ package actor
 import (
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -29,59 +28,16 @@ func newDefaultLogger(out zapcore.WriteSyncer) *zap.Logger {
 	enc.EncodeTime = zapcore.ISO8601TimeEncoder
 	enc.EncodeLevel = zapcore.CapitalLevelEncoder
 	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), out, zapcore.InfoLevel)
-	return zap.New(warnOrConsole{all: core, sampled: &lazySampler{root: &sharedSampler{core: core}}})
+	return zap.New(warnOrConsole{all: core, sampled: newLineSampler(time.Second, 10, 100)})
 }
 
 // warnOrConsole passes entries from Warn, and from Info those of console
-// loggers, to the core it wraps (enabled from Info): errors to all, the
-// others through sampled.
+// loggers, to the core it wraps (enabled from Info): errors always, the
+// others when sampled lets them through. The loggers derived from one
+// (With, Named) share its sampler.
 type warnOrConsole struct {
 	all     zapcore.Core
-	sampled *lazySampler
-}
-
-// A zap sampler holds its counters in about 450 KB, made with it: made
-// with every System, they were most of a small program's live heap, so
-// its garbage collector ran about a fifth more often (the js suite's
-// then_step). The sampler is made when a line first needs sampling,
-// rare in a healthy system, once per System: the loggers derived from
-// the System's (With) share its counters, as zap's own derived samplers
-// do.
-
-// sharedSampler is the sampler of a System's default logger, made on
-// first use over core, the logger's core without fields.
-type sharedSampler struct {
-	once    sync.Once
-	core    zapcore.Core
-	sampler zapcore.Core
-}
-
-func (s *sharedSampler) get() zapcore.Core {
-	s.once.Do(func() { s.sampler = zapcore.NewSamplerWithOptions(s.core, time.Second, 10, 100) })
-	return s.sampler
-}
-
-// lazySampler is the sampling core of one logger: the shared sampler with
-// the logger's fields, derived on first use.
-type lazySampler struct {
-	root   *sharedSampler
-	fields []zapcore.Field // the logger's, from the root's
-	once   sync.Once
-	core   zapcore.Core
-}
-
-func (l *lazySampler) get() zapcore.Core {
-	l.once.Do(func() {
-		l.core = l.root.get()
-		if len(l.fields) > 0 {
-			l.core = l.core.With(l.fields)
-		}
-	})
-	return l.core
-}
-
-func (l *lazySampler) with(fields []zapcore.Field) *lazySampler {
-	return &lazySampler{root: l.root, fields: append(l.fields[:len(l.fields):len(l.fields)], fields...)}
+	sampled *lineSampler
 }
 
 // Enabled implements zapcore.Core.
@@ -89,7 +45,7 @@ func (c warnOrConsole) Enabled(l zapcore.Level) bool { return c.all.Enabled(l) }
 
 // With implements zapcore.Core, keeping the filter.
 func (c warnOrConsole) With(fields []zapcore.Field) zapcore.Core {
-	return warnOrConsole{all: c.all.With(fields), sampled: c.sampled.with(fields)}
+	return warnOrConsole{all: c.all.With(fields), sampled: c.sampled}
 }
 
 // Check implements zapcore.Core.
@@ -100,7 +56,10 @@ func (c warnOrConsole) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore
 	case e.Level < zapcore.WarnLevel && !isConsole(e.LoggerName):
 		return ce
 	}
-	return c.sampled.get().Check(e, ce)
+	if !c.sampled.keep(e) {
+		return ce
+	}
+	return c.all.Check(e, ce)
 }
 
 // Write implements zapcore.Core; Check hands entries to the inner cores.

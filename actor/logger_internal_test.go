@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -30,10 +31,16 @@ func (l *lockedBuffer) lines(substr string) int {
 	return strings.Count(l.b.String(), substr)
 }
 
+// fakeClock is a zapcore.Clock that moves only when told.
+type fakeClock struct{ now time.Time }
+
+func (c *fakeClock) Now() time.Time                         { return c.now }
+func (c *fakeClock) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
+
 // TestDefaultLoggerSampling: errors are all written; warnings and console
-// lines are sampled per message (10 a second, then every 100th) across
-// the loggers derived from one default logger; other info is dropped;
-// and the sampler's counters are made only once a line needs sampling.
+// lines are sampled per message (10 a second, then every 100th), across
+// the loggers derived from one default logger, and again in full in the
+// next second; other info is dropped.
 func TestDefaultLoggerSampling(t *testing.T) {
 	type logFn func(log *zap.Logger, i int)
 	for _, tc := range []struct {
@@ -41,28 +48,33 @@ func TestDefaultLoggerSampling(t *testing.T) {
 		n        int
 		log      logFn
 		min, max int
-		sampler  bool // the sampler was made
 	}{
-		{"errors kept", 300, func(l *zap.Logger, _ int) { l.Error("line") }, 300, 300, false},
-		{"info dropped", 300, func(l *zap.Logger, _ int) { l.Info("line") }, 0, 0, false},
-		{"warnings sampled", 1000, func(l *zap.Logger, _ int) { l.Warn("line") }, 10, 20, true},
-		{"console sampled", 1000, func(l *zap.Logger, _ int) { l.Named(consoleLogger).Info("line") }, 10, 20, true},
+		{"errors kept", 300, func(l *zap.Logger, _ int) { l.Error("line") }, 300, 300},
+		{"info dropped", 300, func(l *zap.Logger, _ int) { l.Info("line") }, 0, 0},
+		{"warnings sampled", 1000, func(l *zap.Logger, _ int) { l.Warn("line") }, 19, 19},
+		{"console sampled", 1000, func(l *zap.Logger, _ int) { l.Named(consoleLogger).Info("line") }, 19, 19},
 		{"derived loggers share counters", 1000, func(l *zap.Logger, i int) {
 			l.With(zap.Int("actor", i%2)).Warn("line")
-		}, 10, 20, true},
+		}, 19, 19},
+		{"messages counted apart", 1000, func(l *zap.Logger, i int) { l.Warn([]string{"line a", "line b"}[i%2]) }, 2 * 14, 2 * 14},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := &lockedBuffer{}
-			log := newDefaultLogger(out)
+			clock := &fakeClock{now: time.Unix(1e9, 0)}
+			log := newDefaultLogger(out).WithOptions(zap.WithClock(clock))
 			for i := range tc.n {
 				tc.log(log, i)
 			}
 			if got := out.lines("line"); got < tc.min || got > tc.max {
 				t.Errorf("%d lines written of %d, want %d to %d", got, tc.n, tc.min, tc.max)
 			}
-			root := log.Core().(warnOrConsole).sampled.root
-			if made := root.sampler != nil; made != tc.sampler {
-				t.Errorf("sampler made: %v, want %v", made, tc.sampler)
+			clock.now = clock.now.Add(time.Second + 1) // a new tick: the first lines again
+			before := out.lines("line")
+			for i := range 10 {
+				tc.log(log, i)
+			}
+			if tc.max > 0 && out.lines("line")-before != 10 {
+				t.Errorf("%d of 10 lines written in the next tick", out.lines("line")-before)
 			}
 		})
 	}

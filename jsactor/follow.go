@@ -12,7 +12,7 @@ import (
 // does not change how the host learns of a reply. (A promise whose
 // constructor property was tampered with is resolved through its then,
 // as await does; if that throws, the reply is rejected with the error.)
-var followShim = mustCompileShim("follow", true)
+var followShim = shim("follow", true)
 
 // follow attaches onOK and onErr to p through followShim (built on first
 // use). An error is one goja reports synchronously: an uncatchable one
@@ -20,7 +20,7 @@ var followShim = mustCompileShim("follow", true)
 func (in *instance) follow(p *goja.Object, onOK, onErr goja.Value) error {
 	c := in.cached()
 	if c.follow == nil {
-		c.follow, _ = goja.AssertFunction(sandbox.RunShim(in.rt, followShim))
+		c.follow, _ = goja.AssertFunction(sandbox.RunShim(in.rt, followShim()))
 	}
 	_, err := c.follow(goja.Undefined(), p, onOK, onErr)
 	if err != nil && isUncatchable(err) {

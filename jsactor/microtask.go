@@ -14,7 +14,7 @@ import (
 // thrown outside any handler: it fails the instance at the end of the
 // turn (as an uncaught exception ends a Node process), the others still
 // run first.
-var microtaskShim = mustCompileShim("queueMicrotask", true)
+var microtaskShim = shim("queueMicrotask", true)
 
 func (in *instance) buildQueueMicrotask() goja.Value {
 	report := func(call goja.FunctionCall) goja.Value {
@@ -27,5 +27,5 @@ func (in *instance) buildQueueMicrotask() goja.Value {
 		}
 		return goja.Undefined()
 	}
-	return sandbox.RunShim(in.rt, microtaskShim, report, check)
+	return sandbox.RunShim(in.rt, microtaskShim(), report, check)
 }

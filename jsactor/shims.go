@@ -16,8 +16,9 @@ import (
 //go:embed js/*.js
 var shimFiles embed.FS
 
-// mustCompileShim compiles js/name.js, named sandbox.ShimPrefix+name in
-// stacks (which cleanStack leaves out of the script's stacks).
-func mustCompileShim(name string, strict bool) *goja.Program {
-	return sandbox.MustCompileShim(shimFiles, "js", name, strict)
+// shim is the helper js/name.js, compiled on first use, named
+// sandbox.ShimPrefix+name in stacks (which cleanStack leaves out of the
+// script's stacks).
+func shim(name string, strict bool) func() *goja.Program {
+	return sandbox.LazyShim(shimFiles, "js", name, strict)
 }

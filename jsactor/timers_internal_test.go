@@ -98,3 +98,13 @@ func TestTimerTableIDs(t *testing.T) {
 		t.Fatal("exhausted slot was reused")
 	}
 }
+
+// TestShimsCompile: the helpers are compiled on first use, so a broken
+// one would fail only where a script first reaches it; compile them all.
+func TestShimsCompile(t *testing.T) {
+	for name, s := range map[string]func() *goja.Program{"follow": followShim, "queueMicrotask": microtaskShim} {
+		if s() == nil {
+			t.Errorf("%s: no program", name)
+		}
+	}
+}

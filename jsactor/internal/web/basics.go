@@ -29,7 +29,7 @@ func (e *Env) URL() goja.Value {
 	return nil
 }
 
-var textShim = mustCompileShim("text")
+var textShim = shim("text")
 
 // Text defines TextEncoder and TextDecoder, per the Encoding
 // standard for UTF-8: encodeInto writes whole sequences only, decode
@@ -48,7 +48,7 @@ func (e *Env) Text() goja.Value {
 		e.Define(call.Argument(0).String(), call.Argument(1))
 		return goja.Undefined()
 	}
-	sandbox.RunShim(e.RT, textShim, encode, e.textEncodeInto, e.textDecode, define)
+	sandbox.RunShim(e.RT, textShim(), encode, e.textEncodeInto, e.textDecode, define)
 	return nil
 }
 

@@ -26,6 +26,7 @@ type Env struct {
 //go:embed js/*.js
 var shimFiles embed.FS
 
-func mustCompileShim(name string) *goja.Program {
-	return sandbox.MustCompileShim(shimFiles, "js", name, true)
+// shim is the helper js/name.js, compiled on first use.
+func shim(name string) func() *goja.Program {
+	return sandbox.LazyShim(shimFiles, "js", name, true)
 }

@@ -58,3 +58,13 @@ func TestEnvBuiltins(t *testing.T) {
 		})
 	}
 }
+
+// TestShimsCompile: the helpers are compiled on first use, so a broken
+// one would fail only where a script first reaches it; compile them all.
+func TestShimsCompile(t *testing.T) {
+	for name, s := range map[string]func() *goja.Program{"text": textShim, "events": eventsShim, "emitter": emitterShim} {
+		if s() == nil {
+			t.Errorf("%s: no program", name)
+		}
+	}
+}

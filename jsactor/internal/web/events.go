@@ -12,7 +12,7 @@ import (
 // AbortSignal.timeout uses the actor's setTimeout, so it follows the
 // loop's clock.
 
-var eventsShim = mustCompileShim("events")
+var eventsShim = shim("events")
 
 // Events defines EventTarget, Event, CustomEvent, AbortController,
 // AbortSignal and DOMException.
@@ -22,6 +22,6 @@ func (e *Env) Events() goja.Value {
 		e.Define(call.Argument(0).String(), call.Argument(1))
 		return goja.Undefined()
 	}
-	sandbox.RunShim(e.RT, eventsShim, setTimeout, define)
+	sandbox.RunShim(e.RT, eventsShim(), setTimeout, define)
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 // bytes).
 var nodeModules = map[string]func(rt *goja.Runtime, module *goja.Object){
 	"events": func(rt *goja.Runtime, module *goja.Object) {
-		fn, _ := goja.AssertFunction(mustRun(rt, emitterShim))
+		fn, _ := goja.AssertFunction(mustRun(rt, emitterShim()))
 		if _, err := fn(goja.Undefined(), module); err != nil {
 			panic(err)
 		}
@@ -41,7 +41,7 @@ func NodeModule(name string) func(rt *goja.Runtime, module *goja.Object) {
 	return nodeModules[name]
 }
 
-var emitterShim = mustCompileShim("emitter")
+var emitterShim = shim("emitter")
 
 func mustRun(rt *goja.Runtime, p *goja.Program) goja.Value {
 	v, err := rt.RunProgram(p)
