@@ -22,8 +22,12 @@ import (
 // found or the stack is not dropped, a StackKeeper does nothing.
 
 // keptSlots is the length of the lent stack: enough for a callback or a
-// handler of a few arguments that calls a few functions deep.
-const keptSlots = 32
+// handler of a few arguments that calls a few functions deep. Each slot
+// is 16 bytes of every JS actor, idle or not; a turn that needs more
+// grows a stack of its own, as without a StackKeeper. The js benchmarks'
+// callbacks and handlers allocate no stack with 8 (go test -bench
+// 'SetImmediateChain|SetTimeoutChain|BenchmarkAsk$' -benchmem ./jsactor/).
+const keptSlots = 16
 
 // StackKeeper lends a Runtime's VM a value stack between top-level calls.
 // Its zero value does nothing; Keep binds it to a Runtime. It is used on
