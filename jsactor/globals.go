@@ -105,7 +105,8 @@ type cache struct {
 	mem      *sandbox.MemGuard
 	// origGlobal is goja's own global object; see lazyGlobals.
 	origGlobal *goja.Object
-	globals    map[string]goja.Value // the lazy globals built so far
+	built      builtGlobals // the lazy globals built so far
+	ownLookup  bool         // builtGlobal is looking a global up on the global object
 }
 
 func (in *instance) cached() *cache {
@@ -163,22 +164,72 @@ var gojaGlobals = sync.OnceValue(func() map[string]bool {
 	return names
 })
 
-// Get implements goja.DynamicObject: it builds a global on first lookup,
-// or copies goja's own from orig.
-func (lg lazyGlobals) Get(key string) goja.Value {
-	c := lg.in.cached()
-	if v, done := c.globals[key]; done { // looked up through the prototype itself
-		return v
+// globalIndex numbers every name the lazy globals may build (goja's and
+// the builders'), for the per-instance record of those built.
+var globalIndex = sync.OnceValue(func() map[string]int {
+	index := map[string]int{}
+	for name := range gojaGlobals() {
+		index[name] = len(index)
 	}
-	v := lg.build(key)
-	if v != nil {
-		if c.globals == nil {
-			c.globals = map[string]goja.Value{}
+	for name := range globalBuilders() {
+		if _, ok := index[name]; !ok {
+			index[name] = len(index)
 		}
-		c.globals[key] = v
 	}
-	return v
+	if len(index) > 64*len(builtGlobals{}) {
+		panic("jsactor: more lazy globals than builtGlobals holds")
+	}
+	return index
+})
+
+// builtGlobals has bit i set once the global numbered i (globalIndex) was
+// built: it is then an own property of the global object, or was deleted.
+type builtGlobals [4]uint64
+
+// Get implements goja.DynamicObject: it builds a global on first lookup,
+// or copies goja's own from orig, and defines it on the global object, so
+// that the global object does not ask again unless the script deleted it
+// (then it is undefined: a global is never built twice).
+func (lg lazyGlobals) Get(key string) goja.Value {
+	i, ok := globalIndex()[key]
+	if !ok {
+		return nil
+	}
+	c := lg.in.cached()
+	if c.built[i/64]&(1<<(i%64)) != 0 {
+		return lg.builtGlobal(c, key)
+	}
+	for _, name := range globalGroups()[key] { // a group is built whole
+		j := globalIndex()[name]
+		c.built[j/64] |= 1 << (j % 64)
+	}
+	c.built[i/64] |= 1 << (i % 64)
+	return lg.build(key)
 }
+
+// builtGlobal is the global object's own property key, built before,
+// when the prototype itself is asked for it; undefined if the script
+// deleted it (the global object then asks the prototype again).
+func (lg lazyGlobals) builtGlobal(c *cache, key string) goja.Value {
+	if c.ownLookup {
+		return nil
+	}
+	c.ownLookup = true
+	defer func() { c.ownLookup = false }()
+	return lg.in.rt.GlobalObject().Get(key)
+}
+
+// globalGroups maps each name of a group of globals built together
+// (extraGlobals) to the group's names.
+var globalGroups = sync.OnceValue(func() map[string][]string {
+	groups := map[string][]string{}
+	for _, extra := range extraGlobals {
+		for _, name := range extra.names {
+			groups[name] = extra.names
+		}
+	}
+	return groups
+})
 
 func (lg lazyGlobals) build(key string) goja.Value {
 	build, ok := globalBuilders()[key]

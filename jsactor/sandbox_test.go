@@ -136,3 +136,19 @@ func TestGlobalObjectBuiltins(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+// A global the script deleted stays deleted, as in any JS environment,
+// and may be assigned again; a group of web globals is built once.
+func TestDeletedGlobalStaysDeleted(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("deleted", `module.exports = { run() {
+		const out = [];
+		Map; delete globalThis.Map; out.push(typeof Map);
+		Map = 1; out.push(typeof Map);
+		const enc = TextEncoder; delete globalThis.TextDecoder; out.push(typeof TextDecoder, TextEncoder === enc);
+		return out.join();
+	} };`)
+	if got := r.call(ref, "run"); got != "undefined,number,undefined,true" {
+		t.Fatalf("got %v", got)
+	}
+}
