@@ -15,20 +15,26 @@ import (
 // its place in the tree. Everything but the immutable fields is touched on
 // the actor's loop only.
 type cell struct {
-	l       loop.Loop // embedded: the actor and its loop are one allocation
-	path    string    // the actor's name: its Ref less the system; see self
-	factory Factory
-	cfg     *spawnConfig // shared by every actor spawned without options
-	parent  *cell
+	l loop.Loop // embedded: the actor and its loop are one allocation
 
-	actor    Actor
+	// Written by the loop as it handles messages: beside the loop's own
+	// counters, at its end.
 	state    cellState
 	inTimer  bool               // a keyed timer's message is being handled
 	inRecv   bool               // Receive is running
 	stashed  bool               // Receive stashed the message it handles; handle keeps it
 	timerGen uint32             // starts of keyed timers, to tell stale callbacks
 	timers   map[any]keyedTimer // keyed timers; see Timers
-	rare     *cellRare          // made on first use
+
+	// Read by every sender (path, by the registry's lookup), written
+	// rarely: a cache line of their own (the cell is 64-byte aligned in
+	// its size class), which the loop's writes do not make senders miss.
+	path    string // the actor's name: its Ref less the system; see self
+	factory Factory
+	cfg     *spawnConfig // shared by every actor spawned without options
+	parent  *cell
+	actor   Actor
+	rare    *cellRare // made on first use
 }
 
 // cellRare holds what most actors never need, so an idle actor does not
