@@ -23,9 +23,14 @@ type ingress struct {
 	size   atomic.Int32 // len(tasks), readable without the lock
 	mailN  atomic.Int32 // letters queued in the lane, readable without the lock
 	closed bool
-	tasks  *taskBlock // nil when empty
-	mail   *mailBlock // an unbounded mail lane; nil when empty
-	lim    *mailLimit // a bounded mail lane instead; set at Init
+	// mailHost: the loop's host is a MailHost (set at Init). Read by
+	// every Post: here, on the line senders touch anyway, not among the
+	// loop's own fields, which it writes as it runs (the loop reads its
+	// own copy, Loop.mailHost, off the line senders write).
+	mailHost bool
+	tasks    *taskBlock // nil when empty
+	mail     *mailBlock // an unbounded mail lane; nil when empty
+	lim      *mailLimit // a bounded mail lane instead; set at Init
 }
 
 // mailLimit is a bounded mail lane, under ingress.mu.

@@ -36,10 +36,10 @@ type Loop struct {
 	// Loop goroutine only.
 	tb        *taskBlock  // the task batch taken from the ingress; nil when idle
 	mb        *mailBlock  // an unbounded mail lane's batch; nil when idle
-	mailHost  bool        // host is a MailHost; set at Init
 	yielding  bool        // the microtask budget ran out: end this round
 	nowStale  bool        // the timer heap's cached time may predate the running callback; see runStart
 	rejecting bool        // rejections with no reaction wait for the checkpoint; see trackRejection
+	mailHost  bool        // host is a MailHost; set at Init (senders read in.mailHost)
 	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
 	// notice is set by whoever queues a task or begins the shutdown, and
 	// cleared by the loop before it looks: between letters the loop reads
@@ -159,6 +159,7 @@ func (l *Loop) Init(opts ...Option) error {
 		l.cfg = &defaultConfig
 	}
 	_, l.mailHost = l.host.(MailHost)
+	l.in.mailHost = l.mailHost
 	if sched := l.scheduler(); sched != nil {
 		if l.cfg.clock != nil {
 			return errClockWithScheduler

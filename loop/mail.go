@@ -79,7 +79,7 @@ func WithMailBound(n int) Option {
 // from a full bounded lane with [OverflowRefuse], and [ErrNoMailHost] when
 // the loop's host (see [WithHost]) is not a [MailHost].
 func (l *Loop) Post(m Mail, over Overflow) error {
-	if !l.mailHost {
+	if !l.in.mailHost {
 		return ErrNoMailHost
 	}
 	old, dropped, err := l.in.post(m, over)
@@ -165,7 +165,7 @@ func (l *Loop) PostBatch(ms []Mail, over Overflow, failed func(i int, err error)
 			failed(i, err)
 		}
 	}
-	if !l.mailHost || l.in.lim != nil {
+	if !l.in.mailHost || l.in.lim != nil {
 		for i, m := range ms {
 			if err := l.Post(m, over); err != nil {
 				fail(i, err)
