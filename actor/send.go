@@ -72,7 +72,9 @@ func (s *System) closedErr(to Ref, err error) error {
 
 // Ask sends msg to the actor named to and waits for its reply, for callers
 // outside actors. Without a deadline in ctx, the system's ask timeout
-// applies. The deadline bounds the whole ask, waiting for room in a full
+// applies: such an ask fails no sooner than the timeout after it began,
+// and at most a 64th of the timeout (and at most 10 ms) later, as asks
+// begun close together share one timer. The deadline bounds the whole ask, waiting for room in a full
 // [BlockWhenFull] mailbox included: past it the ask fails with
 // [ErrTimeout]. From inside a handler (ctx is a *Context, or the call runs
 // on an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].

@@ -115,7 +115,8 @@ func WithClock(clk loop.Clock) Option {
 	}
 }
 
-// WithAskTimeout sets the deadline of asks made without one (default 5 s).
+// WithAskTimeout sets the deadline of asks made without one (default 5 s);
+// see [Ask] for its precision.
 func WithAskTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {

@@ -81,7 +81,8 @@
 // its script touches (a native function costs a Runtime about 800 bytes).
 // goja's own globals are copied onto the script's global object the same
 // way, on first lookup; a global becomes an own property of globalThis
-// when first looked up. The memory guards (below) of String.prototype,
+// when first looked up, and one the script deletes stays deleted. The
+// memory guards (below) of String.prototype,
 // Array.prototype, Function.prototype and the Array and Object
 // constructors, which literals reach without any global lookup, are built
 // on first use too: each where goja would build the builtin it replaces,
@@ -217,8 +218,8 @@
 // # Builtins the host uses
 //
 // A script may replace any global, so the host never trusts one it looks
-// up after the script ran. Object.freeze (for refs) is captured before
-// the script's top level runs. Async replies and queueMicrotask go
+// up after the script ran. Object.freeze (for refs) is goja's own, built
+// for the runtime from goja's template out of the script's reach. Async replies and queueMicrotask go
 // through compiled async functions whose await reaches the intrinsic
 // promise machinery without looking up Promise or its then. The
 // constructors of values the host makes (Date, Error, typed arrays, and
