@@ -21,3 +21,20 @@ func TestCellSize(t *testing.T) {
 			got, maxCellSize)
 	}
 }
+
+// The fields every sender reads start a cache line of their own, apart
+// from what the loop writes as it handles messages (see cell). That holds
+// while the cell's size class is a multiple of 64 bytes (320 is), so that
+// every cell starts on a line.
+func TestCellSenderLine(t *testing.T) {
+	var c cell
+	if got := unsafe.Offsetof(c.path); got%64 != 0 {
+		t.Errorf("cell.path at offset %d, not at the start of a cache line", got)
+	}
+	if got := unsafe.Offsetof(c.state); got/64 == unsafe.Offsetof(c.path)/64 {
+		t.Errorf("cell.state (written per message) shares a cache line with cell.path")
+	}
+	if maxCellSize%64 != 0 {
+		t.Errorf("the cell's size class (%d B) does not keep cells on 64-byte lines", maxCellSize)
+	}
+}
