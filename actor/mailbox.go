@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -52,8 +53,8 @@ func WithMailbox(capacity int, policy MailboxPolicy) SpawnOption {
 // post queues a user message in the actor's mailbox, the user lane of its
 // loop, under the mailbox's bound and policy. With wait set, a
 // BlockWhenFull mailbox makes a sender outside actors wait for room under
-// ctx and, if expired is not nil, until it is closed (an ask's timeout).
-func (c *cell) post(ctx context.Context, wait bool, expired <-chan struct{}, m loop.Mail) error {
+// ctx and, if expired is not nil, until it fires (an ask's timeout).
+func (c *cell) post(ctx context.Context, wait bool, expired <-chan time.Time, m loop.Mail) error {
 	over := loop.OverflowRefuse
 	if c.cfg.mailboxPolicy == DropOldest {
 		over = loop.OverflowDropOldest
@@ -104,8 +105,8 @@ func (c *cell) postBatch(msgs []any, failed func(i int, err error)) {
 }
 
 // waitRoom waits until the mailbox may have room, ctx is done or expired
-// is closed.
-func (c *cell) waitRoom(ctx context.Context, expired <-chan struct{}) error {
+// fires.
+func (c *cell) waitRoom(ctx context.Context, expired <-chan time.Time) error {
 	select {
 	case <-c.l.MailRoom():
 		return nil

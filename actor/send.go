@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -42,7 +43,7 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 // and fails its ask with the reason. A sender that may wait (wait set)
 // waits for room in a BlockWhenFull mailbox under ctx and, if expired is
 // not nil, until it fires.
-func (s *System) post(ctx context.Context, wait bool, expired <-chan struct{}, to Ref, msg any, reply replyFunc) error {
+func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, to Ref, msg any, reply replyFunc) error {
 	if to.system != s.name {
 		return s.sendRemote(ctx, to, msg, reply)
 	}
@@ -72,9 +73,7 @@ func (s *System) closedErr(to Ref, err error) error {
 
 // Ask sends msg to the actor named to and waits for its reply, for callers
 // outside actors. Without a deadline in ctx, the system's ask timeout
-// applies: such an ask fails no sooner than the timeout after it began,
-// and at most a 64th of the timeout (and at most 10 ms) later, as asks
-// begun close together share one timer. The deadline bounds the whole ask, waiting for room in a full
+// applies. The deadline bounds the whole ask, waiting for room in a full
 // [BlockWhenFull] mailbox included: past it the ask fails with
 // [ErrTimeout]. From inside a handler (ctx is a *Context, or the call runs
 // on an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
@@ -84,12 +83,14 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	if _, ok := loop.FromContext(ctx); ok || loop.OnLoopGoroutine() {
 		return zero, ErrWouldBlock
 	}
-	// Without a deadline in ctx, a deadline shared with the asks started
-	// about now bounds the ask: cheaper than a timer or a derived context
-	// per ask (see askDeadlines).
-	var expired <-chan struct{}
+	// Without a deadline in ctx, a pooled timer bounds the ask: cheaper
+	// than deriving a context per ask.
+	var expired <-chan time.Time
 	if _, ok := ctx.Deadline(); !ok {
-		expired = s.asks.expiry()
+		t := askTimers.Get().(*time.Timer)
+		t.Reset(s.askTimeout)
+		defer func() { t.Stop(); askTimers.Put(t) }()
+		expired = t.C
 	}
 	w := askWaiters.Get().(*askWaiter)
 	if err := s.post(ctx, true, expired, to, msg, w.reply); err != nil {
@@ -135,6 +136,14 @@ var askWaiters = sync.Pool{New: func() any {
 	w := &askWaiter{ch: make(chan askResult, 1)}
 	w.reply = w.send
 	return w
+}}
+
+// askTimers holds stopped timers for blocking asks (since Go 1.23 a
+// stopped or reset timer never delivers a stale tick).
+var askTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
 }}
 
 // AskAsync sends msg to the actor named to and returns a promise of its

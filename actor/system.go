@@ -20,8 +20,7 @@ type System struct {
 	log        *zap.Logger
 	sched      *loop.Scheduler
 	askTimeout time.Duration
-	asks       *askDeadlines // the shared deadlines of asks without their own
-	spawnBase  *spawnConfig  // what actors start from before their own options
+	spawnBase  *spawnConfig // what actors start from before their own options
 
 	reg       *registry
 	closed    atomic.Bool // set by Shutdown; spawns check it under a registry lock
@@ -115,8 +114,7 @@ func WithClock(clk loop.Clock) Option {
 	}
 }
 
-// WithAskTimeout sets the deadline of asks made without one (default 5 s);
-// see [Ask] for its precision.
+// WithAskTimeout sets the deadline of asks made without one (default 5 s).
 func WithAskTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
@@ -171,7 +169,6 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 		log:        cfg.log.With(zap.String("system", name)),
 		sched:      sched,
 		askTimeout: cfg.askTimeout,
-		asks:       newAskDeadlines(cfg.askTimeout),
 		spawnBase:  base,
 		reg:        newRegistry(),
 	}
