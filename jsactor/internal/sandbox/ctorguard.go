@@ -26,15 +26,11 @@ type constructFunc = func(args []goja.Value, newTarget *goja.Object) *goja.Objec
 // constructSlot is where the native constructor o keeps its construct
 // function, or nil unless o is laid out as expected.
 func constructSlot(o *goja.Object) *constructFunc {
-	self, ok := reflect.TypeFor[goja.Object]().FieldByName("self")
-	if o == nil || !ok || self.Type.Kind() != reflect.Interface {
+	impl, ok := objectImpl(o)
+	if !ok {
 		return nil
 	}
-	impl := reflect.ValueOf(o).Elem().FieldByIndex(self.Index)
-	if impl.IsNil() || impl.Elem().Kind() != reflect.Pointer || impl.Elem().Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	f := impl.Elem().Elem().FieldByName("construct")
+	f := impl.FieldByName("construct")
 	if !f.IsValid() || f.Type() != reflect.TypeFor[constructFunc]() || f.IsNil() {
 		return nil
 	}

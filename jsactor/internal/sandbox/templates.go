@@ -43,15 +43,11 @@ type propMakers = map[unistring.String]func(*goja.Runtime) goja.Value
 // templateOf is the address of the factory map of o's template, or nil
 // unless o is one of goja's templated objects.
 func templateOf(o *goja.Object) *propMakers {
-	self, ok := reflect.TypeFor[goja.Object]().FieldByName("self")
-	if o == nil || !ok || self.Type.Kind() != reflect.Interface {
+	impl, ok := objectImpl(o)
+	if !ok {
 		return nil
 	}
-	impl := reflect.ValueOf(o).Elem().FieldByIndex(self.Index)
-	if impl.IsNil() || impl.Elem().Kind() != reflect.Pointer || impl.Elem().Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	tmpl := impl.Elem().Elem().FieldByName("tmpl")
+	tmpl := impl.FieldByName("tmpl")
 	if !tmpl.IsValid() || tmpl.Kind() != reflect.Pointer || tmpl.IsNil() || tmpl.Elem().Kind() != reflect.Struct {
 		return nil
 	}
@@ -61,6 +57,21 @@ func templateOf(o *goja.Object) *propMakers {
 		return nil
 	}
 	return (*propMakers)(unsafe.Pointer(props.UnsafeAddr()))
+}
+
+// objectImpl is the struct behind o (goja's implementation of the
+// object, which its self field points to), addressable; ok is false
+// unless o is laid out as expected.
+func objectImpl(o *goja.Object) (impl reflect.Value, ok bool) {
+	self, found := reflect.TypeFor[goja.Object]().FieldByName("self")
+	if o == nil || !found || self.Type.Kind() != reflect.Interface {
+		return reflect.Value{}, false
+	}
+	v := reflect.ValueOf(o).Elem().FieldByIndex(self.Index)
+	if v.IsNil() || v.Elem().Kind() != reflect.Pointer || v.Elem().Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	return v.Elem().Elem(), true
 }
 
 // propertySlot is where the property value v (what a template's factory
