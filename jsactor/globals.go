@@ -186,6 +186,9 @@ var globalIndex = sync.OnceValue(func() map[string]int {
 // built: it is then an own property of the global object, or was deleted.
 type builtGlobals [4]uint64
 
+func (b *builtGlobals) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func (b *builtGlobals) set(i int)      { b[i/64] |= 1 << (i % 64) }
+
 // Get implements goja.DynamicObject: it builds a global on first lookup,
 // or copies goja's own from orig, and defines it on the global object, so
 // that the global object does not ask again unless the script deleted it
@@ -196,14 +199,13 @@ func (lg lazyGlobals) Get(key string) goja.Value {
 		return nil
 	}
 	c := lg.in.cached()
-	if c.built[i/64]&(1<<(i%64)) != 0 {
+	if c.built.has(i) {
 		return lg.builtGlobal(c, key)
 	}
 	for _, name := range globalGroups()[key] { // a group is built whole
-		j := globalIndex()[name]
-		c.built[j/64] |= 1 << (j % 64)
+		c.built.set(globalIndex()[name])
 	}
-	c.built[i/64] |= 1 << (i % 64)
+	c.built.set(i)
 	return lg.build(key)
 }
 

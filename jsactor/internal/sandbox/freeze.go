@@ -29,7 +29,7 @@ var freezeMaker = sync.OnceValue(func() (maker func(*goja.Runtime) goja.Value) {
 		return nil
 	}
 	f := (*at)[unistring.String("freeze")]
-	if f == nil || freezeFrom(rt, f) == nil || !freezes(goja.New(), f) {
+	if f == nil || !freezes(goja.New(), f) {
 		return nil
 	}
 	return f
