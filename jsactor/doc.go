@@ -82,14 +82,13 @@
 // goja's own globals are copied onto the script's global object the same
 // way, on first lookup; a global becomes an own property of globalThis
 // when first looked up, and one the script deletes stays deleted. The
-// memory guards (below) of String.prototype,
-// Array.prototype, Function.prototype and the Array and Object
-// constructors, which literals reach without any global lookup, are built
-// on first use too: each where goja would build the builtin it replaces,
-// when a script first reaches it, with the builtin's name, length,
-// attributes and place (an own property of the prototype, whose own
-// prototype is unchanged). An actor whose script reaches none of them
-// pays nothing for them.
+// memory guards (below) of String.prototype, Array.prototype,
+// Function.prototype and the Array and Object constructors, which literals
+// reach without any global lookup, are built on first use too: each where
+// goja would build the builtin it replaces, when a script first reaches
+// it, with the builtin's name, length, attributes and place (an own
+// property of the prototype, whose own prototype is unchanged). An actor
+// whose script reaches none of them pays nothing for them.
 //
 // # Event loop order
 //
@@ -219,15 +218,15 @@
 //
 // A script may replace any global, so the host never trusts one it looks
 // up after the script ran. Object.freeze (for refs) is goja's own, built
-// for the runtime from goja's template out of the script's reach. Async replies and queueMicrotask go
-// through compiled async functions whose await reaches the intrinsic
-// promise machinery without looking up Promise or its then. The
-// constructors of values the host makes (Date, Error, typed arrays, and
-// Map, Set and RegExp for structuredClone) are looked up on first use,
-// always inside a watched turn, and what they build is checked to be
-// genuine: a replaced one makes the value fail to cross (an Error falls
-// back to an intrinsic TypeError). Capturing them all up front would
-// cost every actor the kilobytes goja saves by building its globals
+// for the runtime from goja's template out of the script's reach. Async
+// replies and queueMicrotask go through compiled async functions whose
+// await reaches the intrinsic promise machinery without looking up Promise
+// or its then. The constructors of values the host makes (Date, Error,
+// typed arrays, and Map, Set and RegExp for structuredClone) are looked up
+// on first use, always inside a watched turn, and what they build is
+// checked to be genuine: a replaced one makes the value fail to cross (an
+// Error falls back to an intrinsic TypeError). Capturing them all up front
+// would cost every actor the kilobytes goja saves by building its globals
 // lazily.
 //
 // # Timers
