@@ -263,10 +263,12 @@ func (lg lazyGlobals) Set(key string, v goja.Value) bool {
 	return true
 }
 
-// Has implements goja.DynamicObject.
+// Has implements goja.DynamicObject. A global built before is asked for
+// here only once the script deleted it from the global object: it is
+// gone.
 func (lg lazyGlobals) Has(key string) bool {
-	_, ok := globalBuilders()[key]
-	return ok || gojaGlobals()[key]
+	i, ok := globalIndex()[key]
+	return ok && !lg.in.cached().built.has(i)
 }
 
 // Delete implements goja.DynamicObject: a global not built yet cannot be

@@ -137,8 +137,9 @@ func TestGlobalObjectBuiltins(t *testing.T) {
 	}
 }
 
-// A global the script deleted stays deleted, as in any JS environment,
-// and may be assigned again; a group of web globals is built once.
+// A global the script deleted stays deleted, as in any JS environment
+// ('in' is false, a bare reference throws), and may be assigned again; a
+// group of web globals is built once.
 func TestDeletedGlobalStaysDeleted(t *testing.T) {
 	r := newRig(t)
 	ref := r.spawn("deleted", `module.exports = { run() {
@@ -146,9 +147,12 @@ func TestDeletedGlobalStaysDeleted(t *testing.T) {
 		Map; delete globalThis.Map; out.push(typeof Map);
 		Map = 1; out.push(typeof Map);
 		const enc = TextEncoder; delete globalThis.TextDecoder; out.push(typeof TextDecoder, TextEncoder === enc);
+		out.push("TextDecoder" in globalThis, "TextEncoder" in globalThis);
+		Set; delete globalThis.Set; out.push("Set" in globalThis);
+		try { Set; out.push("no throw") } catch (e) { out.push(e.name) }
 		return out.join();
 	} };`)
-	if got := r.call(ref, "run"); got != "undefined,number,undefined,true" {
+	if got := r.call(ref, "run"); got != "undefined,number,undefined,true,false,true,false,ReferenceError" {
 		t.Fatalf("got %v", got)
 	}
 }
