@@ -81,7 +81,9 @@
 // its script touches (a native function costs a Runtime about 800 bytes).
 // goja's own globals are copied onto the script's global object the same
 // way, on first lookup; a global becomes an own property of globalThis
-// when first looked up, and one the script deletes stays deleted. The
+// when first looked up, and one the script deletes stays deleted. (So
+// `delete globalThis.x` removes a global once it was looked up; before,
+// it is not yet a property of globalThis and the delete does nothing.) The
 // memory guards (below) of String.prototype, Array.prototype,
 // Function.prototype and the Array and Object constructors, which literals
 // reach without any global lookup, are built on first use too: each where
