@@ -52,7 +52,7 @@ func (x *Context) Tell(to Ref, msg any) error {
 	if fx := effectsOf(x.c()); fx != nil {
 		return fx.Tell(to, msg)
 	}
-	return x.c().system().post(x.c().sendCtx(), false, nil, to, msg, nil)
+	return x.c().system().post(x.c().sendCtx(), false, 0, to, msg, nil)
 }
 
 // Spawn starts a child actor, supervised by this one and stopped before it.

@@ -53,8 +53,8 @@ func WithMailbox(capacity int, policy MailboxPolicy) SpawnOption {
 // post queues a user message in the actor's mailbox, the user lane of its
 // loop, under the mailbox's bound and policy. With wait set, a
 // BlockWhenFull mailbox makes a sender outside actors wait for room under
-// ctx and, if expired is not nil, until it fires (an ask's timeout).
-func (c *cell) post(ctx context.Context, wait bool, expired <-chan time.Time, m loop.Mail) error {
+// ctx and, if deadline (monoNow) is not 0, until then (an ask's timeout).
+func (c *cell) post(ctx context.Context, wait bool, deadline int64, m loop.Mail) error {
 	over := loop.OverflowRefuse
 	if c.cfg.mailboxPolicy == DropOldest {
 		over = loop.OverflowDropOldest
@@ -69,7 +69,7 @@ func (c *cell) post(ctx context.Context, wait bool, expired <-chan time.Time, m 
 		case !wait || c.cfg.mailboxPolicy != BlockWhenFull || loop.OnLoopGoroutine():
 			return fmt.Errorf("%w: %s", ErrMailboxFull, c.self())
 		}
-		if err := c.waitRoom(ctx, expired); err != nil {
+		if err := c.waitRoom(ctx, deadline); err != nil {
 			return err
 		}
 	}
@@ -104,9 +104,15 @@ func (c *cell) postBatch(msgs []any, failed func(i int, err error)) {
 	mailBatches.Put(p)
 }
 
-// waitRoom waits until the mailbox may have room, ctx is done or expired
-// fires.
-func (c *cell) waitRoom(ctx context.Context, expired <-chan time.Time) error {
+// waitRoom waits until the mailbox may have room, ctx is done or the
+// deadline (monoNow; 0 for none) passes.
+func (c *cell) waitRoom(ctx context.Context, deadline int64) error {
+	var expired <-chan time.Time
+	if deadline != 0 {
+		t := time.NewTimer(time.Duration(deadline - monoNow()))
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case <-c.l.MailRoom():
 		return nil
@@ -171,5 +177,5 @@ func (c *cell) ReturnMail(m loop.Mail, err error) {
 // bounded with [BlockWhenFull] it waits for room until ctx is done. Called
 // from a handler it never blocks.
 func (s *System) Send(ctx context.Context, to Ref, msg any) error {
-	return s.post(ctx, true, nil, to, msg, nil)
+	return s.post(ctx, true, 0, to, msg, nil)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/troupe-go/troupe/loop"
 )
@@ -24,26 +22,26 @@ type replyFunc func(v any, err error)
 // Called from a handler of a traced message (see observe.EnableTracing),
 // the message carries the handler's trace, as with [Context.Tell].
 func (s *System) Tell(to Ref, msg any) error {
-	return s.post(s.tellCtx(), false, nil, to, msg, nil)
+	return s.post(s.tellCtx(), false, 0, to, msg, nil)
 }
 
 // deliver queues msg on the target's loop without blocking, or
 // dead-letters it.
 func (s *System) deliver(to Ref, msg any, reply replyFunc) error {
-	return s.post(context.Background(), false, nil, to, msg, reply)
+	return s.post(context.Background(), false, 0, to, msg, reply)
 }
 
 // deliverCtx is deliver for a sender that, if wait is set, may wait for
 // room in a bounded mailbox under ctx.
 func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, reply replyFunc) error {
-	return s.post(ctx, wait, nil, to, msg, reply)
+	return s.post(ctx, wait, 0, to, msg, reply)
 }
 
 // post queues msg in the mailbox of the actor named to, or dead-letters it
 // and fails its ask with the reason. A sender that may wait (wait set)
-// waits for room in a BlockWhenFull mailbox under ctx and, if expired is
-// not nil, until it fires.
-func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, to Ref, msg any, reply replyFunc) error {
+// waits for room in a BlockWhenFull mailbox under ctx and, if deadline
+// (monoNow) is not 0, until then.
+func (s *System) post(ctx context.Context, wait bool, deadline int64, to Ref, msg any, reply replyFunc) error {
 	if to.system != s.name {
 		return s.sendRemote(ctx, to, msg, reply)
 	}
@@ -51,7 +49,7 @@ func (s *System) post(ctx context.Context, wait bool, expired <-chan time.Time, 
 	var err error
 	if c == nil {
 		err = fmt.Errorf("%w: %s", ErrNotFound, to)
-	} else if err = c.post(ctx, wait, expired, loop.Mail{Msg: s.wrapped(ctx, msg), Reply: reply}); err == nil {
+	} else if err = c.post(ctx, wait, deadline, loop.Mail{Msg: s.wrapped(ctx, msg), Reply: reply}); err == nil {
 		return nil
 	}
 	err = s.closedErr(to, err)
@@ -83,17 +81,13 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	if _, ok := loop.FromContext(ctx); ok || loop.OnLoopGoroutine() {
 		return zero, ErrWouldBlock
 	}
-	// Without a deadline in ctx, a pooled timer bounds the ask: cheaper
-	// than deriving a context per ask.
-	var expired <-chan time.Time
+	var deadline int64 // the system's timeout, unless ctx has a deadline; see askwaiter.go
 	if _, ok := ctx.Deadline(); !ok {
-		t := askTimers.Get().(*time.Timer)
-		t.Reset(s.askTimeout)
-		defer func() { t.Stop(); askTimers.Put(t) }()
-		expired = t.C
+		deadline = monoNow() + int64(s.askTimeout)
 	}
 	w := askWaiters.Get().(*askWaiter)
-	if err := s.post(ctx, true, expired, to, msg, w.reply); err != nil {
+	w.begin(deadline)
+	if err := s.post(ctx, true, deadline, to, msg, w.reply); err != nil {
 		<-w.ch // the refusal's reply: w is free again
 		askWaiters.Put(w)
 		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) { // ran out of time waiting for room
@@ -101,50 +95,24 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		}
 		return zero, err
 	}
-	select {
-	case r := <-w.ch:
-		askWaiters.Put(w) // the reply came, and a reply comes once: w is free
-		return convert[R](r.v, r.err)
-	case <-ctx.Done():
-		s.obs.asksTimedOut.Add(1)
-		return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
-	case <-expired:
+	var r askResult
+	if done := ctx.Done(); done == nil {
+		r = <-w.ch
+	} else {
+		select {
+		case r = <-w.ch:
+		case <-done:
+			s.obs.asksTimedOut.Add(1)
+			return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
+		}
+	}
+	if r.err == errAskExpired {
 		s.obs.asksTimedOut.Add(1)
 		return zero, fmt.Errorf("%w: %s: no reply within %s", ErrTimeout, to, s.askTimeout)
 	}
+	askWaiters.Put(w) // the reply came, and a reply comes once: w is free
+	return convert[R](r.v, r.err)
 }
-
-type askResult struct {
-	v   any
-	err error
-}
-
-// askWaiter is where a blocking ask waits for its reply: a channel, and
-// the reply func that sends to it, made once with the waiter so that an
-// ask allocates no closure.
-type askWaiter struct {
-	ch    chan askResult
-	reply replyFunc // w.send
-}
-
-func (w *askWaiter) send(v any, err error) { w.ch <- askResult{v, err} }
-
-// askWaiters holds the waiters of blocking asks that got their reply. An
-// ask that gave up does not return its waiter: the late reply may still
-// arrive on its channel, which no other ask will ever read.
-var askWaiters = sync.Pool{New: func() any {
-	w := &askWaiter{ch: make(chan askResult, 1)}
-	w.reply = w.send
-	return w
-}}
-
-// askTimers holds stopped timers for blocking asks (since Go 1.23 a
-// stopped or reset timer never delivers a stale tick).
-var askTimers = sync.Pool{New: func() any {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return t
-}}
 
 // AskAsync sends msg to the actor named to and returns a promise of its
 // reply, settled on the asking actor's own loop: a handler never blocks on

@@ -230,7 +230,7 @@ func (h *host) DeliverTraced(tc context.Context, to, msg any, reply func(v any, 
 	if tc == nil || r.system != s.name {
 		return h.Deliver(r, msg, reply)
 	}
-	return s.post(tc, false, nil, r, msg, reply)
+	return s.post(tc, false, 0, r, msg, reply)
 }
 
 // waited records one letter's wait in c's mailbox. On c's loop.
