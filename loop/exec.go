@@ -246,7 +246,7 @@ func (l *Loop) idleTrim() {
 	if l.micro.len() == 0 {
 		l.micro = nil
 	}
-	if s := l.side.Load(); s != nil && s.imm.len() == 0 {
-		s.imm = nil
+	if l.hasImm && l.immediates().len() == 0 {
+		l.side.Load().imm, l.hasImm = nil, false
 	}
 }

@@ -34,19 +34,26 @@ type Loop struct {
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
-	tb        *taskBlock  // the task batch taken from the ingress; nil when idle
-	mb        *mailBlock  // an unbounded mail lane's batch; nil when idle
-	yielding  bool        // the microtask budget ran out: end this round
-	nowStale  bool        // the timer heap's cached time may predate the running callback; see runStart
-	rejecting bool        // rejections with no reaction wait for the checkpoint; see trackRejection
-	mailHost  bool        // host is a MailHost; set at Init (senders read in.mailHost)
-	running   atomic.Bool // any goroutine: a standalone Run (or inline shutdown) owns the loop
+	tb        *taskBlock // the task batch taken from the ingress; nil when idle
+	mb        *mailBlock // an unbounded mail lane's batch; nil when idle
+	yielding  bool       // the microtask budget ran out: end this round
+	nowStale  bool       // the timer heap's cached time may predate the running callback; see runStart
+	rejecting bool       // rejections with no reaction wait for the checkpoint; see trackRejection
+	mailHost  bool       // host is a MailHost; set at Init (senders read in.mailHost)
+	// flags (any goroutine): flagRunning, a standalone Run (or inline
+	// shutdown) owns the loop; flagTimerOps, off-loop timer requests wait
+	// in the side state. The second is here, beside timers, not there:
+	// every activation asks, and an actor with a side state (any that was
+	// sampled) would miss a cache line on it. One word for both keeps the
+	// loop in its size class.
+	flags atomic.Uint32
 	// notice is set by whoever queues a task or begins the shutdown, and
 	// cleared by the loop before it looks: between letters the loop reads
 	// only this word, which stays in its own cache while producers of mail
 	// keep writing the ingress's lock and counters.
 	notice    atomic.Uint32
 	mailShut  bool  // the loop saw the shutdown begin: it delivers no more mail
+	hasImm    bool  // the side state has a queue of immediates; see immediates
 	micro     *ring // made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
@@ -81,10 +88,10 @@ type loopSide struct {
 // immediates returns the loop's queue of immediates, nil if it has none.
 // On the loop.
 func (l *Loop) immediates() *ring {
-	if s := l.side.Load(); s != nil {
-		return s.imm
+	if !l.hasImm { // every tick asks: most loops then need not touch their side state
+		return nil
 	}
-	return nil
+	return l.side.Load().imm
 }
 
 // fdSet returns the loop's watched fds, nil if it has none. On the loop.

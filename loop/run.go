@@ -19,10 +19,10 @@ func (l *Loop) Run(ctx context.Context) error {
 	if l.scheduler() != nil {
 		return ErrDriven
 	}
-	if !l.running.CompareAndSwap(false, true) {
+	if !l.claimRun() {
 		return ErrLoopRunning
 	}
-	defer l.running.Store(false)
+	defer l.releaseRun()
 	if l.State() == StateClosed {
 		return ErrLoopClosed
 	}
@@ -145,3 +145,25 @@ func (l *Loop) disarm() {
 
 // noDeadline marks "no pending timer" in nextDue.
 const noDeadline = math.MaxInt64
+
+// Bits of Loop.flags.
+const (
+	flagRunning uint32 = 1 << iota
+	flagTimerOps
+)
+
+// claimRun sets flagRunning unless set; it reports whether it did.
+func (l *Loop) claimRun() bool {
+	for {
+		f := l.flags.Load()
+		if f&flagRunning != 0 {
+			return false
+		}
+		if l.flags.CompareAndSwap(f, f|flagRunning) {
+			return true
+		}
+	}
+}
+
+// releaseRun clears flagRunning.
+func (l *Loop) releaseRun() { l.flags.And(^flagRunning) }

@@ -29,9 +29,9 @@ func (l *Loop) Shutdown(ctx context.Context) error {
 		l.returnMail()
 		return ErrWouldBlock
 	}
-	if l.scheduler() == nil && l.running.CompareAndSwap(false, true) {
+	if l.scheduler() == nil && l.claimRun() {
 		l.shutdownInline()
-		l.running.Store(false)
+		l.releaseRun()
 	} else {
 		l.notify()
 		if onAnyLoop() { // waiting could hold the worker the loop needs
@@ -102,8 +102,8 @@ func (l *Loop) finishShutdown() {
 	}
 	l.tb, l.micro = nil, nil
 	l.promises, l.rejecting = promiseList{}, false
-	if s := l.side.Load(); s != nil {
-		s.imm = nil
+	if l.hasImm {
+		l.side.Load().imm, l.hasImm = nil, false
 	}
 	l.closeTimerOps()
 	l.publish()

@@ -35,7 +35,7 @@ func (l *Loop) SetImmediate(fn func()) error {
 func (l *Loop) pushImmediate(fn func()) {
 	s := l.sideState()
 	if s.imm == nil {
-		s.imm = &ring{}
+		s.imm, l.hasImm = &ring{}, true
 	}
 	s.imm.push(funcTask(fn))
 }

@@ -50,9 +50,8 @@ type timerOp struct {
 type timerOps struct {
 	mu      sync.Mutex
 	ops     []timerOp
-	spare   []timerOp // loop only: the last applied batch, emptied
-	closed  bool      // under mu: the loop has closed
-	pending atomic.Bool
+	spare   []timerOp    // loop only: the last applied batch, emptied
+	closed  bool         // under mu: the loop has closed
 	urgent  atomic.Bool  // a queued request needs the loop now
 	minWhen atomic.Int64 // earliest deadline among queued new timers
 }
@@ -83,7 +82,7 @@ func (l *Loop) queueTimerOp(op timerOp) error {
 	if op.kind == opRef || op.kind == opUnref || len(q.ops) >= maxQueuedTimerOps {
 		q.urgent.Store(true)
 	}
-	q.pending.Store(true)
+	l.flags.Or(flagTimerOps)
 	q.mu.Unlock()
 	// The loop publishes nextDue before it parks and re-checks
 	// timerOpsUrgent after: either it sees this request or this load sees
@@ -109,11 +108,10 @@ func (q *timerOps) cancelQueued(id uint64) bool {
 // timerOpsUrgent reports whether queued requests need the loop before its
 // next wake-up. Any goroutine.
 func (l *Loop) timerOpsUrgent() bool {
-	s := l.side.Load()
-	if s == nil || !s.timerOps.pending.Load() {
+	if !l.timerOpsPending() {
 		return false
 	}
-	q := &s.timerOps
+	q := &l.side.Load().timerOps
 	return q.urgent.Load() || q.minWhen.Load() < l.nextDue.Load()
 }
 
@@ -127,16 +125,13 @@ func (l *Loop) closeTimerOps() {
 	q := &s.timerOps
 	q.mu.Lock()
 	q.closed, q.ops, q.spare = true, nil, nil
-	q.pending.Store(false)
+	l.flags.And(^flagTimerOps)
 	q.mu.Unlock()
 }
 
 // timerOpsPending reports whether off-loop timer requests wait. Any
 // goroutine.
-func (l *Loop) timerOpsPending() bool {
-	s := l.side.Load()
-	return s != nil && s.timerOps.pending.Load()
-}
+func (l *Loop) timerOpsPending() bool { return l.flags.Load()&flagTimerOps != 0 }
 
 // applyTimerOps applies the queued off-loop timer requests, in the order
 // they were made. On the loop.
@@ -148,7 +143,7 @@ func (l *Loop) applyTimerOps() {
 	q.mu.Lock()
 	ops := q.ops
 	q.ops = q.spare[:0]
-	q.pending.Store(false)
+	l.flags.And(^flagTimerOps)
 	q.urgent.Store(false)
 	q.minWhen.Store(noDeadline)
 	q.mu.Unlock()
