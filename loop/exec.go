@@ -246,7 +246,8 @@ func (l *Loop) idleTrim() {
 	if l.micro.len() == 0 {
 		l.micro = nil
 	}
-	if l.hasImm && l.immediates().len() == 0 {
-		l.side.Load().imm, l.hasImm = nil, false
+	if l.sideHas&sideImm != 0 && l.immediates().len() == 0 {
+		l.side.Load().imm = nil
+		l.sideHas &^= sideImm
 	}
 }

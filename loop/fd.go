@@ -168,6 +168,7 @@ func (l *Loop) fdTable() (*fdSet, error) {
 		return nil, err
 	}
 	l.sideState().fds = fs
+	l.sideHas |= sideFds
 	return fs, nil
 }
 
@@ -215,6 +216,7 @@ func (l *Loop) closeFDs() {
 		fs.drv.close()
 	}
 	l.sideState().fds = nil
+	l.sideHas &^= sideFds
 }
 
 // pollInterest is how a watch is registered with the poller: level

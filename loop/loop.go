@@ -51,9 +51,12 @@ type Loop struct {
 	// cleared by the loop before it looks: between letters the loop reads
 	// only this word, which stays in its own cache while producers of mail
 	// keep writing the ingress's lock and counters.
-	notice    atomic.Uint32
-	mailShut  bool  // the loop saw the shutdown begin: it delivers no more mail
-	hasImm    bool  // the side state has a queue of immediates; see immediates
+	notice   atomic.Uint32
+	mailShut bool // the loop saw the shutdown begin: it delivers no more mail
+	// sideHas says which of the side state's loop-only parts exist
+	// (sideImm, sideFds, sideArmed): every activation asks, and most loops
+	// then need not touch their side state, a cache line apart.
+	sideHas   uint8
 	micro     *ring // made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
@@ -63,6 +66,13 @@ type Loop struct {
 	nextDue atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
 	stats   counters
 }
+
+// Bits of Loop.sideHas.
+const (
+	sideImm   uint8 = 1 << iota // loopSide.imm is set
+	sideFds                     // loopSide.fds is set
+	sideArmed                   // loopSide.armed is set
+)
 
 // loopSide holds the state that most loops never need, so an idle driven
 // loop does not pay for it: a standalone loop's wake channel, clock and
@@ -88,7 +98,7 @@ type loopSide struct {
 // immediates returns the loop's queue of immediates, nil if it has none.
 // On the loop.
 func (l *Loop) immediates() *ring {
-	if !l.hasImm { // every tick asks: most loops then need not touch their side state
+	if l.sideHas&sideImm == 0 {
 		return nil
 	}
 	return l.side.Load().imm
@@ -96,10 +106,10 @@ func (l *Loop) immediates() *ring {
 
 // fdSet returns the loop's watched fds, nil if it has none. On the loop.
 func (l *Loop) fdSet() *fdSet {
-	if s := l.side.Load(); s != nil {
-		return s.fds
+	if l.sideHas&sideFds == 0 {
+		return nil
 	}
-	return nil
+	return l.side.Load().fds
 }
 
 // sideState returns the loop's side state, making it on first use.

@@ -125,6 +125,7 @@ func (l *Loop) armWake() {
 	}
 	if s.armed == nil {
 		s.armed = s.clock.AfterFunc(when, l.notify)
+		l.sideHas |= sideArmed
 	} else {
 		s.armed.Reset(when)
 	}
@@ -137,9 +138,11 @@ func (l *Loop) disarm() {
 		l.timers.wake.q.remove(&l.timers.wake)
 		return
 	}
-	if s := l.side.Load(); s != nil && s.armed != nil {
+	if l.sideHas&sideArmed != 0 {
+		s := l.side.Load()
 		s.armed.Stop()
 		s.armed = nil
+		l.sideHas &^= sideArmed
 	}
 }
 

@@ -102,8 +102,9 @@ func (l *Loop) finishShutdown() {
 	}
 	l.tb, l.micro = nil, nil
 	l.promises, l.rejecting = promiseList{}, false
-	if l.hasImm {
-		l.side.Load().imm, l.hasImm = nil, false
+	if l.sideHas&sideImm != 0 {
+		l.side.Load().imm = nil
+		l.sideHas &^= sideImm
 	}
 	l.closeTimerOps()
 	l.publish()

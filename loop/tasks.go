@@ -35,7 +35,8 @@ func (l *Loop) SetImmediate(fn func()) error {
 func (l *Loop) pushImmediate(fn func()) {
 	s := l.sideState()
 	if s.imm == nil {
-		s.imm, l.hasImm = &ring{}, true
+		s.imm = &ring{}
+		l.sideHas |= sideImm
 	}
 	s.imm.push(funcTask(fn))
 }
