@@ -2,6 +2,7 @@ package actor
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -40,6 +41,15 @@ type askWaiter struct {
 	settled  bool  // the ask waiting got its reply or expired; true when idle
 	deadline int64 // monoNow of the waiting ask's deadline; 0: the timer does not bound it
 	due      int64 // monoNow the timer is armed for; 0 when not armed
+	// A reply after the ask gave up goes to sys's dead letters, for to.
+	// One that comes while the ask's post is still under way waits in
+	// early until the post returns: it is the refusal's, which the post
+	// dead-lettered with the message, unless the post succeeded.
+	sys      *System
+	to       Ref
+	posting  bool
+	hasEarly bool
+	early    askResult
 }
 
 type askResult struct {
@@ -57,14 +67,16 @@ func newAskWaiter() *askWaiter {
 
 // askWaiters holds the waiters of blocking asks that got their reply. An
 // ask that gave up does not return its waiter: the late reply may still
-// arrive, and its reply func cannot tell it from a later ask's.
+// arrive, and its reply func could not tell it from a later ask's.
 var askWaiters = sync.Pool{New: func() any { return newAskWaiter() }}
 
-// begin opens an ask on w that the timer expires at deadline (monoNow),
-// or that it does not bound if deadline is 0.
-func (w *askWaiter) begin(deadline int64) {
+// begin opens an ask of s to to on w, which the timer expires at
+// deadline (monoNow), or does not bound if deadline is 0. The ask's post
+// is under way until posted.
+func (w *askWaiter) begin(s *System, to Ref, deadline int64) {
 	w.mu.Lock()
 	w.settled, w.deadline = false, deadline
+	w.sys, w.to, w.posting = s, to, true
 	if deadline != 0 && (w.due == 0 || w.due > deadline) {
 		w.arm(deadline, monoNow())
 	}
@@ -77,16 +89,52 @@ func (w *askWaiter) arm(deadline, now int64) {
 	w.timer.Reset(time.Duration(max(deadline-now, 0)))
 }
 
-// send delivers the ask's reply, unless the ask expired.
+// posted ends the ask's post, which returned err.
+func (w *askWaiter) posted(err error) {
+	w.mu.Lock()
+	w.posting = false
+	early, has := w.early, w.hasEarly
+	w.early, w.hasEarly = askResult{}, false
+	w.mu.Unlock()
+	if has && err == nil {
+		w.late(early)
+	}
+}
+
+// send delivers the ask's reply; one that comes after the ask gave up
+// goes to dead letters.
 func (w *askWaiter) send(v any, err error) {
 	w.mu.Lock()
-	if w.settled {
+	switch {
+	case !w.settled:
+		w.settled = true
 		w.mu.Unlock()
-		return
+		w.ch <- askResult{v, err}
+	case w.posting:
+		w.early, w.hasEarly = askResult{v, err}, true
+		w.mu.Unlock()
+	default:
+		w.mu.Unlock()
+		w.late(askResult{v, err})
+	}
+}
+
+// late dead-letters r, a reply that came after the ask gave up. It is
+// addressed to no actor: the asker is outside actors.
+func (w *askWaiter) late(r askResult) {
+	w.sys.deadLetter(Ref{}, replyMessage(r.v, r.err), fmt.Errorf("%w: the reply of %s came after the ask gave up", ErrTimeout, w.to))
+}
+
+// abandon gives the ask up (ctx is done) unless its outcome came: it
+// reports whether it did; if not, the outcome is on w.ch.
+func (w *askWaiter) abandon() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.settled {
+		return false
 	}
 	w.settled = true
-	w.mu.Unlock()
-	w.ch <- askResult{v, err}
+	return true
 }
 
 // expire runs when the timer fires: it expires the waiting ask if its

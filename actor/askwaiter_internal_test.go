@@ -1,11 +1,33 @@
 package actor
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 )
+
+// ask opens an ask on w, its post done, as Ask does.
+func ask(w *askWaiter, s *System, deadline int64) {
+	w.begin(s, Ref{}, deadline)
+	w.posted(nil)
+}
+
+// waiterSystem is a system for the waiters' dead letters.
+func waiterSystem(t *testing.T) *System {
+	t.Helper()
+	s, err := NewSystem("waiters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	return s
+}
 
 // expiry waits for w's channel and fails t if what arrives is not the
 // expiry, or arrives before deadline.
@@ -39,6 +61,7 @@ func TestAskWaiterExpiresEachAskByItsDeadline(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			s := waiterSystem(t)
 			w := newAskWaiter()
 			defer w.timer.Stop()
 			at := func(d int64) int64 {
@@ -47,17 +70,17 @@ func TestAskWaiterExpiresEachAskByItsDeadline(t *testing.T) {
 				}
 				return monoNow() + d*ms
 			}
-			w.begin(at(tc.first))
+			ask(w, s, at(tc.first))
 			w.send(1, nil) // answered in time
 			if r := <-w.ch; r.v != 1 {
 				t.Fatalf("reply %v", r.v)
 			}
 			d := at(tc.next)
-			w.begin(d)
+			ask(w, s, d)
 			expiry(t, w, d)
-			w.send(2, nil) // the late reply is dropped, not queued
-			if len(w.ch) != 0 {
-				t.Fatal("a late reply reached the channel")
+			w.send(2, nil) // the late reply goes to dead letters, not the channel
+			if len(w.ch) != 0 || s.DeadLetters() != 1 {
+				t.Fatalf("a late reply: %d on the channel, %d dead letters; want 0, 1", len(w.ch), s.DeadLetters())
 			}
 		})
 	}
@@ -66,12 +89,13 @@ func TestAskWaiterExpiresEachAskByItsDeadline(t *testing.T) {
 // An ask whose deadline is ctx's (the timer does not bound it) is never
 // expired by a timer an earlier ask left armed.
 func TestAskWaiterLeavesCtxDeadlineAsksAlone(t *testing.T) {
+	s := waiterSystem(t)
 	w := newAskWaiter()
 	defer w.timer.Stop()
-	w.begin(monoNow() + int64(5*time.Millisecond))
+	ask(w, s, monoNow()+int64(5*time.Millisecond))
 	w.send(1, nil)
 	<-w.ch
-	w.begin(0)
+	ask(w, s, 0)
 	for fired := false; !fired; { // until the earlier ask's timer has fired
 		runtime.Gosched()
 		w.mu.Lock()
@@ -88,6 +112,7 @@ func TestAskWaiterLeavesCtxDeadlineAsksAlone(t *testing.T) {
 // outcome, never one meant for another ask, and never an expiry before its
 // deadline.
 func TestAskWaiterHammer(t *testing.T) {
+	s := waiterSystem(t)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
@@ -95,7 +120,7 @@ func TestAskWaiterHammer(t *testing.T) {
 			defer w.timer.Stop()
 			for i := range 300 {
 				d := monoNow() + int64(time.Duration(i%3)*100*time.Microsecond)
-				w.begin(d)
+				ask(w, s, d)
 				go w.send(g*1000+i, nil)
 				r := <-w.ch
 				switch {
@@ -111,4 +136,38 @@ func TestAskWaiterHammer(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// A reply that comes while the ask's post is under way, the ask having
+// expired already (a post waiting for room in a full mailbox): if the post
+// failed, it is the refusal's, which the post dead-lettered with the
+// message, so the waiter drops it; if the post succeeded, it is a real late
+// reply, dead-lettered when the post returns.
+func TestAskWaiterReplyDuringPost(t *testing.T) {
+	tests := []struct {
+		name    string
+		postErr error
+		dead    uint64
+	}{
+		{"refusal", ErrMailboxFull, 0},
+		{"reply to a queued message", nil, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := waiterSystem(t)
+			w := newAskWaiter()
+			defer w.timer.Stop()
+			d := monoNow() + int64(time.Millisecond)
+			w.begin(s, Ref{}, d)
+			expiry(t, w, d)
+			w.send(nil, tc.postErr) // during the post
+			if got := s.DeadLetters(); got != 0 {
+				t.Fatalf("%d dead letters before the post returned", got)
+			}
+			w.posted(tc.postErr)
+			if got := s.DeadLetters(); got != tc.dead || len(w.ch) != 0 {
+				t.Fatalf("%d dead letters, %d on the channel; want %d, 0", got, len(w.ch), tc.dead)
+			}
+		})
+	}
 }

@@ -51,7 +51,10 @@
 // [WithDeadLetterHandler]; a handler returns an error wrapping
 // [ErrUnhandled] for a message it does not know), the error a handler
 // returns for a tell is logged, and every ask settles with a value or an
-// error.
+// error. A reply that comes after its ask gave up (a timeout, a cancelled
+// ctx, an asker that stopped) is a dead letter too: for [ErrTimeout] (or
+// [ErrStopped]), addressed to the asking actor, or to no actor (the zero
+// Ref) for an ask from outside actors.
 //
 // Names nest, as Akka's paths do: a top-level actor's [Ref] names its
 // kind and id, a child's its parent's ref followed by its own kind and id

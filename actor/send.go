@@ -75,7 +75,8 @@ func (s *System) closedErr(to Ref, err error) error {
 // [BlockWhenFull] mailbox included: past it the ask fails with
 // [ErrTimeout]. From inside a handler (ctx is a *Context, or the call runs
 // on an actor's loop) it returns [ErrWouldBlock] at once: use [AskAsync].
-// A reply that is not an R fails with [ErrNoReply].
+// A reply that is not an R fails with [ErrNoReply]; one that comes after
+// the ask gave up goes to dead letters, for [ErrTimeout].
 func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	var zero R
 	if _, ok := loop.FromContext(ctx); ok || loop.OnLoopGoroutine() {
@@ -86,9 +87,11 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		deadline = monoNow() + int64(s.askTimeout)
 	}
 	w := askWaiters.Get().(*askWaiter)
-	w.begin(deadline)
-	if err := s.post(ctx, true, deadline, to, msg, w.reply); err != nil {
-		<-w.ch // the refusal's reply: w is free again
+	w.begin(s, to, deadline)
+	err := s.post(ctx, true, deadline, to, msg, w.reply)
+	w.posted(err)
+	if err != nil {
+		<-w.ch // the refusal's reply, or the expiry before it: w is free again
 		askWaiters.Put(w)
 		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) { // ran out of time waiting for room
 			err = fmt.Errorf("%w: %w", ErrTimeout, err)
@@ -102,6 +105,10 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		select {
 		case r = <-w.ch:
 		case <-done:
+			if !w.abandon() { // the outcome came meanwhile
+				r = <-w.ch
+				break
+			}
 			s.obs.asksTimedOut.Add(1)
 			return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
 		}
@@ -130,10 +137,16 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 		return p
 	}
 	tc := c.c().currentTrace()
-	_ = c.c().system().deliverCtx(c.c().sendCtx(), false, to, msg, func(v any, err error) {
-		// Settle on the asker's loop, where the timer can be cancelled;
-		// a closed loop has already rejected the promise.
-		_ = l.Submit(func() {
+	s := c.c().system()
+	_ = s.deliverCtx(c.c().sendCtx(), false, to, msg, func(v any, err error) {
+		// Settle on the asker's loop, where the timer can be cancelled.
+		// A reply after the timeout, or after the asker stopped (its
+		// closed loop rejected the promise), goes to dead letters.
+		if l.Submit(func() {
+			if _, perr, settled := p.Settled(); settled {
+				s.deadLetter(c.Self(), replyMessage(v, err), lateReplyReason(to, perr))
+				return
+			}
 			_ = l.CancelTimer(timer)
 			defer c.c().resumeTrace(tc)() // the asker's reactions run under its trace
 			v, err := convert[R](v, err)
@@ -142,9 +155,28 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 				return
 			}
 			r.Resolve(v)
-		})
+		}) != nil {
+			s.deadLetter(c.Self(), replyMessage(v, err), lateReplyReason(to, loop.ErrLoopClosed))
+		}
 	})
 	return p
+}
+
+// lateReplyReason says why the reply of to to an AskAsync whose promise
+// had settled with perr is a dead letter.
+func lateReplyReason(to Ref, perr error) error {
+	if errors.Is(perr, loop.ErrLoopClosed) {
+		return fmt.Errorf("%w: the reply of %s came after its asker stopped", ErrStopped, to)
+	}
+	return fmt.Errorf("%w: the reply of %s came after the ask gave up", ErrTimeout, to)
+}
+
+// replyMessage is what a dead letter of the reply (v, err) carries.
+func replyMessage(v any, err error) any {
+	if err != nil {
+		return err
+	}
+	return v
 }
 
 // convert turns an untyped reply into an R.

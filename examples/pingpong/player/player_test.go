@@ -146,7 +146,8 @@ type serveResult struct{ err error }
 
 // TestServeWhileRallyOn: bob has no opponent, so alice's ball never comes
 // back; her rally stays on, and a second serve is refused. Stopping bob
-// ends the rally through her handler of actor.Terminated.
+// ends the rally through her handler of actor.Terminated; the first serve's
+// reply then goes to dead letters, its ask having given up.
 func TestServeWhileRallyOn(t *testing.T) {
 	s := newSystem(t)
 	alice, bob := spawn(t, s, "alice"), spawn(t, s, "bob")
@@ -164,7 +165,17 @@ func TestServeWhileRallyOn(t *testing.T) {
 	}
 	bob.Stop()
 	s.Settle() // the Terminated was handled: the rally ended, the opponent is gone
+	// The first serve's reply, the rally's end, came after its ask gave up.
+	if d := s.ExpectDeadLetter(); !errors.Is(d.Reason, actor.ErrTimeout) || !isErr(d.Message, player.ErrOpponentGone) {
+		t.Fatalf("dead letter %v (%v), want the first serve's late reply: ErrOpponentGone", d, d.Message)
+	}
 	if _, err := alice.Serve(context.Background(), 1); !errors.Is(err, player.ErrNoOpponent) {
 		t.Fatalf("serve after bob stopped: %v, want ErrNoOpponent", err)
 	}
+}
+
+// isErr reports whether msg is an error that is target.
+func isErr(msg any, target error) bool {
+	err, ok := msg.(error)
+	return ok && errors.Is(err, target)
 }
