@@ -70,6 +70,13 @@ func newAskWaiter() *askWaiter {
 // arrive, and its reply func could not tell it from a later ask's.
 var askWaiters = sync.Pool{New: func() any { return newAskWaiter() }}
 
+// release returns w, whose ask has its outcome, to the pool, holding no
+// system.
+func (w *askWaiter) release() {
+	w.sys, w.to = nil, Ref{}
+	askWaiters.Put(w)
+}
+
 // begin opens an ask of s to to on w, which the timer expires at
 // deadline (monoNow), or does not bound if deadline is 0. The ask's post
 // is under way until posted.

@@ -92,7 +92,7 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 	w.posted(err)
 	if err != nil {
 		<-w.ch // the refusal's reply, or the expiry before it: w is free again
-		askWaiters.Put(w)
+		w.release()
 		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) { // ran out of time waiting for room
 			err = fmt.Errorf("%w: %w", ErrTimeout, err)
 		}
@@ -117,7 +117,7 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		s.obs.asksTimedOut.Add(1)
 		return zero, fmt.Errorf("%w: %s: no reply within %s", ErrTimeout, to, s.askTimeout)
 	}
-	askWaiters.Put(w) // the reply came, and a reply comes once: w is free
+	w.release() // the reply came, and a reply comes once: w is free
 	return convert[R](r.v, r.err)
 }
 
