@@ -41,20 +41,11 @@ func TestLateReplyNeverReachesALaterAsk(t *testing.T) {
 	s := newSystem(t)
 	held := make(chan *loop.Resolver[string], 1)
 	resolvers := make(chan *loop.Resolver[string], 1)
-	a, _ := s.Spawn("late", "1", func() actor.Actor {
-		return actor.ActorFunc(func(c *actor.Context, msg any) (any, error) {
-			if msg == "slow" {
-				p, r := loop.NewPromise[string](c.Loop())
-				held <- r
-				return p, nil
-			}
-			return msg, nil
-		})
-	})
+	a, _ := s.Spawn("late", "1", holder(held))
 	for i := range 20 {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { r := <-held; resolvers <- r; cancel() }()
-		if _, err := actor.Ask[string](ctx, s, a, "slow"); !errors.Is(err, actor.ErrTimeout) {
+		if _, err := actor.Ask[string](ctx, s, a, "hold"); !errors.Is(err, actor.ErrTimeout) {
 			t.Fatalf("round %d: the given-up ask: %v, want ErrTimeout", i, err)
 		}
 		// The late reply hops onto the actor's loop before the next ask's

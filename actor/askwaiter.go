@@ -2,7 +2,6 @@ package actor
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 )
@@ -129,7 +128,7 @@ func (w *askWaiter) send(v any, err error) {
 // late dead-letters r, a reply that came after the ask gave up. It is
 // addressed to no actor: the asker is outside actors.
 func (w *askWaiter) late(r askResult) {
-	w.sys.deadLetter(Ref{}, replyMessage(r.v, r.err), fmt.Errorf("%w: the reply of %s came after the ask gave up", ErrTimeout, w.to))
+	w.sys.deadLetter(Ref{}, replyMessage(r.v, r.err), lateReplyReason(w.to, nil))
 }
 
 // abandon gives the ask up (ctx is done) unless its outcome came: it

@@ -162,8 +162,9 @@ func AskAsync[R any](c *Context, to Ref, msg any) *loop.Promise[R] {
 	return p
 }
 
-// lateReplyReason says why the reply of to to an AskAsync whose promise
-// had settled with perr is a dead letter.
+// lateReplyReason says why a reply of to is a dead letter: its asker
+// stopped (perr is the asker's closed loop) or, for any other perr, the
+// ask gave up.
 func lateReplyReason(to Ref, perr error) error {
 	if errors.Is(perr, loop.ErrLoopClosed) {
 		return fmt.Errorf("%w: the reply of %s came after its asker stopped", ErrStopped, to)
