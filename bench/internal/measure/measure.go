@@ -33,12 +33,14 @@ type Meter struct {
 	mallocs uint64
 	cpu     time.Duration
 	wall    time.Time
+	profile func() // stops the region's CPU profile, if one was asked for
 }
 
 // Start reads the allocation counter, then the CPU clock, then the wall
 // clock, so the region measured starts as late as possible.
 func Start() *Meter {
-	m := &Meter{mallocs: mallocs()}
+	m := &Meter{profile: startRegionProfile()}
+	m.mallocs = mallocs()
 	m.cpu = CPUTime()
 	m.wall = time.Now()
 	return m
@@ -49,6 +51,7 @@ func (m *Meter) Stop(ops int) Figures {
 	wall := time.Since(m.wall)
 	cpu := CPUTime() - m.cpu
 	allocs := mallocs() - m.mallocs
+	m.profile()
 	n := float64(ops)
 	return Figures{
 		Ops:         ops,
