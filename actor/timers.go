@@ -14,10 +14,20 @@ import (
 // restarts. Get it with [Context.Timers]; use it only in handlers.
 type Timers struct{ c *cell }
 
-// keyedTimer is the live timer of one key.
+// keyedTimer is the timer of one key. It is kept while the key is
+// started and re-armed in place, so pushing back a pending timer (a
+// heartbeat or an idle timeout moved by every message) allocates nothing;
+// its callback is bound once, when the key is first started. On the loop.
 type keyedTimer struct {
-	id  loop.TimerID
-	gen uint32 // which start this is; a callback of an older start is ignored
+	c         *cell
+	key       any
+	msg       any
+	fire      func()        // kt.run
+	due       int64         // fixed rate: the current delivery's due time
+	period    time.Duration // 0: a single timer
+	id        loop.TimerID  // the pending loop timer; 0 while its message is handled
+	gen       uint32        // starts of this key, to tell a restart from its own handling
+	fixedRate bool
 }
 
 // Timers returns the actor's keyed timers.
@@ -61,10 +71,9 @@ func (t Timers) Cancel(key any) {
 		fx.CancelTimer(key)
 		return
 	}
-	c := t.c
-	if kt, ok := c.timers[key]; ok {
-		_ = c.l.CancelTimer(kt.id)
-		c.dropTimer(key)
+	if kt := t.c.timers[key]; kt != nil {
+		kt.stop()
+		t.c.dropTimer(key)
 	}
 }
 
@@ -73,8 +82,8 @@ func (t Timers) IsActive(key any) bool {
 	if fx := effectsOf(t.c); fx != nil {
 		return fx.TimerActive(key)
 	}
-	_, ok := t.c.timers[key]
-	return ok
+	kt := t.c.timers[key]
+	return kt != nil && (kt.id != 0 || kt.period != 0)
 }
 
 // CancelAll cancels every timer of the actor.
@@ -96,48 +105,69 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 	if c.state != cellRunning && c.state != cellStarting {
 		return ErrStopped
 	}
-	t.Cancel(key)
-	c.timerGen++
-	gen := c.timerGen
-	due := c.l.Now() + int64(max(d, 0))
-	var fire func()
-	fire = func() {
-		kt, ok := c.timers[key]
-		if !ok || kt.gen != gen || c.state != cellRunning {
-			return
+	kt := c.timers[key]
+	if kt == nil {
+		kt = &keyedTimer{c: c, key: key}
+		kt.fire = kt.run
+		if c.timers == nil {
+			c.timers = map[any]*keyedTimer{}
 		}
-		if period == 0 {
-			c.dropTimer(key)
-		}
-		c.inTimer = true
-		c.handle(msg, nil)
-		c.inTimer = false
-		if period == 0 {
-			return
-		}
-		if kt, ok = c.timers[key]; !ok || kt.gen != gen {
-			return // the handler cancelled or replaced it
-		}
-		next := period // fixed delay: from now, the end of the handling
-		if fixedRate {
-			due += int64(period)
-			next = time.Duration(max(due-c.l.Now(), 0))
-		}
-		if id, err := c.l.ScheduleTimer(next, fire); err == nil {
-			c.timers[key] = keyedTimer{id: id, gen: gen}
-		} else {
-			c.dropTimer(key)
-		}
+		c.timers[key] = kt
+	} else {
+		kt.stop()
 	}
-	id, err := c.l.ScheduleTimer(d, fire)
+	kt.gen++
+	kt.msg, kt.period, kt.fixedRate = msg, period, fixedRate
+	if fixedRate { // the deliveries' times count from the call
+		kt.due = c.l.Now() + int64(max(d, 0))
+	}
+	id, err := c.l.ScheduleTimer(d, kt.fire)
 	if err != nil {
+		c.dropTimer(key)
 		return err
 	}
-	if c.timers == nil {
-		c.timers = map[any]keyedTimer{}
-	}
-	c.timers[key] = keyedTimer{id: id, gen: gen}
+	kt.id = id
 	return nil
+}
+
+// stop cancels kt's pending loop timer, if any.
+func (kt *keyedTimer) stop() {
+	if kt.id != 0 {
+		_ = kt.c.l.CancelTimer(kt.id)
+		kt.id = 0
+	}
+}
+
+// run delivers kt's message, then arms a periodic timer again unless the
+// handler cancelled or restarted it. A single timer stays in the table
+// while its message is handled, not active, so a handler that starts the
+// key again reuses it.
+func (kt *keyedTimer) run() {
+	c, gen := kt.c, kt.gen
+	kt.id = 0
+	if c.state == cellRunning {
+		c.inTimer = true
+		c.handle(kt.msg, nil)
+		c.inTimer = false
+	}
+	if c.timers[kt.key] != kt || kt.gen != gen {
+		return // the handler cancelled or restarted it
+	}
+	if kt.period == 0 {
+		c.dropTimer(kt.key)
+		return
+	}
+	next := kt.period // fixed delay: from now, the end of the handling
+	if kt.fixedRate {
+		kt.due += int64(kt.period)
+		next = time.Duration(max(kt.due-c.l.Now(), 0))
+	}
+	id, err := c.l.ScheduleTimer(next, kt.fire)
+	if err != nil {
+		c.dropTimer(kt.key)
+		return
+	}
+	kt.id = id
 }
 
 // dropTimer forgets key's timer; an empty map is dropped too, so an idle
