@@ -20,10 +20,10 @@ type cell struct {
 	// Written by the loop as it handles messages: beside the loop's own
 	// counters, at its end.
 	state   cellState
-	inTimer bool                // a keyed timer's message is being handled
-	inRecv  bool                // Receive is running
-	stashed bool                // Receive stashed the message it handles; handle keeps it
-	timers  map[any]*keyedTimer // keyed timers; see Timers
+	inTimer bool        // a keyed timer's message is being handled
+	inRecv  bool        // Receive is running
+	stashed bool        // Receive stashed the message it handles; handle keeps it
+	timers  *keyedTimer // keyed timers; see Timers and timertable.go
 
 	// Read by every sender (path, by the registry's lookup), written
 	// rarely: a cache line of their own (the cell is 64-byte aligned in

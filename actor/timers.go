@@ -22,11 +22,12 @@ type keyedTimer struct {
 	c         *cell
 	key       any
 	msg       any
-	fire      func()        // kt.run
-	due       int64         // fixed rate: the current delivery's due time
-	period    time.Duration // 0: a single timer
-	id        loop.TimerID  // the pending loop timer; 0 while its message is handled
-	gen       uint32        // starts of this key, to tell a restart from its own handling
+	fire      func()              // kt.run
+	due       int64               // fixed rate: the current delivery's due time
+	period    time.Duration       // 0: a single timer
+	id        loop.TimerID        // the pending loop timer; 0 while its message is handled
+	more      map[any]*keyedTimer // the table's head only: the other keys; see cell.timer
+	gen       uint32              // starts of this key, to tell a restart from its own handling
 	fixedRate bool
 }
 
@@ -71,9 +72,9 @@ func (t Timers) Cancel(key any) {
 		fx.CancelTimer(key)
 		return
 	}
-	if kt := t.c.timers[key]; kt != nil {
+	if kt := t.c.timer(key); kt != nil {
 		kt.stop()
-		t.c.dropTimer(key)
+		t.c.dropTimer(kt)
 	}
 }
 
@@ -82,7 +83,7 @@ func (t Timers) IsActive(key any) bool {
 	if fx := effectsOf(t.c); fx != nil {
 		return fx.TimerActive(key)
 	}
-	kt := t.c.timers[key]
+	kt := t.c.timer(key)
 	return kt != nil && (kt.id != 0 || kt.period != 0)
 }
 
@@ -92,9 +93,7 @@ func (t Timers) CancelAll() {
 		fx.CancelAllTimers()
 		return
 	}
-	for key := range t.c.timers {
-		t.Cancel(key)
-	}
+	t.c.cancelTimers()
 }
 
 func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, fixedRate bool) error {
@@ -105,14 +104,11 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 	if c.state != cellRunning && c.state != cellStarting {
 		return ErrStopped
 	}
-	kt := c.timers[key]
+	kt := c.timer(key)
 	if kt == nil {
 		kt = &keyedTimer{c: c, key: key}
 		kt.fire = kt.run
-		if c.timers == nil {
-			c.timers = map[any]*keyedTimer{}
-		}
-		c.timers[key] = kt
+		c.addTimer(kt)
 	} else {
 		kt.stop()
 	}
@@ -123,7 +119,7 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 	}
 	id, err := c.l.ScheduleTimer(d, kt.fire)
 	if err != nil {
-		c.dropTimer(key)
+		c.dropTimer(kt)
 		return err
 	}
 	kt.id = id
@@ -150,11 +146,11 @@ func (kt *keyedTimer) run() {
 		c.handle(kt.msg, nil)
 		c.inTimer = false
 	}
-	if c.timers[kt.key] != kt || kt.gen != gen {
+	if c.timer(kt.key) != kt || kt.gen != gen {
 		return // the handler cancelled or restarted it
 	}
 	if kt.period == 0 {
-		c.dropTimer(kt.key)
+		c.dropTimer(kt)
 		return
 	}
 	next := kt.period // fixed delay: from now, the end of the handling
@@ -164,17 +160,8 @@ func (kt *keyedTimer) run() {
 	}
 	id, err := c.l.ScheduleTimer(next, kt.fire)
 	if err != nil {
-		c.dropTimer(kt.key)
+		c.dropTimer(kt)
 		return
 	}
 	kt.id = id
-}
-
-// dropTimer forgets key's timer; an empty map is dropped too, so an idle
-// actor whose timers have fired keeps no map.
-func (c *cell) dropTimer(key any) {
-	delete(c.timers, key)
-	if len(c.timers) == 0 {
-		c.timers = nil
-	}
 }
