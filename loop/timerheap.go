@@ -110,6 +110,13 @@ type timerHeap struct {
 	seq      uint32    // the last sequence number handed out; see nextSeq
 	wake     wakeEntry // driven loops: the idle wake-up for these timers
 	now      int64     // the loop's cached clock time; see Loop.updateTime
+
+	// Room for one timer, which entries and slots start in (newTimerHeap):
+	// a loop with one pending timer, the common case (an actor's idle
+	// timeout or heartbeat), is then one object, not three, for the GC to
+	// trace and for a re-arm to miss in the cache.
+	entry1 [1]heapEntry
+	slot1  [1]timerSlot
 }
 
 func (h *timerHeap) len() int { return len(h.entries) }
@@ -313,7 +320,7 @@ func (h *timerHeap) removeAt(i int) {
 	if last == 0 && cap(h.entries) > 64 {
 		// A drained heap gives back a large array; the slot table stays,
 		// since freed slots carry the generations that keep IDs unique.
-		h.entries = nil
+		h.entries = h.entry1[:0]
 	}
 }
 
@@ -346,8 +353,8 @@ func (h *timerHeap) compact() {
 	s.pos = 0
 	e := h.entries[0]
 	e.key &^= slotMask
-	h.slots = []timerSlot{s}
-	h.entries = []heapEntry{e}
+	h.slot1[0], h.entry1[0] = s, e
+	h.slots, h.entries = h.slot1[:1], h.entry1[:1]
 	h.base += k
 	h.free = 0
 }

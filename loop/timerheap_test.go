@@ -238,6 +238,33 @@ func TestCompactedTimerHeapKeepsIDsUnique(t *testing.T) {
 	}
 }
 
+// A loop's first timer makes one object, the heap with its timer in it,
+// and a compacted heap keeps its timer in that room: growing past one
+// timer and back allocates nothing more once compacted.
+func TestTimerHeapOneTimerIsOneObject(t *testing.T) {
+	var l Loop
+	allocs := testing.AllocsPerRun(100, func() {
+		l.timers = l.newTimerHeap()
+		id, _ := l.timers.add(1, 0, func() {}, 0)
+		l.timers.cancel(id)
+		l.dropTimers()
+	})
+	if allocs != 1 {
+		t.Fatalf("a heap with one timer: %.1f allocations, want 1", allocs)
+	}
+	l.timers = l.newTimerHeap()
+	a, _ := l.timers.add(1, 0, func() {}, 0)
+	b, _ := l.timers.add(2, 0, func() {}, 0)
+	l.timers.cancel(a)
+	l.dropTimers() // compacts to b alone
+	if h := l.timers; &h.slots[0] != &h.slot1[0] || &h.entries[0] != &h.entry1[0] {
+		t.Fatal("the compacted heap keeps its timer out of its own room")
+	}
+	if !l.timers.cancel(b) {
+		t.Fatal("live timer lost by compaction")
+	}
+}
+
 // Compaction stops once it would retire more than compactBudget slot
 // numbers; the heap then keeps its slots and its IDs stay exact.
 func TestTimerHeapCompactionBudget(t *testing.T) {
@@ -276,10 +303,11 @@ func TestTimerHeapPeriodNotInherited(t *testing.T) {
 	}
 }
 
-// Every loop with a pending timer holds one heap: it stays within the
-// allocator's 112-byte size class (the next is 128: 16 B more a loop).
+// Every loop with a pending timer holds one heap, with room for one timer
+// in it: it stays within the allocator's 144-byte size class (the next is
+// 160), no more than the 112-byte heap and two 16-byte arrays it replaced.
 func TestTimerHeapSize(t *testing.T) {
-	if got := unsafe.Sizeof(timerHeap{}); got > 112 {
-		t.Fatalf("timerHeap is %d bytes, over the 112-byte size class", got)
+	if got := unsafe.Sizeof(timerHeap{}); got > 144 {
+		t.Fatalf("timerHeap is %d bytes, over the 144-byte size class", got)
 	}
 }

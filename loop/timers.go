@@ -175,9 +175,10 @@ func (l *Loop) dropTimers() {
 func (l *Loop) newTimerHeap() *timerHeap {
 	l.nowStale = true // the new heap caches no time yet
 	h := &timerHeap{base: l.timerBase}
+	h.entries, h.slots = h.entry1[:0], h.slot1[:0]
 	if l.timerGen > 0 {
-		h.slots = []timerSlot{{pos: posFree, gen: l.timerGen}}
-		h.free = 1
+		h.slot1[0] = timerSlot{pos: posFree, gen: l.timerGen}
+		h.slots, h.free = h.slot1[:1], 1
 	}
 	return h
 }
