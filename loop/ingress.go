@@ -251,9 +251,14 @@ type (
 )
 
 var (
-	taskBlocks = sync.Pool{New: func() any { return new(taskBlock) }}
-	mailBlocks = sync.Pool{New: func() any { return new(mailBlock) }}
+	taskBlocks = sync.Pool{New: func() any { return newBlock[func()]() }}
+	mailBlocks = sync.Pool{New: func() any { return newBlock[Mail]() }}
 )
+
+// newBlock makes a block with room for chunkLen items at once: grown by
+// append from nothing, a block made during a burst (a backlog outruns the
+// pool) cost seven allocations and twice its items' size in copies.
+func newBlock[T any]() *block[T] { return &block[T]{s: make([]T, 0, chunkLen)} }
 
 // appendItem appends v to the batch whose first block is *head (nil: an
 // empty lane), chaining a block from pool when the last one is full.
