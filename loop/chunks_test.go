@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -76,4 +77,42 @@ func isRun(xs []int, first, step int) bool {
 		}
 	}
 	return true
+}
+
+// discard is a host that keeps nothing of the mail it is handed.
+type discard struct{}
+
+func (discard) LoopPanic(error)             {}
+func (discard) DeliverMail(loop.Mail)       {}
+func (discard) ReturnMail(loop.Mail, error) {}
+
+// A backlog (senders outrunning the loop, so the lane's pool has no block
+// to give) costs about an allocation per block of 64 letters, not one
+// per doubling of a block's array: letters queued on a loop that is not
+// running allocate at most two objects (a block and its array) a block.
+func TestBacklogAllocatesPerBlock(t *testing.T) {
+	const letters, perBlock = 64 * 16, 64
+	msg := &struct{}{}
+	queue := func(n int) float64 {
+		return testing.AllocsPerRun(10, func() {
+			l, err := loop.New(loop.WithHost(discard{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range n {
+				_ = l.Post(loop.Mail{Msg: msg}, loop.OverflowRefuse)
+			}
+			l.Close()
+		})
+	}
+	// Blocks from the pool allocate nothing; a fresh block is the worst
+	// case, so the pool is emptied by queueing first a backlog it cannot
+	// hold and then by the collector.
+	runtime.GC()
+	runtime.GC()
+	got := queue(letters) - queue(0)
+	if limit := float64(2*letters/perBlock + 2); got > limit {
+		t.Fatalf("%d letters queued: %.0f allocations, want at most %.0f (two a block of %d)",
+			letters, got, limit, perBlock)
+	}
 }
