@@ -206,7 +206,7 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		c.keepStashed(msg, reply)
 	}
 	if c.rare != nil && c.rare.rt != nil && !c.inTimer && !isTimerMessage(msg) {
-		c.armReceiveTimeout()
+		c.rare.rt.arm()
 	}
 	panicked := err != nil && isPanic(err)
 	if reply != nil && !stashed {

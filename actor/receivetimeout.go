@@ -11,10 +11,14 @@ import (
 // period until the timeout is cleared.
 type ReceiveTimeout struct{}
 
-// receiveTimeout is a cell's idle timer; nil when none is set.
+// receiveTimeout is a cell's idle timer; nil when none is set. It is
+// re-armed after every message, so its callback is bound once, when the
+// timeout is set, and a re-arm allocates nothing.
 type receiveTimeout struct {
+	c     *cell
 	d     time.Duration
-	timer loop.TimerID
+	timer loop.TimerID // 0 while none is pending
+	fire  func()       // rt.run
 }
 
 // SetReceiveTimeout asks for a [ReceiveTimeout] message whenever the actor
@@ -26,12 +30,18 @@ func (x *Context) SetReceiveTimeout(d time.Duration) {
 		return
 	}
 	c := x.c()
-	c.clearReceiveTimeout()
 	if d <= 0 {
+		c.clearReceiveTimeout()
 		return
 	}
-	c.more().rt = &receiveTimeout{d: d}
-	c.armReceiveTimeout()
+	r := c.more()
+	if r.rt == nil {
+		rt := &receiveTimeout{c: c}
+		rt.fire = rt.run
+		r.rt = rt
+	}
+	r.rt.d = d
+	r.rt.arm()
 }
 
 // isTimerMessage reports whether msg is one the receive timeout ignores.
@@ -42,25 +52,37 @@ func isTimerMessage(msg any) bool {
 
 func (c *cell) clearReceiveTimeout() {
 	if c.rare != nil && c.rare.rt != nil {
-		_ = c.l.CancelTimer(c.rare.rt.timer)
+		c.rare.rt.stop()
 		c.rare.rt = nil
 	}
 }
 
-// armReceiveTimeout (re)starts the idle timer. On the loop.
-func (c *cell) armReceiveTimeout() {
-	rt := c.more().rt
-	_ = c.l.CancelTimer(rt.timer)
-	id, err := c.l.ScheduleTimer(rt.d, func() {
-		if c.more().rt != rt || c.state != cellRunning {
-			return
-		}
-		c.handle(ReceiveTimeout{}, nil)
-		if c.more().rt == rt { // still set: wait for the next idle period
-			c.armReceiveTimeout()
-		}
-	})
-	if err == nil {
+// stop cancels the pending idle timer, if any.
+func (rt *receiveTimeout) stop() {
+	if rt.timer != 0 {
+		_ = rt.c.l.CancelTimer(rt.timer)
+		rt.timer = 0
+	}
+}
+
+// arm (re)starts the idle timer. On the loop.
+func (rt *receiveTimeout) arm() {
+	rt.stop()
+	if id, err := rt.c.l.ScheduleTimer(rt.d, rt.fire); err == nil {
 		rt.timer = id
+	}
+}
+
+// run delivers ReceiveTimeout, then waits for the next idle period unless
+// the handler cleared or replaced the timeout.
+func (rt *receiveTimeout) run() {
+	c := rt.c
+	rt.timer = 0
+	if c.more().rt != rt || c.state != cellRunning {
+		return
+	}
+	c.handle(ReceiveTimeout{}, nil)
+	if c.more().rt == rt { // still set: wait for the next idle period
+		rt.arm()
 	}
 }

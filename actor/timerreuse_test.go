@@ -26,6 +26,8 @@ type beatMsg struct{}
 
 type rearmAllocsQ struct{}
 
+type receiveTimeoutAllocsQ struct{}
+
 func (b *beat) Receive(c *actor.Context, msg any) (any, error) {
 	t := c.Timers()
 	switch msg.(type) {
@@ -50,6 +52,11 @@ func (b *beat) Receive(c *actor.Context, msg any) (any, error) {
 		return testing.AllocsPerRun(100, func() {
 			_ = t.StartSingle("pending", time.Hour, beatMsg{})
 		}), nil
+	case receiveTimeoutAllocsQ:
+		// A receive timeout is re-armed after every message.
+		c.SetReceiveTimeout(time.Hour)
+		defer c.SetReceiveTimeout(0)
+		return testing.AllocsPerRun(100, func() { c.SetReceiveTimeout(time.Hour) }), nil
 	}
 	return nil, nil
 }
@@ -106,17 +113,25 @@ func TestKeyedTimerRestartedFromItsOwnHandling(t *testing.T) {
 	}
 }
 
-func TestKeyedTimerRearmAllocatesNothing(t *testing.T) {
+func TestTimerRearmAllocatesNothing(t *testing.T) {
 	s := newSystem(t)
 	ref, err := s.Spawn("beat", "1", func() actor.Actor { return &beat{kind: "single"} })
 	if err != nil {
 		t.Fatal(err)
 	}
-	allocs, err := ask[float64](t, s, ref, rearmAllocsQ{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if allocs >= 0.5 {
-		t.Fatalf("re-arming a pending keyed timer: %.2f allocations, want 0", allocs)
+	for _, tc := range []struct {
+		name string
+		q    any
+	}{
+		{"keyed timer", rearmAllocsQ{}},
+		{"receive timeout", receiveTimeoutAllocsQ{}},
+	} {
+		allocs, err := ask[float64](t, s, ref, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if allocs >= 0.5 {
+			t.Errorf("re-arming a pending %s: %.2f allocations, want 0", tc.name, allocs)
+		}
 	}
 }
