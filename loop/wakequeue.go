@@ -271,6 +271,13 @@ func (q *wakeQueue) collect(now int64, due []*Loop) []*Loop {
 			for _, e := range entries {
 				q.insert(e)
 			}
+			// The slot keeps its array, as clearSlot would: dropping it
+			// made every re-filing regrow the slot from nothing (about an
+			// allocation a timer fired, the timers cascading down).
+			clear(entries)
+			if cap(entries) <= 64 {
+				q.slots[s] = entries[:0]
+			}
 			continue
 		}
 		slices.SortFunc(entries, func(a, b *wakeEntry) int { return cmpInt64(a.when, b.when) })
