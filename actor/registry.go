@@ -92,11 +92,11 @@ func (r *registry) get(h uint64, path string) *cell {
 	}
 }
 
-// add registers c unless its path is taken or admit, called under the
-// shard's lock once the name is known to be free, says no; it reports
-// whether c was added, and the cell holding the name if that is why not.
-func (r *registry) add(c *cell, admit func() bool) (added bool, taken *cell) {
-	h := nameHash(c.path)
+// add registers c, whose path has nameHash h, unless its path is taken
+// or admit, called under the shard's lock once the name is known to be
+// free, says no; it reports whether c was added, and the cell holding the
+// name if that is why not.
+func (r *registry) add(c *cell, h uint64, admit func() bool) (added bool, taken *cell) {
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

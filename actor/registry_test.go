@@ -30,14 +30,14 @@ func TestRegistryAddGetRemove(t *testing.T) {
 	cells := make([]*cell, n)
 	for i := range cells {
 		cells[i] = regCell("k"+strconv.Itoa(i%3), strconv.Itoa(i))
-		if added, taken := r.add(cells[i], yes); !added || taken != nil {
+		if added, taken := addTo(r, cells[i], yes); !added || taken != nil {
 			t.Fatalf("add %d: added=%v taken=%v", i, added, taken)
 		}
 	}
-	if added, taken := r.add(regCell("k1", "1"), yes); added || taken != cells[1] {
+	if added, taken := addTo(r, regCell("k1", "1"), yes); added || taken != cells[1] {
 		t.Fatalf("duplicate name: added=%v taken=%v, want the first cell", added, taken)
 	}
-	if added, taken := r.add(regCell("new", "x"), func() bool { return false }); added || taken != nil {
+	if added, taken := addTo(r, regCell("new", "x"), func() bool { return false }); added || taken != nil {
 		t.Fatalf("refused admission: added=%v taken=%v", added, taken)
 	}
 	for i, c := range cells {
@@ -95,7 +95,7 @@ func TestRegistryHammer(t *testing.T) {
 			}
 			for range rounds {
 				for _, c := range own {
-					if added, _ := r.add(c, yes); !added {
+					if added, _ := addTo(r, c, yes); !added {
 						t.Errorf("add %s failed", c.self())
 						return
 					}
@@ -129,7 +129,7 @@ func TestRegistrySlotsPerCell(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			r := newRegistry()
 			for i := range n {
-				if added, _ := r.add(regCell("k", strconv.Itoa(i)), yes); !added {
+				if added, _ := addTo(r, regCell("k", strconv.Itoa(i)), yes); !added {
 					t.Fatalf("add %d failed", i)
 				}
 			}
@@ -145,4 +145,9 @@ func TestRegistrySlotsPerCell(t *testing.T) {
 			}
 		})
 	}
+}
+
+// addTo adds c to r as spawn does, with its name's hash.
+func addTo(r *registry, c *cell, admit func() bool) (bool, *cell) {
+	return r.add(c, nameHash(c.path), admit)
 }

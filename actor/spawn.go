@@ -96,7 +96,8 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	if err != nil {
 		return Ref{}, err
 	}
-	c, err := newCell(s, parent, s.nameOf(parent, kind, id), f, cfg)
+	self := s.nameOf(parent, kind, id)
+	c, err := newCell(s, parent, self, f, cfg)
 	if err != nil {
 		if s.closed.Load() {
 			return Ref{}, ErrSystemClosed
@@ -121,7 +122,7 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		started = make(chan error, 1)
 		c.more().startDone = func(err error) { started <- err }
 	}
-	if err := s.register(c); err != nil {
+	if err := s.register(c, self); err != nil {
 		_ = c.l.Close()
 		return Ref{}, err
 	}
@@ -129,7 +130,7 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		if err := c.l.Submit(c.start); err != nil {
 			s.unregister(c)
 			_ = c.l.Close()
-			return Ref{}, fmt.Errorf("actor: spawn %s: %w", c.self(), err)
+			return Ref{}, fmt.Errorf("actor: spawn %s: %w", self, err)
 		}
 	}
 	// Only a child that will start joins its parent, which waits for its
@@ -139,12 +140,12 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		if r.children == nil {
 			r.children = map[Ref]*cell{}
 		}
-		r.children[c.self()] = c
+		r.children[self] = c
 	}
 	if started != nil {
-		return s.awaitStart(wait, c.self(), started)
+		return s.awaitStart(wait, self, started)
 	}
-	return c.self(), nil
+	return self, nil
 }
 
 // takeStartWait returns the ctx of WithStartWait, if cfg has one, and

@@ -249,11 +249,11 @@ func (s *System) lookup(r Ref) *cell {
 	return s.reg.get(r.h, r.path)
 }
 
-func (s *System) register(c *cell) error {
-	added, taken := s.reg.add(c, s.admit)
+func (s *System) register(c *cell, self Ref) error {
+	added, taken := s.reg.add(c, self.h, s.admit)
 	switch {
 	case taken != nil:
-		return fmt.Errorf("%w: %s", ErrNameTaken, c.self())
+		return fmt.Errorf("%w: %s", ErrNameTaken, self)
 	case !added:
 		return ErrSystemClosed
 	}
