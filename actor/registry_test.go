@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 var regSystem = &System{name: "t"}
@@ -150,4 +152,22 @@ func TestRegistrySlotsPerCell(t *testing.T) {
 // addTo adds c to r as spawn does, with its name's hash.
 func addTo(r *registry, c *cell, admit func() bool) (bool, *cell) {
 	return r.add(c, nameHash(c.path), admit)
+}
+
+// rehash fills a table as plain arrays and then reads them as atomics
+// (tableOf): the two must have one layout, for the collector too.
+func TestRegTableLayout(t *testing.T) {
+	var p atomic.Pointer[cell]
+	var u atomic.Uint32
+	if unsafe.Sizeof(p) != unsafe.Sizeof((*cell)(nil)) || unsafe.Alignof(p) != unsafe.Alignof((*cell)(nil)) {
+		t.Fatal("atomic.Pointer[cell] is not laid out as a *cell")
+	}
+	if unsafe.Sizeof(u) != unsafe.Sizeof(uint32(0)) || unsafe.Alignof(u) != unsafe.Alignof(uint32(0)) {
+		t.Fatal("atomic.Uint32 is not laid out as a uint32")
+	}
+	c := regCell("k", "1")
+	tab := tableOf([]*cell{nil, c}, []uint32{0, 7})
+	if tab.cells[1].Load() != c || tab.tags[1].Load() != 7 || tab.cells[0].Load() != nil {
+		t.Fatal("tableOf does not read back what was stored")
+	}
 }
