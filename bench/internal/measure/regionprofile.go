@@ -19,8 +19,13 @@ const regionProfileEnv = "TROUPE_BENCH_REGIONPROFILE"
 // startRegionProfile starts the region's CPU profile if regionProfileEnv
 // asks for one, and returns the function that stops it (a no-op
 // otherwise).
-func startRegionProfile() (stop func()) {
-	path := os.Getenv(regionProfileEnv)
+func startRegionProfile() (stop func()) { return StartCPUProfile(os.Getenv(regionProfileEnv)) }
+
+// StartCPUProfile starts a CPU profile of this process written to path
+// and returns the function that stops it; with no path, or if the profile
+// cannot start (one is running already), it does nothing and returns a
+// no-op.
+func StartCPUProfile(path string) (stop func()) {
 	if path == "" {
 		return func() {}
 	}

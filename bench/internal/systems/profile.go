@@ -2,7 +2,8 @@ package systems
 
 import (
 	"os"
-	"runtime/pprof"
+
+	"github.com/troupe-go/troupe/bench/internal/measure"
 )
 
 // profileEnv, when set, names a file prefix: a case's process writes its
@@ -20,16 +21,5 @@ func StartProfile(role string) (stop func()) {
 	if prefix == "" {
 		return func() {}
 	}
-	f, err := os.Create(prefix + "." + role)
-	if err != nil {
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		_ = f.Close()
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		_ = f.Close()
-	}
+	return measure.StartCPUProfile(prefix + "." + role)
 }
