@@ -265,19 +265,13 @@ func (q *wakeQueue) collect(now int64, due []*Loop) []*Loop {
 		entries := q.compact(s)
 		q.n -= len(entries)
 		if s >= wheelSlots { // a higher slot whose range has come: re-file
-			q.slots[s] = nil // re-filing never lands in the slot being emptied
-			q.live[s] = 0
-			q.occupied[s/wheelSlots] &^= 1 << (s & wheelMask)
 			for _, e := range entries {
-				q.insert(e)
+				q.insert(e) // never lands in slot s, whose range has come
 			}
-			// The slot keeps its array, as clearSlot would: dropping it
-			// made every re-filing regrow the slot from nothing (about an
+			// Emptied as any slot is, keeping its array: dropping it made
+			// every re-filing regrow the slot from nothing (about an
 			// allocation a timer fired, the timers cascading down).
-			clear(entries)
-			if cap(entries) <= 64 {
-				q.slots[s] = entries[:0]
-			}
+			q.clearSlot(s)
 			continue
 		}
 		slices.SortFunc(entries, func(a, b *wakeEntry) int { return cmpInt64(a.when, b.when) })
