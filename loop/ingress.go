@@ -222,14 +222,14 @@ func (q *ingress) pending() bool { return q.size.Load() > 0 || q.mailN.Load() > 
 // tasksPending reports whether tasks are queued: they overtake the mail.
 func (q *ingress) tasksPending() bool { return q.size.Load() > 0 }
 
-// maxKeptBatch bounds the arrays kept for reuse: in a block returned to
-// its pool, and in a bounded lane gone empty; larger ones are dropped.
+// maxKeptBatch bounds the array a bounded lane gone empty keeps for
+// reuse; a larger one is dropped.
 const maxKeptBatch = 64
 
 // chunkLen is the most items one block holds: a longer batch is a chain of
 // blocks, so a burst never copies what it queued to grow one array, nor
 // drops an outgrown array, and every block goes back to its pool whole.
-const chunkLen = maxKeptBatch
+const chunkLen = 64
 
 // block holds part of the array of one lane (tasks or mail) and, once the
 // loop took the batch from the ingress, the loop's place in it. Blocks
@@ -305,14 +305,10 @@ func nextItem[T any](cur **block[T], pool *sync.Pool) T {
 func (b *block[T]) release(pool *sync.Pool) {
 	for b != nil {
 		next := b.next
-		if cap(b.s) > maxKeptBatch {
-			b.s = nil
-		} else {
-			if b.pos < len(b.s) {
-				clear(b.s[b.pos:])
-			}
-			b.s = b.s[:0]
+		if b.pos < len(b.s) {
+			clear(b.s[b.pos:])
 		}
+		b.s = b.s[:0] // a block's array is chunkLen long from newBlock on
 		b.pos, b.next, b.last = 0, nil, nil
 		pool.Put(b)
 		b = next
