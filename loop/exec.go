@@ -246,8 +246,7 @@ func (l *Loop) idleTrim() {
 	if l.micro.len() == 0 {
 		l.micro = nil
 	}
-	if l.sideHas&sideImm != 0 && l.immediates().len() == 0 {
-		l.side.Load().imm = nil
-		l.sideHas &^= sideImm
+	if l.immediates().len() == 0 {
+		l.dropImmediates()
 	}
 }

@@ -102,10 +102,7 @@ func (l *Loop) finishShutdown() {
 	}
 	l.tb, l.micro = nil, nil
 	l.promises, l.rejecting = promiseList{}, false
-	if l.sideHas&sideImm != 0 {
-		l.side.Load().imm = nil
-		l.sideHas &^= sideImm
-	}
+	l.dropImmediates()
 	l.closeTimerOps()
 	l.publish()
 	l.markClosed()

@@ -41,6 +41,15 @@ func (l *Loop) pushImmediate(fn func()) {
 	s.imm.push(funcTask(fn))
 }
 
+// dropImmediates forgets the loop's queue of immediates, if it has one.
+// On the loop.
+func (l *Loop) dropImmediates() {
+	if l.sideHas&sideImm != 0 {
+		l.side.Load().imm = nil
+		l.sideHas &^= sideImm
+	}
+}
+
 // queueMicrotaskOnLoop is QueueMicrotask without the goroutine check, for
 // the package's own callers that are known to run on the loop.
 func (l *Loop) queueMicrotaskOnLoop(t task) {
