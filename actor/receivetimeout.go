@@ -58,12 +58,7 @@ func (c *cell) clearReceiveTimeout() {
 }
 
 // stop cancels the pending idle timer, if any.
-func (rt *receiveTimeout) stop() {
-	if rt.timer != 0 {
-		_ = rt.c.l.CancelTimer(rt.timer)
-		rt.timer = 0
-	}
-}
+func (rt *receiveTimeout) stop() { rt.c.cancelPending(&rt.timer) }
 
 // arm (re)starts the idle timer. On the loop.
 func (rt *receiveTimeout) arm() {

@@ -127,10 +127,15 @@ func (t Timers) start(key any, d time.Duration, msg any, period time.Duration, f
 }
 
 // stop cancels kt's pending loop timer, if any.
-func (kt *keyedTimer) stop() {
-	if kt.id != 0 {
-		_ = kt.c.l.CancelTimer(kt.id)
-		kt.id = 0
+func (kt *keyedTimer) stop() { kt.c.cancelPending(&kt.id) }
+
+// cancelPending cancels the loop timer *id names, if any (0: none), and
+// zeroes it: the pending timer of a keyed timer or a receive timeout. On
+// the loop.
+func (c *cell) cancelPending(id *loop.TimerID) {
+	if *id != 0 {
+		_ = c.l.CancelTimer(*id)
+		*id = 0
 	}
 }
 
