@@ -28,10 +28,9 @@ type Loop struct {
 	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
 	in     ingress
 
-	schedPrev, schedNext *Loop                    // the scheduler's list of open loops, under its mutex
-	cfg                  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
-	host                 Host                     // told of faults; see WithHost
-	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
+	cfg  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
+	host Host                     // told of faults; see WithHost
+	side atomic.Pointer[loopSide] // rarely needed state, made on demand
 
 	// Loop goroutine only.
 	tb        *taskBlock // the task batch taken from the ingress; nil when idle
