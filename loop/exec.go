@@ -46,10 +46,10 @@ func (l *Loop) drainMicrotasks() {
 			l.report(ErrMicrotaskBudget)
 			return
 		}
-		l.stats.delta[cMicrotasks]++
+		l.delta[cMicrotasks]++
 		l.micro.pop().run()
 	}
-	if l.stats.delta[cMicrotasks] > 1<<30 { // a long checkpoint: flush before the delta wraps
+	if l.delta[cMicrotasks] > 1<<30 { // a long checkpoint: flush before the delta wraps
 		l.publish()
 	}
 }
@@ -69,7 +69,7 @@ func (l *Loop) runTasksGuarded(budget *int) (again bool) {
 			fn := nextItem(&l.tb, &taskBlocks)
 			*budget--
 			l.nowStale = true // a new callback: its time is read when first needed
-			l.stats.delta[cTasks]++
+			l.delta[cTasks]++
 			l.runSampled(fn)
 		} else if !l.mailHost || !l.deliverNext() {
 			return false
@@ -95,19 +95,29 @@ func (l *Loop) deliverNext() bool {
 		return false
 	}
 	l.nowStale = true
-	l.stats.delta[cTasks]++
+	l.delta[cTasks]++
 	l.deliverSampled(l.host.(MailHost), m)
 	return true
+}
+
+// raiseNotice tells the loop that a task was queued or the shutdown
+// began. A notice already raised is left as it is: the loop clears it
+// before it looks, so it will see this one's task too, and the plain load
+// spares a busy loop's producers a locked write each.
+func (l *Loop) raiseNotice() {
+	if l.flags.Load()&flagNotice == 0 {
+		l.flags.Or(flagNotice)
+	}
 }
 
 // noticed reports whether a task was queued or the shutdown began since
 // the loop last looked, clearing the notice first so that one given
 // meanwhile is seen next time. It records a shutdown for deliverNext.
 func (l *Loop) noticed() bool {
-	if l.notice.Load() == 0 {
+	if l.flags.Load()&flagNotice == 0 {
 		return false
 	}
-	l.notice.Store(0)
+	l.flags.And(^flagNotice)
 	if l.State() >= StateShuttingDown {
 		l.mailShut = true
 	}
@@ -163,7 +173,7 @@ func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 		if !ok {
 			return false
 		}
-		l.stats.delta[cTimersFired]++
+		l.delta[cTimersFired]++
 		fn()
 		l.checkpoint()
 		l.nowStale = true // the callback took time: an interval behind it reads the clock
@@ -189,7 +199,7 @@ func (l *Loop) runImmediatesGuarded(n *int) (again bool) {
 	l.checkpoint()
 	for *n > 0 {
 		*n--
-		l.stats.delta[cImmediates]++
+		l.countRare(cImmediates)
 		l.nowStale = true
 		l.immediates().pop().run()
 		l.checkpoint()
@@ -213,7 +223,7 @@ func (l *Loop) recoverInto(again *bool) {
 // report hands a fault to the panic handler. A handler that itself panics
 // is not allowed to take the loop down.
 func (l *Loop) report(err error) {
-	l.stats.delta[cPanics]++
+	l.countRare(cPanics)
 	if l.host != nil {
 		l.tell(l.host.LoopPanic, err)
 	}

@@ -41,36 +41,39 @@ type Loop struct {
 	mailHost  bool       // host is a MailHost; set at Init (senders read in.mailHost)
 	// flags (any goroutine): flagRunning, a standalone Run (or inline
 	// shutdown) owns the loop; flagTimerOps, off-loop timer requests wait
-	// in the side state. The second is here, beside timers, not there:
-	// every activation asks, and an actor with a side state (any that was
-	// sampled) would miss a cache line on it. One word for both keeps the
-	// loop in its size class.
-	flags atomic.Uint32
-	// notice is set by whoever queues a task or begins the shutdown, and
-	// cleared by the loop before it looks: between letters the loop reads
-	// only this word, which stays in its own cache while producers of mail
-	// keep writing the ingress's lock and counters.
-	notice   atomic.Uint32
+	// in the side state; flagNotice, set by whoever queues a task or
+	// begins the shutdown and cleared by the loop before it looks. Here,
+	// off the ingress's line: between letters the loop reads only this
+	// word, which stays in its own cache while producers of mail keep
+	// writing the ingress's lock and counters; and beside timers, not in
+	// the side state: every activation asks, and an actor with a side
+	// state (any that was sampled) would miss a cache line on it. One word
+	// for all keeps the loop in its size class.
+	flags    atomic.Uint32
 	mailShut bool // the loop saw the shutdown begin: it delivers no more mail
 	// sideHas says which of the side state's loop-only parts exist
-	// (sideImm, sideFds, sideArmed): every activation asks, and most loops
-	// then need not touch their side state, a cache line apart.
+	// (sideImm, sideFds, sideArmed) and whether it holds counts to publish
+	// (sideCounted): every activation asks, and most loops then need not
+	// touch their side state, a cache line apart.
 	sideHas   uint8
-	micro     *ring // made on first use, dropped when idle
+	sample    uint8          // tasks run, mod 256; see runSampled
+	delta     [numHot]uint32 // counted since the last publish; see counters
+	micro     *ring          // made on first use, dropped when idle
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
 	promises  promiseList // pending promises and unreported rejections
 
-	nextDue atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
-	stats   counters
+	nextDue atomic.Int64              // earliest timer deadline while idle, for lock-free re-checks
+	pub     [numHot + 1]atomic.Uint64 // published counters and gauges; see counters
 }
 
 // Bits of Loop.sideHas.
 const (
-	sideImm   uint8 = 1 << iota // loopSide.imm is set
-	sideFds                     // loopSide.fds is set
-	sideArmed                   // loopSide.armed is set
+	sideImm     uint8 = 1 << iota // loopSide.imm is set
+	sideFds                       // loopSide.fds is set
+	sideArmed                     // loopSide.armed is set
+	sideCounted                   // loopSide.rareDelta holds counts to publish
 )
 
 // loopSide holds the state that most loops never need, so an idle driven
@@ -92,6 +95,7 @@ type loopSide struct {
 	imm        *ring                             // loop only: immediates; dropped when idle
 	fds        *fdSet                            // loop only: watched fds
 	rare       [numDeltas - numHot]atomic.Uint64 // immediates and panics counted; see counters
+	rareDelta  [numDeltas - numHot]uint32        // loop only: counted since the last publish
 }
 
 // immediates returns the loop's queue of immediates, nil if it has none.
@@ -288,7 +292,7 @@ func (l *Loop) Submit(fn func()) error {
 	if !l.in.push(fn) {
 		return ErrLoopClosed
 	}
-	l.notice.Store(1)
+	l.raiseNotice()
 	l.notify()
 	return nil
 }

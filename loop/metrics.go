@@ -2,7 +2,6 @@ package loop
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -43,18 +42,13 @@ type Percentiles struct {
 	Samples uint64
 }
 
-// counters are counted on the loop as small deltas in plain fields and
-// added to atomics at the end of each round, only those that changed, so
-// counting costs a few atomic adds per round rather than one per callback.
-// A round runs at most maxRoundTasks tasks, so deltas cannot overflow.
-// The counters most loops never move (immediates, panics) are published in
-// the loop's side state, so an idle actor does not pay for them.
-type counters struct {
-	delta  [numDeltas]uint32 // loop only
-	sample uint32            // loop only
-	pub    [numHot + 1]atomic.Uint64
-}
-
+// The loop's counters are counted on the loop as small deltas in plain
+// fields (Loop.delta) and added to atomics (Loop.pub) at the end of each
+// round, only those that changed, so counting costs a few atomic adds per
+// round rather than one per callback. A round runs at most maxRoundTasks
+// tasks, so deltas cannot overflow. The counters most loops never move
+// (immediates, panics) are counted and published in the loop's side
+// state, so an idle actor does not pay for them.
 const (
 	cTasks = iota
 	cTimersFired
@@ -68,14 +62,13 @@ const (
 
 // publish makes the loop's counters visible to Metrics. On the loop.
 func (l *Loop) publish() {
-	c := &l.stats
-	for i, d := range c.delta[:numHot] {
+	for i, d := range l.delta {
 		if d != 0 {
-			c.pub[i].Add(uint64(d))
-			c.delta[i] = 0
+			l.pub[i].Add(uint64(d))
+			l.delta[i] = 0
 		}
 	}
-	if c.delta[cImmediates]|c.delta[cPanics] != 0 {
+	if l.sideHas&sideCounted != 0 {
 		l.publishRare()
 	}
 	gauges := uint64(0)
@@ -85,24 +78,35 @@ func (l *Loop) publish() {
 	if fs := l.fdSet(); fs != nil {
 		gauges |= uint64(uint32(len(fs.watches))) << 32
 	}
-	if c.pub[cGauges].Load() != gauges { // a plain load; stores cost
-		c.pub[cGauges].Store(gauges)
+	if l.pub[cGauges].Load() != gauges { // a plain load; stores cost
+		l.pub[cGauges].Store(gauges)
 	}
+}
+
+// countRare counts one of the rare counters (cImmediates, cPanics) in the
+// side state. On the loop.
+func (l *Loop) countRare(i int) {
+	l.sideState().rareDelta[i-numHot]++
+	l.sideHas |= sideCounted
 }
 
 // publishRare publishes the counters kept in the side state. On the loop.
 func (l *Loop) publishRare() {
-	c, s := &l.stats, l.sideState()
-	for i := numHot; i < numDeltas; i++ {
-		if d := c.delta[i]; d != 0 {
-			s.rare[i-numHot].Add(uint64(d))
-			c.delta[i] = 0
+	s := l.side.Load()
+	for i, d := range s.rareDelta {
+		if d != 0 {
+			s.rare[i].Add(uint64(d))
+			s.rareDelta[i] = 0
 		}
 	}
+	l.sideHas &^= sideCounted
 }
 
-// sampleEvery is the task-duration sampling period, a power of two.
+// sampleEvery is the task-duration sampling period, a power of two that
+// divides 256: Loop.sample counts tasks mod 256.
 const sampleEvery = 64
+
+var _ = [1]struct{}{}[256%sampleEvery] // fails to compile unless sampleEvery divides 256
 
 // Metrics returns a snapshot of the loop's metrics. Safe from any goroutine;
 // counters are published at the end of each of the loop's rounds, and
@@ -111,15 +115,14 @@ func (l *Loop) Metrics() Metrics {
 	if l.OnLoop() {
 		l.publish()
 	}
-	s := &l.stats
 	m := Metrics{
-		TasksRun:      s.pub[cTasks].Load(),
-		TimersFired:   s.pub[cTimersFired].Load(),
-		MicrotasksRun: s.pub[cMicrotasks].Load(),
+		TasksRun:      l.pub[cTasks].Load(),
+		TimersFired:   l.pub[cTimersFired].Load(),
+		MicrotasksRun: l.pub[cMicrotasks].Load(),
 		IngressDepth:  int(l.in.size.Load()) + int(l.in.mailN.Load()),
 		MailDepth:     int(l.in.mailN.Load()),
 	}
-	gauges := s.pub[cGauges].Load()
+	gauges := l.pub[cGauges].Load()
 	m.TimersPending, m.FDsWatched = int(uint32(gauges)), int(gauges>>32)
 	if side := l.side.Load(); side != nil {
 		m.ImmediatesRun = side.rare[cImmediates-numHot].Load()
@@ -133,8 +136,8 @@ func (l *Loop) Metrics() Metrics {
 
 // runSampled runs a macrotask, timing one in sampleEvery. On the loop.
 func (l *Loop) runSampled(fn func()) {
-	l.stats.sample++
-	if l.stats.sample&(sampleEvery-1) != 0 {
+	l.sample++
+	if l.sample&(sampleEvery-1) != 0 {
 		fn()
 		return
 	}
@@ -147,8 +150,8 @@ func (l *Loop) runSampled(fn func()) {
 // deliverSampled hands a letter to the host, timing one in sampleEvery
 // macrotasks as runSampled does. On the loop.
 func (l *Loop) deliverSampled(h MailHost, m Mail) {
-	l.stats.sample++
-	if l.stats.sample&(sampleEvery-1) != 0 {
+	l.sample++
+	if l.sample&(sampleEvery-1) != 0 {
 		h.DeliverMail(m)
 		return
 	}

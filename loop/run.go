@@ -153,6 +153,7 @@ const noDeadline = math.MaxInt64
 const (
 	flagRunning uint32 = 1 << iota
 	flagTimerOps
+	flagNotice
 )
 
 // claimRun sets flagRunning unless set; it reports whether it did.

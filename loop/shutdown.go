@@ -54,7 +54,7 @@ func (l *Loop) Close() error {
 // beginShutdown refuses new work and marks the loop as shutting down.
 func (l *Loop) beginShutdown() {
 	l.in.close()
-	defer l.notice.Store(1)
+	defer l.raiseNotice()
 	for {
 		s := l.state.Load()
 		if s >= int32(StateShuttingDown) ||
