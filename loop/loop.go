@@ -21,24 +21,32 @@ import (
 // a fast, unsynchronized path; from elsewhere they hop through the ingress
 // queue.
 type Loop struct {
-	// First, next to the ingress's lock and task lane: what a producer
+	// First, 32 bytes written only when the loop is set up or its side
+	// state made, which producers read on a wake-up: a host embedding the
+	// loop can put its own read-only fields on their line.
+	cfg  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
+	host Host                     // told of faults; see WithHost
+	side atomic.Pointer[loopSide] // rarely needed state, made on demand
+
+	// Then, next to the ingress's lock and task lane: what a producer
 	// touches on every submit, in as few cache lines as may be.
 	status atomic.Int32 // statusIdle / statusAwake: wake-up protocol
 	state  atomic.Int32 // State
 	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
 	in     ingress
 
-	cfg  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
-	host Host                     // told of faults; see WithHost
-	side atomic.Pointer[loopSide] // rarely needed state, made on demand
-
-	// Loop goroutine only.
+	// Loop goroutine only (bar the atomics), written as the loop runs:
+	// first what changes once a round or an activation, beside the
+	// ingress, then what changes with every callback, at the end.
+	pub       [numHot + 1]atomic.Uint64 // published counters and gauges; see metrics.go
+	nextDue   atomic.Int64              // earliest timer deadline while idle, for lock-free re-checks
+	promises  promiseList               // pending promises and unreported rejections
+	timers    *timerHeap
+	timerBase uint32 // where a dropped timer heap left off; see dropTimers
+	timerGen  uint32
+	micro     *ring      // made on first use, dropped when idle
 	tb        *taskBlock // the task batch taken from the ingress; nil when idle
 	mb        *mailBlock // an unbounded mail lane's batch; nil when idle
-	yielding  bool       // the microtask budget ran out: end this round
-	nowStale  bool       // the timer heap's cached time may predate the running callback; see runStart
-	rejecting bool       // rejections with no reaction wait for the checkpoint; see trackRejection
-	mailHost  bool       // host is a MailHost; set at Init (senders read in.mailHost)
 	// flags (any goroutine): flagRunning, a standalone Run (or inline
 	// shutdown) owns the loop; flagTimerOps, off-loop timer requests wait
 	// in the side state; flagNotice, set by whoever queues a task or
@@ -49,23 +57,19 @@ type Loop struct {
 	// the side state: every activation asks, and an actor with a side
 	// state (any that was sampled) would miss a cache line on it. One word
 	// for all keeps the loop in its size class.
-	flags    atomic.Uint32
-	mailShut bool // the loop saw the shutdown begin: it delivers no more mail
+	flags     atomic.Uint32
+	yielding  bool // the microtask budget ran out: end this round
+	nowStale  bool // the timer heap's cached time may predate the running callback; see runStart
+	rejecting bool // rejections with no reaction wait for the checkpoint; see trackRejection
+	mailHost  bool // host is a MailHost; set at Init (senders read in.mailHost)
+	mailShut  bool // the loop saw the shutdown begin: it delivers no more mail
 	// sideHas says which of the side state's loop-only parts exist
 	// (sideImm, sideFds, sideArmed) and whether it holds counts to publish
 	// (sideCounted): every activation asks, and most loops then need not
 	// touch their side state, a cache line apart.
-	sideHas   uint8
-	sample    uint8          // tasks run, mod 256; see runSampled
-	delta     [numHot]uint32 // counted since the last publish; see counters
-	micro     *ring          // made on first use, dropped when idle
-	timers    *timerHeap
-	timerBase uint32 // where a dropped timer heap left off; see dropTimers
-	timerGen  uint32
-	promises  promiseList // pending promises and unreported rejections
-
-	nextDue atomic.Int64              // earliest timer deadline while idle, for lock-free re-checks
-	pub     [numHot + 1]atomic.Uint64 // published counters and gauges; see counters
+	sideHas uint8
+	sample  uint8          // tasks run, mod 256; see runSampled
+	delta   [numHot]uint32 // counted since the last publish; see metrics.go
 }
 
 // Bits of Loop.sideHas.
