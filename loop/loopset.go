@@ -1,40 +1,67 @@
 package loop
 
+import "iter"
+
 // loopSet is a scheduler's open loops, for Shutdown and the stall
 // sampler. Each loop keeps its index (in its ingress's padding, see
 // ingress.setIdx), so adding and removing are O(1) and the set costs a loop
-// one slice word rather than two list pointers inside it: the loop's size
-// decides an actor's size class. Under the scheduler's mutex.
+// one word rather than two list pointers inside it: the loop's size
+// decides an actor's size class. The words lie in chunks of a fixed size,
+// so the set never copies itself as it grows, nor asks for the fresh pages
+// of one ever larger array. Under the scheduler's mutex.
 type loopSet struct {
-	loops []*Loop
+	chunks []*loopChunk
+	n      int
 }
+
+// loopChunkLen is the number of loops in a chunk: 2 KB of pointers.
+const loopChunkLen = 256
+
+type loopChunk [loopChunkLen]*Loop
+
+// slot returns the place of the loop at index i.
+func (s *loopSet) slot(i int) **Loop { return &s.chunks[i/loopChunkLen][i%loopChunkLen] }
 
 // add puts l in the set.
 func (s *loopSet) add(l *Loop) {
-	l.in.setIdx = int32(len(s.loops))
-	s.loops = append(s.loops, l)
+	if s.n == len(s.chunks)*loopChunkLen {
+		s.chunks = append(s.chunks, new(loopChunk))
+	}
+	*s.slot(s.n) = l
+	l.in.setIdx = int32(s.n)
+	s.n++
 }
 
 // remove takes l out of the set, moving the last loop into its place; a
-// loop not in the set is left alone. A set left at a quarter of its array
-// or less moves to a smaller one, so a mass stop gives the memory back.
+// loop not in the set is left alone. Chunks emptied beyond one spare are
+// given back, so a mass stop returns the memory.
 func (s *loopSet) remove(l *Loop) {
-	i, last := l.in.setIdx, len(s.loops)-1
-	if i < 0 || int(i) > last || s.loops[i] != l {
+	i := int(l.in.setIdx)
+	if i < 0 || i >= s.n || *s.slot(i) != l {
 		return
 	}
-	moved := s.loops[last]
-	s.loops[i], moved.in.setIdx = moved, i
-	s.loops[last] = nil
-	s.loops = s.loops[:last]
+	s.n--
+	last := s.slot(s.n)
+	moved := *last
+	*s.slot(i), moved.in.setIdx = moved, int32(i)
+	*last = nil
 	l.in.setIdx = -1
-	if c := cap(s.loops); c > minLoopSetCap && len(s.loops) <= c/4 {
-		s.loops = append(make([]*Loop, 0, c/2), s.loops...)
+	if k := len(s.chunks); k > 1 && s.n <= (k-2)*loopChunkLen {
+		s.chunks[k-1] = nil
+		s.chunks = s.chunks[:k-1]
 	}
 }
 
-// minLoopSetCap is the array size below which a set never shrinks.
-const minLoopSetCap = 64
-
 // len returns the number of loops in the set.
-func (s *loopSet) len() int { return len(s.loops) }
+func (s *loopSet) len() int { return s.n }
+
+// all yields the loops of the set.
+func (s *loopSet) all() iter.Seq[*Loop] {
+	return func(yield func(*Loop) bool) {
+		for i := range s.n {
+			if !yield(*s.slot(i)) {
+				return
+			}
+		}
+	}
+}

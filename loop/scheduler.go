@@ -183,7 +183,7 @@ func (s *Scheduler) Shutdown(ctx context.Context) error {
 
 // openLocked lists the open loops.
 func (s *Scheduler) openLocked() []*Loop {
-	return slices.Clone(s.loops.loops)
+	return slices.Collect(s.loops.all())
 }
 
 // drainedLocked closes empty and stops the workers once a closing

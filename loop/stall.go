@@ -162,7 +162,7 @@ func (s *Scheduler) heldByLocked(gid int64) StallObserver {
 	if gid == 0 {
 		return nil
 	}
-	for _, l := range s.loops.loops {
+	for l := range s.loops.all() {
 		if l.owner.Load() == gid {
 			o, _ := l.host.(StallObserver)
 			return o
