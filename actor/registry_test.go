@@ -2,6 +2,7 @@ package actor
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -169,5 +170,31 @@ func TestRegTableLayout(t *testing.T) {
 	tab := tableOf([]*cell{nil, c}, []uint32{0, 7})
 	if tab.cells[1].Load() != c || tab.tags[1].Load() != 7 || tab.cells[0].Load() != nil {
 		t.Fatal("tableOf does not read back what was stored")
+	}
+}
+// BenchmarkRegistryGet looks up random names among a million registered,
+// as sends do at scale: the cost is the table's cache misses.
+func BenchmarkRegistryGet(b *testing.B) {
+	const n = 1_000_000
+	r := newRegistry()
+	names := make([]string, n)
+	hashes := make([]uint64, n)
+	for i := range n {
+		c := regCell("k", strconv.Itoa(i))
+		names[i], hashes[i] = c.path, nameHash(c.path)
+		addTo(r, c, yes)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	order := make([]int32, 1<<20)
+	for i := range order {
+		order[i] = int32(rng.IntN(n))
+	}
+	i := 0
+	for b.Loop() {
+		k := order[i&(len(order)-1)]
+		if r.get(hashes[k], names[k]) == nil {
+			b.Fatal("lookup missed")
+		}
+		i++
 	}
 }
