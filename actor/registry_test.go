@@ -172,6 +172,7 @@ func TestRegTableLayout(t *testing.T) {
 		t.Fatal("tableOf does not read back what was stored")
 	}
 }
+
 // BenchmarkRegistryGet looks up random names among a million registered,
 // as sends do at scale: the cost is the table's cache misses.
 func BenchmarkRegistryGet(b *testing.B) {
