@@ -15,35 +15,34 @@ import (
 // its place in the tree. Everything but the immutable fields is touched on
 // the actor's loop only.
 //
-// The cell is 288 bytes, the allocator's size class after 256, so cells
-// start on a 64-byte cache line or 32 bytes into one, every other time.
-// Its fields lie in 32-byte blocks such that, at either start, what every
-// sender reads first (path and cfg) shares its line only with bytes that
-// nobody writes once the actor runs, and the loop's ingress, which senders
-// write, shares no line with what the loop writes with every message: one
-// loop's writes must not make its senders miss. With path on a line the
-// loop wrote, fan-in ran 1.6 times slower; with path beside the ingress's
-// lock, 1.2 times. TestCellLines checks the layout at both starts.
+// The cell is 320 bytes, a size class of the allocator that is a multiple
+// of 64, so every cell starts on a cache line and its fields keep to
+// their lines: the loop's first line (its ingress and wake-up word),
+// which senders write; the cell's last, which senders read (path) and
+// nobody writes once it runs; and between them what the loop writes as it
+// handles messages. A 288-byte cell saved 32 bytes an actor but started
+// 32 bytes into a line every other time, sharing the lines at its ends
+// with other objects: fan-in to an actor placed so ran 1.5 to 2.5 times
+// slower, whatever the order of its fields. TestCellLines checks the lines.
 type cell struct {
-	// Block 0, read by every sender (path, by the registry's lookup; cfg,
-	// its mailbox policy), written at spawn. Its line's other half is the
-	// loop's first block or the previous cell's last, both read-only.
-	path   string       // the actor's name: its Ref less the system; see self
-	cfg    *spawnConfig // shared by every actor spawned without options
-	parent *cell
-
 	l loop.Loop // embedded: the actor and its loop are one allocation; see loop's TestLoopLayout
 
 	// Written by the loop as it handles messages: beside the loop's own
-	// fields written with every callback.
+	// fields written with every callback, at its end.
 	state   cellState
 	inTimer bool        // a keyed timer's message is being handled
 	inRecv  bool        // Receive is running
 	stashed bool        // Receive stashed the message it handles; handle keeps it
 	timers  *keyedTimer // keyed timers; see Timers and timertable.go
 
-	// The last block: written only at start, restart and the first use of
-	// rare state, so that it can share a line with the next cell's block 0.
+	_ [16]byte // free: keeps the last line the senders'
+
+	// The last line: read by every sender (path, by the registry's lookup;
+	// cfg, its mailbox policy), by the loop (actor, with every message),
+	// written at spawn, restart and first use of rare state only.
+	path    string       // the actor's name: its Ref less the system; see self
+	cfg     *spawnConfig // shared by every actor spawned without options
+	parent  *cell
 	factory Factory
 	actor   Actor
 	rare    *cellRare // made on first use

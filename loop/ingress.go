@@ -28,13 +28,9 @@ type ingress struct {
 	// loop's own fields, which it writes as it runs (the loop reads its
 	// own copy, Loop.mailHost, off the line senders write).
 	mailHost bool
-	// setIdx is the loop's index in its scheduler's loopSet, under the
-	// scheduler's mutex; here because it fits the padding after the
-	// flags, where it keeps the loop in its size class.
-	setIdx int32
-	tasks  *taskBlock // nil when empty
-	mail   *mailBlock // an unbounded mail lane; nil when empty
-	lim    *mailLimit // a bounded mail lane instead; set at Init
+	tasks    *taskBlock // nil when empty
+	mail     *mailBlock // an unbounded mail lane; nil when empty
+	lim      *mailLimit // a bounded mail lane instead; set at Init
 }
 
 // mailLimit is a bounded mail lane, under ingress.mu.

@@ -21,32 +21,34 @@ import (
 // a fast, unsynchronized path; from elsewhere they hop through the ingress
 // queue.
 type Loop struct {
-	// First, 32 bytes written only when the loop is set up or its side
-	// state made, which producers read on a wake-up: a host embedding the
-	// loop can put its own read-only fields on their line.
-	cfg  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
-	host Host                     // told of faults; see WithHost
-	side atomic.Pointer[loopSide] // rarely needed state, made on demand
-
-	// Then, next to the ingress's lock and task lane: what a producer
-	// touches on every submit, in as few cache lines as may be.
+	// First what a producer touches on every submit, in 64 bytes: an
+	// actor's cell keeps them on one cache line.
 	status atomic.Int32 // statusIdle / statusAwake: wake-up protocol
 	state  atomic.Int32 // State
 	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
 	in     ingress
 
+	// Then 48 bytes written only when the loop is set up, its side state
+	// made, or a loop beside it in its scheduler's list comes or goes;
+	// producers read the first three on a wake-up.
+	cfg                  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
+	host                 Host                     // told of faults; see WithHost
+	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
+	schedPrev, schedNext *Loop                    // the scheduler's list of open loops, under its mutex
+
 	// Loop goroutine only (bar the atomics), written as the loop runs:
-	// first what changes once a round or an activation, beside the
-	// ingress, then what changes with every callback, at the end.
-	pub       [numHot + 1]atomic.Uint64 // published counters and gauges; see metrics.go
-	nextDue   atomic.Int64              // earliest timer deadline while idle, for lock-free re-checks
-	promises  promiseList               // pending promises and unreported rejections
+	// first, beside the ingress, what a loop that uses no timer, promise
+	// or microtask never writes; then what changes once a round or an
+	// activation; then what changes with every callback, at the end.
+	nextDue   atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
+	promises  promiseList  // pending promises and unreported rejections
 	timers    *timerHeap
 	timerBase uint32 // where a dropped timer heap left off; see dropTimers
 	timerGen  uint32
-	micro     *ring      // made on first use, dropped when idle
-	tb        *taskBlock // the task batch taken from the ingress; nil when idle
-	mb        *mailBlock // an unbounded mail lane's batch; nil when idle
+	micro     *ring                     // made on first use, dropped when idle
+	tb        *taskBlock                // the task batch taken from the ingress; nil when idle
+	mb        *mailBlock                // an unbounded mail lane's batch; nil when idle
+	pub       [numHot + 1]atomic.Uint64 // published counters and gauges; see metrics.go
 	// flags (any goroutine): flagRunning, a standalone Run (or inline
 	// shutdown) owns the loop; flagTimerOps, off-loop timer requests wait
 	// in the side state; flagNotice, set by whoever queues a task or

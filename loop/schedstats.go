@@ -25,7 +25,7 @@ type WorkerStats struct {
 func (s *Scheduler) Stats() SchedulerStats {
 	st := SchedulerStats{Workers: make([]WorkerStats, len(s.workers))}
 	s.mu.Lock()
-	st.Loops, st.GlobalQueue = s.loops.len(), s.global.len()
+	st.Loops, st.GlobalQueue = s.count, s.global.len()
 	for _, w := range s.idle {
 		for i, x := range s.workers {
 			if x == w {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/bits"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,11 +44,12 @@ type Scheduler struct {
 	mu       sync.Mutex // guards everything below
 	global   loopRing
 	idle     []*worker
-	loops    loopSet // attached open loops
-	closed   bool    // no new loops
-	stopping bool    // workers exit when out of work
-	drained  bool    // empty is closed
-	live     int     // worker slots whose runner has not exited
+	loops    *Loop // attached open loops, threaded through Loop.schedNext
+	count    int
+	closed   bool // no new loops
+	stopping bool // workers exit when out of work
+	drained  bool // empty is closed
+	live     int  // worker slots whose runner has not exited
 	empty    chan struct{}
 
 	samplerAsleep bool          // every worker parked; popIdleLocked wakes the sampler
@@ -139,7 +139,7 @@ func (s *Scheduler) Clock() Clock { return s.clock }
 func (s *Scheduler) Loops() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.loops.len()
+	return s.count
 }
 
 // Shutdown shuts down every loop driven by s (each as by [Loop.Shutdown]),
@@ -183,13 +183,17 @@ func (s *Scheduler) Shutdown(ctx context.Context) error {
 
 // openLocked lists the open loops.
 func (s *Scheduler) openLocked() []*Loop {
-	return slices.Collect(s.loops.all())
+	open := make([]*Loop, 0, s.count)
+	for l := s.loops; l != nil; l = l.schedNext {
+		open = append(open, l)
+	}
+	return open
 }
 
 // drainedLocked closes empty and stops the workers once a closing
 // scheduler has no open loop left.
 func (s *Scheduler) drainedLocked() {
-	if s.loops.len() != 0 || !s.closed || s.drained {
+	if s.count != 0 || !s.closed || s.drained {
 		return
 	}
 	s.drained = true
@@ -221,7 +225,12 @@ func (s *Scheduler) attach(l *Loop) error {
 	if s.closed {
 		return ErrSchedulerClosed
 	}
-	s.loops.add(l)
+	l.schedNext = s.loops
+	if s.loops != nil {
+		s.loops.schedPrev = l
+	}
+	s.loops = l
+	s.count++
 	return nil
 }
 
@@ -229,7 +238,16 @@ func (s *Scheduler) attach(l *Loop) error {
 func (s *Scheduler) detach(l *Loop) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.loops.remove(l)
+	if l.schedPrev != nil {
+		l.schedPrev.schedNext = l.schedNext
+	} else {
+		s.loops = l.schedNext
+	}
+	if l.schedNext != nil {
+		l.schedNext.schedPrev = l.schedPrev
+	}
+	l.schedPrev, l.schedNext = nil, nil
+	s.count--
 	s.drainedLocked()
 }
 

@@ -162,7 +162,7 @@ func (s *Scheduler) heldByLocked(gid int64) StallObserver {
 	if gid == 0 {
 		return nil
 	}
-	for l := range s.loops.all() {
+	for l := s.loops; l != nil; l = l.schedNext {
 		if l.owner.Load() == gid {
 			o, _ := l.host.(StallObserver)
 			return o
