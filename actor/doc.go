@@ -87,8 +87,8 @@
 // it does not fail the actor.
 //
 // Idle actors hold no goroutine: their loops are driven by the system's
-// scheduler. An idle actor takes about 370 bytes in all (idle_actor in
-// bench/RESULTS.md), most of it the one 288-byte allocation that holds the
+// scheduler. An idle actor takes about 400 bytes in all (idle_actor in
+// bench/RESULTS.md), most of it the one 320-byte allocation that holds the
 // actor's runtime cell and its loop; the registry finds it by name without a
 // lock, so sends take none. Loggers are built on first use. A pending
 // keyed timer adds about 250 bytes (the timer, its callback and its loop's
