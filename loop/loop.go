@@ -37,9 +37,10 @@ type Loop struct {
 	schedPrev, schedNext *Loop                    // the scheduler's list of open loops, under its mutex
 
 	// Loop goroutine only (bar the atomics), written as the loop runs:
-	// first, beside the ingress, what a loop that uses no timer, promise
-	// or microtask never writes; then what changes once a round or an
-	// activation; then what changes with every callback, at the end.
+	// first what a loop that uses no timer, promise or microtask never
+	// writes; then what changes once a round or an activation; then what
+	// changes with every callback, at the end, where a host embedding the
+	// loop puts its own such fields.
 	nextDue   atomic.Int64 // earliest timer deadline while idle, for lock-free re-checks
 	promises  promiseList  // pending promises and unreported rejections
 	timers    *timerHeap
