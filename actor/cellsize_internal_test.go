@@ -14,8 +14,9 @@ import (
 const maxCellSize = 320
 
 // The loop's groups of fields, as the loop package's TestLoopLayout keeps
-// them: touched by producers from 0 (the first 32 bytes written by them),
-// read-only from loopReadOnlyFrom, written by the loop from
+// them: touched by producers from 0, read-only (written at set-up and on
+// changes to the scheduler's list) from loopReadOnlyFrom, written by the
+// loop from
 // loopWrittenFrom (first what only its timers, promises and microtasks
 // write), once a round from loopPerRoundFrom and with every callback from
 // loopPerCallFrom.
