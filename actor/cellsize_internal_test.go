@@ -3,6 +3,8 @@ package actor
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/troupe-go/troupe/internal/looplayout"
 )
 
 // maxCellSize bounds the cell, which holds the actor's loop: an idle actor
@@ -14,17 +16,12 @@ import (
 const maxCellSize = 320
 
 // The loop's groups of fields, as the loop package's TestLoopLayout keeps
-// them: touched by producers from 0, read-only (written at set-up and on
-// changes to the scheduler's list) from loopReadOnlyFrom, written by the
-// loop from
-// loopWrittenFrom (first what only its timers, promises and microtasks
-// write), once a round from loopPerRoundFrom and with every callback from
-// loopPerCallFrom.
+// them (see looplayout).
 const (
-	loopReadOnlyFrom = 64
-	loopWrittenFrom  = 112
-	loopPerRoundFrom = 152
-	loopPerCallFrom  = 200
+	loopReadOnlyFrom = looplayout.ReadOnlyFrom
+	loopWrittenFrom  = looplayout.WrittenFrom
+	loopPerRoundFrom = looplayout.PerRoundFrom
+	loopPerCallFrom  = looplayout.PerCallFrom
 )
 
 // The cell stays within its size class; what most actors never use

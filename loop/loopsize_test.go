@@ -3,6 +3,8 @@ package loop
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/troupe-go/troupe/internal/looplayout"
 )
 
 // maxLoopSize bounds the loop, which an actor's cell embeds (see the actor
@@ -10,25 +12,24 @@ import (
 // 224-byte class.
 const maxLoopSize = 224
 
-// Where the loop's groups of fields begin: an embedding host lines them
-// up with cache lines (the actor package's TestCellLines repeats them).
+// The groups' offsets, which an embedding host lines up with cache lines
+// (the actor package's TestCellLines reads them too).
 const (
-	loopProducerFrom  = 0   // the ingress and the wake-up word: every producer touches them
-	loopReadOnlyFrom  = 64  // config, host, side state, list links: written at set-up and on list changes
-	loopWrittenFrom   = 112 // written as the loop runs, first what only timers, promises and microtasks write
-	loopPerRoundFrom  = 152 // written once a round or an activation
-	loopPerCallFrom   = 200 // written with every callback (flags to the end)
-	loopProducerBytes = 64
+	loopProducerFrom  = looplayout.ProducersFrom
+	loopProducerBytes = looplayout.ProducerBytes
+	loopReadOnlyFrom  = looplayout.ReadOnlyFrom
+	loopWrittenFrom   = looplayout.WrittenFrom
+	loopPerRoundFrom  = looplayout.PerRoundFrom
+	loopPerCallFrom   = looplayout.PerCallFrom
 )
 
 // The loop stays within its budget, in five groups: what every producer
 // touches (the wake-up word and the ingress) in its first 64 bytes; 48
 // bytes written only when the loop is set up, its side state made or its
 // scheduler's list changes beside it (config, host, side state, list
-// links), which producers read on a wake-up; then what
-// only a
-// loop's timers, promises and microtasks write; then what the loop writes
-// once a round or an activation; then what it writes with every callback.
+// links), which producers read on a wake-up; then what only a loop's
+// timers, promises and microtasks write; then what the loop writes once a
+// round or an activation; then what it writes with every callback.
 func TestLoopLayout(t *testing.T) {
 	var l Loop
 	if got := unsafe.Sizeof(l); got > maxLoopSize {
