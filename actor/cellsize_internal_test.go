@@ -15,15 +15,6 @@ import (
 // lines (see cell).
 const maxCellSize = 320
 
-// The loop's groups of fields, as the loop package's TestLoopLayout keeps
-// them (see looplayout).
-const (
-	loopReadOnlyFrom = looplayout.ReadOnlyFrom
-	loopWrittenFrom  = looplayout.WrittenFrom
-	loopPerRoundFrom = looplayout.PerRoundFrom
-	loopPerCallFrom  = looplayout.PerCallFrom
-)
-
 // The cell stays within its size class; what most actors never use
 // belongs in cellRare or the loop's side state.
 func TestCellSize(t *testing.T) {
@@ -61,13 +52,13 @@ func writerOf(off uintptr) writer {
 		return perCall
 	case off < loopAt || off >= loopAt+unsafe.Sizeof(c.l):
 		return nobody
-	case off < loopAt+loopReadOnlyFrom:
+	case off < loopAt+looplayout.ReadOnlyFrom:
 		return producers
-	case off < loopAt+loopWrittenFrom:
+	case off < loopAt+looplayout.WrittenFrom:
 		return nobody
-	case off < loopAt+loopPerRoundFrom:
+	case off < loopAt+looplayout.PerRoundFrom:
 		return quiet
-	case off < loopAt+loopPerCallFrom:
+	case off < loopAt+looplayout.PerCallFrom:
 		return perRound
 	}
 	return perCall
@@ -88,7 +79,7 @@ func TestCellLines(t *testing.T) {
 	}{
 		{"path", unsafe.Offsetof(c.path), unsafe.Sizeof(c.path), nobody},
 		{"cfg", unsafe.Offsetof(c.cfg), unsafe.Sizeof(c.cfg), nobody},
-		{"the loop's ingress and wake-up word", loopAt, loopReadOnlyFrom, quiet},
+		{"the loop's ingress and wake-up word", loopAt, looplayout.ReadOnlyFrom, quiet},
 	}
 	for _, ck := range checks {
 		for b := ck.off; b < ck.off+ck.len; b++ {

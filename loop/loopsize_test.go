@@ -12,17 +12,6 @@ import (
 // 224-byte class.
 const maxLoopSize = 224
 
-// The groups' offsets, which an embedding host lines up with cache lines
-// (the actor package's TestCellLines reads them too).
-const (
-	loopProducerFrom  = looplayout.ProducersFrom
-	loopProducerBytes = looplayout.ProducerBytes
-	loopReadOnlyFrom  = looplayout.ReadOnlyFrom
-	loopWrittenFrom   = looplayout.WrittenFrom
-	loopPerRoundFrom  = looplayout.PerRoundFrom
-	loopPerCallFrom   = looplayout.PerCallFrom
-)
-
 // The loop stays within its budget, in five groups: what every producer
 // touches (the wake-up word and the ingress) in its first 64 bytes; 48
 // bytes written only when the loop is set up, its side state made or its
@@ -41,27 +30,27 @@ func TestLoopLayout(t *testing.T) {
 		off      uintptr
 		from, to uintptr
 	}{
-		{"cfg", unsafe.Offsetof(l.cfg), loopReadOnlyFrom, loopWrittenFrom},
-		{"host", unsafe.Offsetof(l.host), loopReadOnlyFrom, loopWrittenFrom},
-		{"side", unsafe.Offsetof(l.side), loopReadOnlyFrom, loopWrittenFrom},
-		{"schedNext", unsafe.Offsetof(l.schedNext), loopReadOnlyFrom, loopWrittenFrom},
-		{"status", unsafe.Offsetof(l.status), loopProducerFrom, loopReadOnlyFrom},
-		{"owner", unsafe.Offsetof(l.owner), loopProducerFrom, loopReadOnlyFrom},
-		{"in (end)", unsafe.Offsetof(l.in) + unsafe.Sizeof(l.in) - 1, loopProducerFrom, loopReadOnlyFrom},
-		{"nextDue", unsafe.Offsetof(l.nextDue), loopWrittenFrom, loopPerRoundFrom},
-		{"micro (end)", unsafe.Offsetof(l.micro) + unsafe.Sizeof(l.micro) - 1, loopWrittenFrom, loopPerRoundFrom},
-		{"tb", unsafe.Offsetof(l.tb), loopPerRoundFrom, loopPerCallFrom},
-		{"pub (end)", unsafe.Offsetof(l.pub) + unsafe.Sizeof(l.pub) - 1, loopPerRoundFrom, loopPerCallFrom},
-		{"flags", unsafe.Offsetof(l.flags), loopPerCallFrom, maxLoopSize},
-		{"nowStale", unsafe.Offsetof(l.nowStale), loopPerCallFrom, maxLoopSize},
-		{"delta", unsafe.Offsetof(l.delta), loopPerCallFrom, maxLoopSize},
+		{"cfg", unsafe.Offsetof(l.cfg), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
+		{"host", unsafe.Offsetof(l.host), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
+		{"side", unsafe.Offsetof(l.side), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
+		{"schedNext", unsafe.Offsetof(l.schedNext), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
+		{"status", unsafe.Offsetof(l.status), looplayout.ProducersFrom, looplayout.ReadOnlyFrom},
+		{"owner", unsafe.Offsetof(l.owner), looplayout.ProducersFrom, looplayout.ReadOnlyFrom},
+		{"in (end)", unsafe.Offsetof(l.in) + unsafe.Sizeof(l.in) - 1, looplayout.ProducersFrom, looplayout.ReadOnlyFrom},
+		{"nextDue", unsafe.Offsetof(l.nextDue), looplayout.WrittenFrom, looplayout.PerRoundFrom},
+		{"micro (end)", unsafe.Offsetof(l.micro) + unsafe.Sizeof(l.micro) - 1, looplayout.WrittenFrom, looplayout.PerRoundFrom},
+		{"tb", unsafe.Offsetof(l.tb), looplayout.PerRoundFrom, looplayout.PerCallFrom},
+		{"pub (end)", unsafe.Offsetof(l.pub) + unsafe.Sizeof(l.pub) - 1, looplayout.PerRoundFrom, looplayout.PerCallFrom},
+		{"flags", unsafe.Offsetof(l.flags), looplayout.PerCallFrom, maxLoopSize},
+		{"nowStale", unsafe.Offsetof(l.nowStale), looplayout.PerCallFrom, maxLoopSize},
+		{"delta", unsafe.Offsetof(l.delta), looplayout.PerCallFrom, maxLoopSize},
 	}
 	for _, f := range fields {
 		if f.off < f.from || f.off >= f.to {
 			t.Errorf("Loop.%s at %d, outside its group [%d, %d)", f.name, f.off, f.from, f.to)
 		}
 	}
-	if got := unsafe.Offsetof(l.in) + unsafe.Sizeof(l.in) - unsafe.Offsetof(l.status); got != loopProducerBytes {
-		t.Errorf("the producers' group is %d bytes, not %d", got, loopProducerBytes)
+	if got := unsafe.Offsetof(l.in) + unsafe.Sizeof(l.in) - unsafe.Offsetof(l.status); got != looplayout.ProducerBytes {
+		t.Errorf("the producers' group is %d bytes, not %d", got, looplayout.ProducerBytes)
 	}
 }
