@@ -59,6 +59,19 @@ func do(t testing.TB, l *loop.Loop, fn func()) {
 	wait(t, done)
 }
 
+// roundDone waits until the round running now (or the next, on an idle
+// loop) has ended, so its counters are published: do's task can run in the
+// same round as the tasks before it, before that round publishes, but an
+// immediate queued by an immediate runs in a later round (as in Node).
+func roundDone(t testing.TB, l *loop.Loop) {
+	t.Helper()
+	done := make(chan struct{})
+	do(t, l, func() {
+		l.SetImmediate(func() { l.SetImmediate(func() { close(done) }) })
+	})
+	wait(t, done)
+}
+
 func wait(t testing.TB, ch <-chan struct{}) {
 	t.Helper()
 	select {
@@ -106,7 +119,7 @@ func waitTimerPhase(t testing.TB, l *loop.Loop, vc *loop.VirtualClock) {
 	for {
 		select {
 		case <-marker:
-			do(t, l, func() {}) // the marker's round has finished
+			roundDone(t, l) // the marker's round has finished
 			return
 		case <-deadline:
 			t.Fatal("marker timer never fired (hang guard)")

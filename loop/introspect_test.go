@@ -22,12 +22,12 @@ func TestMetricsCountWatchedFDs(t *testing.T) {
 			}
 		}
 	})
-	do(t, l, func() {}) // a round later: published
+	roundDone(t, l)
 	if m := l.Metrics(); m.FDsWatched != 2 || m.TimersPending != 0 {
 		t.Fatalf("fds watched %d, timers pending %d; want 2, 0", m.FDsWatched, m.TimersPending)
 	}
 	do(t, l, func() { l.UnwatchFD(uintptr(b)) })
-	do(t, l, func() {})
+	roundDone(t, l)
 	if m := l.Metrics(); m.FDsWatched != 1 {
 		t.Fatalf("fds watched %d after an unwatch, want 1", m.FDsWatched)
 	}
