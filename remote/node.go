@@ -56,6 +56,7 @@ type Node struct {
 	kinds   map[string]actor.Factory
 
 	in      inbound       // onMessage's memory; used on its goroutine only
+	inGate  handlerGate   // shut once the connection is: no handler runs after
 	stop    chan struct{} // closed by Close: stops the heartbeat
 	workers sync.WaitGroup
 	stats   counters
@@ -141,7 +142,7 @@ func (n *Node) subscribe() error {
 		{hbRoot + ".*", n.onHeartbeat},
 	} {
 		subj, h := s.subj, s.h
-		sub, err := n.nc.Subscribe(subj, h)
+		sub, err := n.nc.Subscribe(subj, n.inGate.wrap(h))
 		if err != nil {
 			return fmt.Errorf("remote: subscribe %s: %w", subj, err)
 		}
@@ -258,6 +259,7 @@ func (n *Node) leave() bool {
 // shutdownConn closes the connection and the embedded server.
 func (n *Node) shutdownConn() {
 	n.nc.Close()
+	n.inGate.close()
 	if n.srv != nil {
 		n.srv.Shutdown()
 		n.srv.WaitForShutdown()
