@@ -35,7 +35,6 @@ type cell struct {
 	stashed bool        // Receive stashed the message it handles; handle keeps it
 	timers  *keyedTimer // keyed timers; see Timers and timertable.go
 
-	_ [16]byte // free: keeps the last line the senders'
 
 	// The last line: read by every sender (path, by the registry's lookup;
 	// cfg, its mailbox policy), by the loop (actor, with every message),

@@ -31,6 +31,11 @@ type ingress struct {
 	tasks    *taskBlock // nil when empty
 	mail     *mailBlock // an unbounded mail lane; nil when empty
 	lim      *mailLimit // a bounded mail lane instead; set at Init
+	// first holds the message of the oldest letter of an unbounded lane
+	// that was empty when it came, if it has no Reply: the common single
+	// tell to an idle actor then takes no block from the pool and gives
+	// none back. Letters behind it go to blocks.
+	first any
 }
 
 // mailLimit is a bounded mail lane, under ingress.mu.
@@ -73,10 +78,29 @@ func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error
 	if q.lim != nil {
 		return q.postBounded(m, over) // unlocks
 	}
-	appendItem(&q.mail, &mailBlocks, m)
+	if q.mail == nil && q.first == nil && m.Reply == nil && m.Msg != nil {
+		q.first = m.Msg
+	} else {
+		appendItem(&q.mail, &mailBlocks, m)
+	}
 	count(&q.mailN, 1)
 	q.mu.Unlock()
 	return Mail{}, false, nil
+}
+
+// takeMail takes the oldest letters of an unbounded lane: the letter in
+// first alone if there is one, else the lane's whole batch.
+func (q *ingress) takeMail() (first any, batch *mailBlock) {
+	q.mu.Lock()
+	if first = q.first; first != nil {
+		q.first = nil
+		count(&q.mailN, -1)
+	} else {
+		batch, q.mail = q.mail, nil
+		q.mailN.Store(0)
+	}
+	q.mu.Unlock()
+	return first, batch
 }
 
 // count adds n to one of the ingress's counters (size, mailN),
@@ -201,6 +225,10 @@ func (q *ingress) drainMail() []Mail {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var batch []Mail
+	if q.first != nil {
+		batch = append(batch, Mail{Msg: q.first})
+		q.first = nil
+	}
 	for b := q.mail; b != nil; b = b.next {
 		batch = append(batch, b.s...)
 	}

@@ -114,10 +114,14 @@ func (l *Loop) nextMail() (Mail, bool) {
 		return m, ok
 	}
 	l.mb.release(&mailBlocks)
-	l.mb = takeLane(&l.in, &l.in.mail, &l.in.mailN)
+	first, batch := l.in.takeMail()
+	l.mb = batch
 	// After the swap: a timer request made before a letter in this batch
 	// by the same goroutine is then applied before that letter arrives.
 	l.applyTimerOps()
+	if first != nil {
+		return Mail{Msg: first}, true
+	}
 	return l.nextMail()
 }
 

@@ -8,20 +8,21 @@ package looplayout
 // Offsets in a loop.Loop, in bytes.
 const (
 	// ProducersFrom begins the ingress and the wake-up word, which every
-	// producer touches: ProducerBytes of them.
+	// producer touches: ProducerBytes of them, the last 16 (the ingress's
+	// first letter) written only by a post to an empty lane.
 	ProducersFrom = 0
-	ProducerBytes = 64
+	ProducerBytes = 80
 	// ReadOnlyFrom begins the config, host, side state and list links,
 	// written at set-up and when the scheduler's list changes beside the
 	// loop.
-	ReadOnlyFrom = 64
+	ReadOnlyFrom = 80
 	// WrittenFrom begins what the loop writes as it runs, first what only
 	// its timers, promises and microtasks write.
-	WrittenFrom = 112
+	WrittenFrom = 128
 	// PerRoundFrom begins what the loop writes once a round or an
 	// activation.
-	PerRoundFrom = 152
+	PerRoundFrom = 168
 	// PerCallFrom begins what the loop writes with every callback, to its
 	// end.
-	PerCallFrom = 200
+	PerCallFrom = 216
 )
