@@ -18,7 +18,9 @@ import (
 // The cell is 320 bytes, a size class of the allocator that is a multiple
 // of 64, so every cell starts on a cache line and its fields keep to
 // their lines: the loop's first line (its ingress and wake-up word),
-// which senders write; the cell's last, which senders read (path) and
+// which senders write (and the ingress's first letter, at the start of
+// the next, only when they post to an empty lane); the cell's last, which
+// senders read (path) and
 // nobody writes once it runs; and between them what the loop writes as it
 // handles messages. A 288-byte cell saved 32 bytes an actor but started
 // 32 bytes into a line every other time, sharing the lines at its ends
@@ -34,7 +36,6 @@ type cell struct {
 	inRecv  bool        // Receive is running
 	stashed bool        // Receive stashed the message it handles; handle keeps it
 	timers  *keyedTimer // keyed timers; see Timers and timertable.go
-
 
 	// The last line: read by every sender (path, by the registry's lookup;
 	// cfg, its mailbox policy), by the loop (actor, with every message),
