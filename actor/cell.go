@@ -18,13 +18,12 @@ import (
 // The cell is 320 bytes, a size class of the allocator that is a multiple of
 // 64, so every cell starts on a cache line and its fields keep to their
 // lines: the loop's first line (its ingress and wake-up word), which senders
-// write (and the ingress's first letter, at the start of the next, only when
-// they post to an empty lane); the cell's last, which senders read (path)
-// and nobody writes once it runs; and between them what the loop writes as
-// it handles messages. A 288-byte cell saved 32 bytes an actor but started
-// 32 bytes into a line every other time, sharing the lines at its ends with
-// other objects: fan-in to an actor placed so ran 1.5 to 2.5 times slower,
-// whatever the order of its fields. TestCellLines checks the lines.
+// write; the cell's last, which senders read (path) and nobody writes once
+// it runs; and between them what the loop writes as it handles messages. A
+// 288-byte cell saved 32 bytes an actor but started 32 bytes into a line
+// every other time, sharing the lines at its ends with other objects: fan-in
+// to an actor placed so ran 1.5 to 2.5 times slower, whatever the order of
+// its fields. TestCellLines checks the lines.
 type cell struct {
 	l loop.Loop // embedded: the actor and its loop are one allocation; see loop's TestLoopLayout
 

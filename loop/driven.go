@@ -32,8 +32,8 @@ func (l *Loop) runActivation(gid int64) bool {
 	// From here on another worker may activate the loop: read only
 	// atomics. Work that arrived after hasWork wins the CAS either here or
 	// in its producer's notify, never in both, never in neither.
-	l.status.Store(statusIdle)
-	return l.idleRecheck() && l.status.CompareAndSwap(statusIdle, statusAwake)
+	l.in.status.Store(statusIdle)
+	return l.idleRecheck() && l.in.status.CompareAndSwap(statusIdle, statusAwake)
 }
 
 // idleRecheck reports, from atomics only, whether an idle loop has work.

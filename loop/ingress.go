@@ -19,9 +19,13 @@ import (
 // letter not yet delivered, and a drop of the oldest must reach it. One
 // queue per lane keeps per-producer FIFO trivially.
 type ingress struct {
-	mu     sync.Mutex
-	size   atomic.Int32 // len(tasks), readable without the lock
-	mailN  atomic.Int32 // letters queued in the lane, readable without the lock
+	mu    sync.Mutex
+	size  atomic.Int32 // len(tasks), readable without the lock
+	mailN atomic.Int32 // letters queued in the lane, readable without the lock
+	// status is the loop's wake-up word (statusIdle / statusAwake), which
+	// a producer reads after each post: here, in bytes the ingress would
+	// pad anyway, so that the ingress and it fill one cache line.
+	status atomic.Int32
 	closed bool
 	// mailHost: the loop's host is a MailHost (set at Init). Read by
 	// every Post: here, on the line senders touch anyway, not among the
@@ -88,17 +92,14 @@ func (q *ingress) post(m Mail, over Overflow) (old Mail, dropped bool, err error
 	return Mail{}, false, nil
 }
 
-// takeMail takes the oldest letters of an unbounded lane: the letter in
-// first alone if there is one, else the lane's whole batch.
+// takeMail takes every letter of an unbounded lane, leaving it empty:
+// the first letter's message, if one waits there, and the batch of
+// blocks behind it (nil if none).
 func (q *ingress) takeMail() (first any, batch *mailBlock) {
 	q.mu.Lock()
-	if first = q.first; first != nil {
-		q.first = nil
-		count(&q.mailN, -1)
-	} else {
-		batch, q.mail = q.mail, nil
-		q.mailN.Store(0)
-	}
+	first, batch = q.first, q.mail
+	q.first, q.mail = nil, nil
+	q.mailN.Store(0)
 	q.mu.Unlock()
 	return first, batch
 }

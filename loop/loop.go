@@ -21,18 +21,15 @@ import (
 // a fast, unsynchronized path; from elsewhere they hop through the ingress
 // queue.
 type Loop struct {
-	// First what a producer touches on every submit, in 80 bytes: an
-	// actor's cell keeps the first 64 on one cache line, and the ingress's
-	// first letter, written only by a post to an empty mail lane, on the
-	// next, beside fields written only at set-up.
-	status atomic.Int32 // statusIdle / statusAwake: wake-up protocol
-	state  atomic.Int32 // State
-	owner  atomic.Int64 // goroutine running the loop's callbacks now, 0 if none
-	in     ingress
+	// First what a producer touches on every submit, the ingress with the
+	// wake-up word, in 64 bytes: an actor's cell keeps them on one cache
+	// line.
+	in ingress
 
-	// Then 48 bytes written only when the loop is set up, its side state
-	// made, or a loop beside it in its scheduler's list comes or goes;
-	// producers read the first three on a wake-up.
+	// Then 56 bytes written only when the loop is set up or shuts down,
+	// its side state made, or a loop beside it in its scheduler's list
+	// comes or goes; producers read cfg on a wake-up.
+	state                atomic.Int32             // State
 	cfg                  *loopConfig              // shared unless the loop's options set hooks; names the scheduler
 	host                 Host                     // told of faults; see WithHost
 	side                 atomic.Pointer[loopSide] // rarely needed state, made on demand
@@ -52,6 +49,7 @@ type Loop struct {
 	tb        *taskBlock                // the task batch taken from the ingress; nil when idle
 	mb        *mailBlock                // an unbounded mail lane's batch; nil when idle
 	pub       [numHot + 1]atomic.Uint64 // published counters and gauges; see metrics.go
+	owner     atomic.Int64              // goroutine running the loop's callbacks now, 0 if none
 	// flags (any goroutine): flagRunning, a standalone Run (or inline
 	// shutdown) owns the loop; flagTimerOps, off-loop timer requests wait
 	// in the side state; flagNotice, set by whoever queues a task or
@@ -205,7 +203,7 @@ func (l *Loop) Init(opts ...Option) error {
 	if s.clock == nil {
 		s.clock = theRealClock
 	}
-	l.status.Store(statusAwake) // not parked until Run parks it
+	l.in.status.Store(statusAwake) // not parked until Run parks it
 	return nil
 }
 
@@ -310,7 +308,7 @@ func (l *Loop) Submit(fn func()) error {
 // its channel, an idle driven loop by scheduling it. The status flag
 // coalesces wake-ups: only the first arrival after the loop went idle pays.
 func (l *Loop) notify() {
-	if l.status.Load() != statusIdle || !l.status.CompareAndSwap(statusIdle, statusAwake) {
+	if l.in.status.Load() != statusIdle || !l.in.status.CompareAndSwap(statusIdle, statusAwake) {
 		return
 	}
 	if s := l.scheduler(); s != nil {

@@ -13,11 +13,10 @@ import (
 const maxLoopSize = 240
 
 // The loop stays within its budget, in five groups: what every producer
-// touches (the wake-up word and the ingress) in its first 80 bytes (the
-// last 16 written only by a post to an empty mail lane); 48
-// bytes written only when the loop is set up, its side state made or its
-// scheduler's list changes beside it (config, host, side state, list
-// links), which producers read on a wake-up; then what only a loop's
+// touches (the ingress, with the wake-up word and the first letter) in its
+// first 64 bytes; 56 bytes written only when the loop is set up or shuts
+// down, its side state made or its scheduler's list changes beside it
+// (state, config, host, side state, list links); then what only a loop's
 // timers, promises and microtasks write; then what the loop writes once a
 // round or an activation; then what it writes with every callback.
 func TestLoopLayout(t *testing.T) {
@@ -35,8 +34,8 @@ func TestLoopLayout(t *testing.T) {
 		{"host", unsafe.Offsetof(l.host), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
 		{"side", unsafe.Offsetof(l.side), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
 		{"schedNext", unsafe.Offsetof(l.schedNext), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
-		{"status", unsafe.Offsetof(l.status), looplayout.ProducersFrom, looplayout.ReadOnlyFrom},
-		{"owner", unsafe.Offsetof(l.owner), looplayout.ProducersFrom, looplayout.ReadOnlyFrom},
+		{"state", unsafe.Offsetof(l.state), looplayout.ReadOnlyFrom, looplayout.WrittenFrom},
+		{"owner", unsafe.Offsetof(l.owner), looplayout.PerRoundFrom, looplayout.PerCallFrom},
 		{"in (end)", unsafe.Offsetof(l.in) + unsafe.Sizeof(l.in) - 1, looplayout.ProducersFrom, looplayout.ReadOnlyFrom},
 		{"nextDue", unsafe.Offsetof(l.nextDue), looplayout.WrittenFrom, looplayout.PerRoundFrom},
 		{"micro (end)", unsafe.Offsetof(l.micro) + unsafe.Sizeof(l.micro) - 1, looplayout.WrittenFrom, looplayout.PerRoundFrom},
@@ -51,7 +50,7 @@ func TestLoopLayout(t *testing.T) {
 			t.Errorf("Loop.%s at %d, outside its group [%d, %d)", f.name, f.off, f.from, f.to)
 		}
 	}
-	if got := unsafe.Offsetof(l.in) + unsafe.Sizeof(l.in) - unsafe.Offsetof(l.status); got != looplayout.ProducerBytes {
+	if got := unsafe.Sizeof(l.in); got != looplayout.ProducerBytes {
 		t.Errorf("the producers' group is %d bytes, not %d", got, looplayout.ProducerBytes)
 	}
 }

@@ -72,7 +72,7 @@ func (l *Loop) park(ctx context.Context) error {
 	}
 	l.armWake()
 	l.idleTrim()
-	l.status.Store(statusIdle)
+	l.in.status.Store(statusIdle)
 	if l.hasWork() || (l.cfg.untilIdle && !l.alive()) {
 		l.unpark()
 		return nil
@@ -94,7 +94,7 @@ func (l *Loop) park(ctx context.Context) error {
 // unpark takes the loop out of the parked state; if a producer got there
 // first, it consumes the token that producer sends.
 func (l *Loop) unpark() {
-	if !l.status.CompareAndSwap(statusIdle, statusAwake) {
+	if !l.in.status.CompareAndSwap(statusIdle, statusAwake) {
 		<-l.side.Load().wake
 	}
 }

@@ -17,7 +17,7 @@ func TestWakeQueueFiresDueEntries(t *testing.T) {
 	entries := make([]*wakeEntry, n)
 	for i := range loops {
 		l := &Loop{}
-		l.status.Store(statusIdle)
+		l.in.status.Store(statusIdle)
 		l.sideState().wake = make(chan struct{}, 1)
 		loops[i] = l
 		entries[i] = &wakeEntry{l: l, q: q, idx: -1}
@@ -27,14 +27,14 @@ func TestWakeQueueFiresDueEntries(t *testing.T) {
 	q.remove(entries[20])                           // disarmed
 	vc.Advance(50 * time.Millisecond)
 	for i, l := range loops {
-		woke := l.status.Load() == statusAwake
+		woke := l.in.status.Load() == statusAwake
 		want := i < 50 && i != 10 && i != 20
 		if woke != want {
 			t.Fatalf("loop %d woke=%v, want %v", i, woke, want)
 		}
 	}
 	vc.Advance(time.Second)
-	if !(loops[10].status.Load() == statusAwake) || loops[20].status.Load() == statusAwake {
+	if !(loops[10].in.status.Load() == statusAwake) || loops[20].in.status.Load() == statusAwake {
 		t.Fatal("moved entry did not fire, or removed entry fired")
 	}
 	if q.n != 0 {

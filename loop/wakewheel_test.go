@@ -120,7 +120,7 @@ func TestWakeWheelArmsExactDeadline(t *testing.T) {
 	loops := make([]*Loop, len(whens))
 	for i, w := range whens {
 		l := &Loop{}
-		l.status.Store(statusIdle)
+		l.in.status.Store(statusIdle)
 		l.sideState().wake = make(chan struct{}, 1)
 		loops[i] = l
 		q.set(&wakeEntry{l: l, q: q, idx: -1}, w)
@@ -134,7 +134,7 @@ func TestWakeWheelArmsExactDeadline(t *testing.T) {
 		}
 		vc.AdvanceTo(at)
 		for i, l := range loops {
-			if woke := l.status.Load() == statusAwake; woke != (whens[i] <= w) {
+			if woke := l.in.status.Load() == statusAwake; woke != (whens[i] <= w) {
 				t.Fatalf("at %d: loop due %d woke=%v", w, whens[i], woke)
 			}
 		}
@@ -172,7 +172,7 @@ func TestWakeWheelHammer(t *testing.T) {
 		es := make([]*wakeEntry, perG)
 		for i := range es {
 			l := &Loop{}
-			l.status.Store(statusIdle)
+			l.in.status.Store(statusIdle)
 			l.sideState().wake = make(chan struct{}, 1)
 			es[i] = &wakeEntry{l: l, q: q, idx: -1}
 		}
@@ -188,7 +188,7 @@ func TestWakeWheelHammer(t *testing.T) {
 					lastArmed[g][i] = false
 					continue
 				}
-				es[i].l.status.Store(statusIdle)
+				es[i].l.in.status.Store(statusIdle)
 				q.set(es[i], vc.Now()+rng.Int64N(int64(time.Hour)))
 				lastArmed[g][i] = true
 			}
@@ -200,7 +200,7 @@ func TestWakeWheelHammer(t *testing.T) {
 	vc.Advance(2 * time.Hour)
 	for g, es := range all {
 		for i, e := range es {
-			if lastArmed[g][i] && e.l.status.Load() != statusAwake {
+			if lastArmed[g][i] && e.l.in.status.Load() != statusAwake {
 				t.Fatalf("goroutine %d loop %d: armed but never woken", g, i)
 			}
 		}
@@ -282,7 +282,7 @@ func BenchmarkWakeQueue(b *testing.B) {
 	}
 	const window = int64(10 * time.Minute)
 	awake := &Loop{} // notify on an awake loop is a no-op: only the queue is timed
-	awake.status.Store(statusAwake)
+	awake.in.status.Store(statusAwake)
 	for _, armed := range []int{10_000, 100_000, 1_000_000} {
 		rng := rand.New(rand.NewPCG(15, uint64(armed)))
 		deadlines := make([]int64, armed+4096)

@@ -7,21 +7,20 @@ package looplayout
 
 // Offsets in a loop.Loop, in bytes.
 const (
-	// ProducersFrom begins the ingress and the wake-up word, which every
-	// producer touches: ProducerBytes of them, the last 16 (the ingress's
-	// first letter) written only by a post to an empty lane.
+	// ProducersFrom begins the ingress, with the wake-up word, which every
+	// producer touches: ProducerBytes of them.
 	ProducersFrom = 0
-	ProducerBytes = 80
-	// ReadOnlyFrom begins the config, host, side state and list links,
-	// written at set-up and when the scheduler's list changes beside the
-	// loop.
-	ReadOnlyFrom = 80
+	ProducerBytes = 64
+	// ReadOnlyFrom begins the state, config, host, side state and list
+	// links, written at set-up and shutdown and when the scheduler's list
+	// changes beside the loop.
+	ReadOnlyFrom = 64
 	// WrittenFrom begins what the loop writes as it runs, first what only
 	// its timers, promises and microtasks write.
-	WrittenFrom = 128
+	WrittenFrom = 120
 	// PerRoundFrom begins what the loop writes once a round or an
 	// activation.
-	PerRoundFrom = 168
+	PerRoundFrom = 160
 	// PerCallFrom begins what the loop writes with every callback, to its
 	// end.
 	PerCallFrom = 216
