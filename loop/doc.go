@@ -43,7 +43,7 @@
 // worker takes that worker's next slot and runs right after, on the same
 // goroutine, so a ping-pong between two loops costs queue operations, not
 // goroutine switches. An idle driven loop holds no goroutine and no fd, and
-// about 250 bytes of memory (BenchmarkIdleLoop; idle_loop in
+// about 260 bytes of memory (BenchmarkIdleLoop; idle_loop in
 // bench/RESULTS.md).
 //
 // # Timers of idle loops
