@@ -14,10 +14,12 @@ import (
 // lock once per batch, not once per task. An unbounded mail lane is swapped
 // the same way. A lane's array lives in a block that circulates between
 // loops (see taskBlock): an idle loop keeps no array, and steady traffic
-// allocates none. A bounded one
-// is taken one letter at a time, under the lock: its bound must count every
-// letter not yet delivered, and a drop of the oldest must reach it. One
-// queue per lane keeps per-producer FIFO trivially.
+// allocates none. The oldest letter of an unbounded lane that was empty
+// when it came waits in the ingress itself (first), unless it has a
+// Reply, so a single tell to an idle loop needs no block at all. A
+// bounded lane is taken one letter at a time, under the lock: its bound
+// must count every letter not yet delivered, and a drop of the oldest must
+// reach it. One queue per lane keeps per-producer FIFO trivially.
 type ingress struct {
 	mu    sync.Mutex
 	size  atomic.Int32 // len(tasks), readable without the lock
