@@ -131,7 +131,7 @@ func (l *Loop) refill() bool {
 		return false
 	}
 	l.tb.release(&taskBlocks)
-	l.tb = takeLane(&l.in, &l.in.tasks, &l.in.size)
+	l.tb = l.in.takeTasks()
 	// After the swap: a timer request made before a task in this batch by
 	// the same goroutine is then applied before that task runs.
 	l.applyTimerOps()

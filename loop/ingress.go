@@ -212,13 +212,13 @@ func (q *ingress) close() {
 	q.mu.Unlock()
 }
 
-// takeLane takes the whole batch of one lane (the tasks, or an unbounded
-// mail lane) with its count n, leaving the lane empty; nil if none.
-func takeLane[T any](q *ingress, lane **block[T], n *atomic.Int32) *block[T] {
+// takeTasks takes the task lane's whole batch, leaving it empty; nil if
+// none. (An unbounded mail lane is taken by takeMail.)
+func (q *ingress) takeTasks() *taskBlock {
 	q.mu.Lock()
-	batch := *lane
-	*lane = nil
-	n.Store(0)
+	batch := q.tasks
+	q.tasks = nil
+	q.size.Store(0)
 	q.mu.Unlock()
 	return batch
 }
