@@ -40,12 +40,11 @@ type Node struct {
 	hb     string // this node's heartbeat subject
 	// inc tells this run of the node from earlier ones of the same name:
 	// heartbeats carry it, so that a peer sees a restart as a loss.
-	inc    uint64
-	corr   atomic.Uint64
-	gate   sync.RWMutex // held for reading while queueing; Close takes it to stop that
-	down   bool         // closed: nothing more is queued
-	mu     sync.Mutex
-	closed bool
+	inc     uint64
+	corr    atomic.Uint64
+	outGate gate // passed while queueing; closed when the node leaves: nothing more is queued
+	mu      sync.Mutex
+	closed  bool
 	// peers maps node names to *peer; every send looks its peer up, so
 	// lookups take no lock. A peer lost for long is forgotten.
 	peers sync.Map
@@ -56,7 +55,7 @@ type Node struct {
 	kinds   map[string]actor.Factory
 
 	in      inbound       // onMessage's memory; used on its goroutine only
-	inGate  handlerGate   // shut once the connection is: no handler runs after
+	inGate  gate          // closed once the connection is: no handler runs after
 	stop    chan struct{} // closed by Close: stops the heartbeat
 	workers sync.WaitGroup
 	stats   counters
@@ -240,9 +239,7 @@ func (n *Node) leave() bool {
 	n.asks, n.watches = map[uint64]*pendingAsk{}, map[string]map[watchKey]struct{}{}
 	n.mu.Unlock()
 	transport.Detach(n.sys)
-	n.gate.Lock()
-	n.down = true
-	n.gate.Unlock()
+	n.outGate.close()
 	close(n.stop)
 	why := fmt.Errorf("%w: %s", ErrClosed, n.name)
 	for _, a := range asks {

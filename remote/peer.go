@@ -87,11 +87,10 @@ func (n *Node) peer(name string) *peer {
 // frame being filled and makes sure a flush runs. It fails at once if the
 // peer is unreachable, its buffer is full, or e alone exceeds a frame.
 func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
-	p.n.gate.RLock()
-	defer p.n.gate.RUnlock()
-	if p.n.down {
+	if !p.n.outGate.enter() {
 		return fmt.Errorf("%w: %s", ErrClosed, p.n.name)
 	}
+	defer p.n.outGate.exit()
 	start, err := p.add(e, to)
 	if err != nil || !start {
 		return err

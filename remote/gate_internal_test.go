@@ -9,8 +9,8 @@ import (
 
 // The gate's close waits for a handler that is running, and no handler
 // runs after it.
-func TestHandlerGateClose(t *testing.T) {
-	var g handlerGate
+func TestGateClose(t *testing.T) {
+	var g gate
 	started, release := make(chan struct{}), make(chan struct{})
 	ran := 0
 	h := g.wrap(func(*nats.Msg) {
