@@ -35,16 +35,26 @@ func busySystem(t *testing.T) *actor.System {
 			return msg, nil
 		})
 	}
+	var refs []actor.Ref
 	for i := range 5 {
 		ref, _ := s.Spawn("worker", fmt.Sprint(i), echo)
 		if _, err := actor.Ask[int](context.Background(), s, ref, i); err != nil {
 			t.Fatal(err)
 		}
+		refs = append(refs, ref)
 	}
 	ref, _ := s.Spawn("cache", "c", echo)
 	s.Tell(ref, "boom")
 	if _, err := actor.Ask[string](context.Background(), s, ref, "after"); err != nil {
 		t.Fatal(err)
+	}
+	// A reply can come before the round that handled its message ends,
+	// and a loop publishes its counts at a round's end. Inspect reads them
+	// on each actor's loop, which publishes them first.
+	for _, r := range append(refs, ref) {
+		if _, err := s.Inspect(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	_ = s.Tell(actor.NewRef("obs", "none", "x"), "lost")
 	return s
