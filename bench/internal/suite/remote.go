@@ -58,6 +58,14 @@ var remoteScenarios = []Scenario{
 		},
 	},
 	{
+		Name: "codec_scalars",
+		Definition: "marshal + unmarshal of a struct of scalars {int64, int64, float64, bool, uint32} through its binary codec's methods, as generated code calls them (MarshalWire into a reused buffer, UnmarshalWire into a value); 1M times; allocations per round trip from runtime.MemStats.Mallocs. " +
+			"Reference: the same struct through CBOR",
+		Per:     "round trip",
+		Params:  systems.Params{N: million},
+		Targets: []Target{{Metric: Allocs, Limit: 0, Slack: zeroAllocSlack}}, // issue 15
+	},
+	{
 		Name:       "server_start",
 		Definition: "remote.Start of a node with an embedded nats-server and in-process connection, start to ready; 20 times, each stopped untimed",
 		Per:        "start",

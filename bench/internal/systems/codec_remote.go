@@ -19,6 +19,8 @@ const (
 var (
 	cborCodec = register(&System{Name: CBOR, Cases: map[string]Case{"codec": func(p Params) (measure.Figures, error) {
 		return codecRoundTrips(p, cbor.Marshal, cbor.Unmarshal)
+	}, "codec_scalars": func(p Params) (measure.Figures, error) {
+		return scalarsRoundTrips(p, cbor.Marshal, cbor.Unmarshal)
 	}}})
 	jsonCodec = register(&System{Name: JSON, Cases: map[string]Case{"codec": func(p Params) (measure.Figures, error) {
 		return codecRoundTrips(p, json.Marshal, json.Unmarshal)
@@ -29,6 +31,7 @@ func init() {
 	for _, s := range []*System{cborCodec, jsonCodec} {
 		s.cannotRun("a codec reference only", "remote_tell", "remote_ask_p50", "remote_ask_p99", "server_start")
 	}
+	jsonCodec.cannotRun("CBOR is the codec_scalars row's one reference", "codec_scalars")
 }
 
 // codecRoundTrips marshals and unmarshals the codec scenario's struct
@@ -42,6 +45,24 @@ func codecRoundTrips(p Params, marshal func(any) ([]byte, error), unmarshal func
 			return measure.Figures{}, err
 		}
 		var w codecMsg
+		if err := unmarshal(b, &w); err != nil {
+			return measure.Figures{}, err
+		}
+	}
+	return m.Stop(p.N), nil
+}
+
+// scalarsRoundTrips marshals and unmarshals the codec_scalars scenario's
+// struct p.N times with the given functions.
+func scalarsRoundTrips(p Params, marshal func(any) ([]byte, error), unmarshal func([]byte, any) error) (measure.Figures, error) {
+	v := scalarsValue()
+	m := measure.Start()
+	for range p.N {
+		b, err := marshal(v)
+		if err != nil {
+			return measure.Figures{}, err
+		}
+		var w scalarsMsg
 		if err := unmarshal(b, &w); err != nil {
 			return measure.Figures{}, err
 		}
