@@ -73,14 +73,79 @@ func BenchmarkMeshContention(b *testing.B) {
 	}
 	done.Wait()
 	b.StopTimer()
-	msgs := float64(per * meshTokens)
-	mu, bl := readContention(b, "mutex").minus(mu0), readContention(b, "block").minus(bl0)
+	reportContention(b, float64(per*meshTokens), readContention(b, "mutex").minus(mu0), readContention(b, "block").minus(bl0))
+}
+
+// BenchmarkInjectContention measures lock contention, not speed, of work
+// arriving from outside the pool: contentionWorkers goroutines that are
+// no workers (request handlers, say) each tell random actors of
+// meshActors, most of them idle, so nearly every tell schedules its
+// receiver from outside, on as many workers and Ps. It reports as
+// BenchmarkMeshContention does; with -v, the top call sites.
+//
+//	go test -run '^$' -bench InjectContention -benchtime 1000000x -v ./actor/
+func BenchmarkInjectContention(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(contentionWorkers))
+	defer runtime.SetMutexProfileFraction(runtime.SetMutexProfileFraction(1))
+	runtime.SetBlockProfileRate(1)
+	defer runtime.SetBlockProfileRate(0)
+
+	s, err := actor.NewSystem("inject", actor.WithWorkers(contentionWorkers))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Shutdown(context.Background())
+	per := max(b.N/contentionWorkers, 1)
+	var done sync.WaitGroup
+	done.Add(per * contentionWorkers)
+	refs := make([]actor.Ref, meshActors)
+	for i := range refs {
+		refs[i], err = s.Spawn("sink", strconv.Itoa(i), func() actor.Actor {
+			return actor.ActorFunc(func(*actor.Context, any) (any, error) { done.Done(); return nil, nil })
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	mu0, bl0 := readContention(b, "mutex"), readContention(b, "block")
+	b.ResetTimer()
+	var senders sync.WaitGroup
+	for g := range contentionWorkers {
+		senders.Go(func() {
+			rng := uint64(g)*0x9E3779B97F4A7C15 | 1
+			for range per {
+				rng ^= rng << 13
+				rng ^= rng >> 7
+				rng ^= rng << 17
+				if err := s.Tell(refs[rng%meshActors], g); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	senders.Wait()
+	done.Wait()
+	b.StopTimer()
+	reportContention(b, float64(per*contentionWorkers), readContention(b, "mutex").minus(mu0), readContention(b, "block").minus(bl0))
+}
+
+// reportContention reports the wait time of mutex profile mu and block
+// profile bl over msgs messages, a worker's idle wait apart.
+func reportContention(b *testing.B, msgs float64, mu, bl contention) {
 	park := bl.take(isPark)
 	mu.take(func(s string) bool { return s == "" }) // the testing package's own locks
 	b.ReportMetric(mu.total().ns/msgs, "mutex-ns/op")
 	b.ReportMetric(bl.total().ns/msgs, "block-ns/op")
 	b.ReportMetric(1000*bl.total().n/msgs, "waits/1000op")
 	b.ReportMetric(park.total().ns/msgs, "park-ns/op")
+	sched := contention{}
+	for k, v := range mu {
+		if isRunQueueLock(k) {
+			sched[k] = v
+		}
+	}
+	b.ReportMetric(1000*sched.total().n/msgs, "runq-waits/1000op")
 	if testing.Verbose() {
 		b.Logf("N=%d msgs=%.0f\n%s%s%s", b.N, msgs, mu.top("mutex", msgs), bl.top("block", msgs), park.top("park", msgs))
 	}
@@ -208,7 +273,18 @@ func (c contention) take(f func(string) bool) contention {
 // work, the stall sampler asleep, the benchmark waiting for the end.
 func isPark(site string) bool {
 	return strings.Contains(site, "(*worker).park") || strings.Contains(site, "startSampler") ||
-		strings.Contains(site, "BenchmarkMeshContention")
+		strings.Contains(site, "BenchmarkMeshContention") || strings.Contains(site, "BenchmarkInjectContention")
+}
+
+// isRunQueueLock tells the scheduler's run-queue locks (the global queue's,
+// the idle list's, a worker's local queue's) from the mailboxes'.
+func isRunQueueLock(site string) bool {
+	for _, f := range []string{"scheduleGlobal", "takeGlobal", "wakeIdle", "inject", "steal", "pushLocal", "(*worker).find"} {
+		if strings.Contains(site, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // top lists the sites with the most wait, in ns per message and as a

@@ -41,8 +41,9 @@ type Scheduler struct {
 	stall   time.Duration            // stall budget; 0: no sampler
 	epoch   time.Time                // the sampler's time origin
 
+	global injectQueue // loops made runnable outside the pool; locks of its own
+
 	mu       sync.Mutex // guards everything below
-	global   loopRing
 	idle     []*worker
 	loops    *Loop // attached open loops, threaded through Loop.schedNext
 	count    int
@@ -123,6 +124,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 		w.cur = &runner{w: w}
 		s.workers[i] = w
 	}
+	s.global.init(len(s.workers))
 	s.byGid = make([]atomic.Pointer[worker], 1<<bits.Len(uint(4*len(s.workers)))) // a power of two: gidSlot masks
 	s.live = len(s.workers)
 	for _, w := range s.workers {
@@ -276,23 +278,21 @@ func (s *Scheduler) schedule(l *Loop) {
 	w := s.workerOf(gid)
 	if w == nil {
 		s.q.scheduled()
-		s.scheduleGlobal(l)
+		s.scheduleGlobal(l, gid)
 		return
 	}
 	s.q.scheduled()
 	w.setNext(l)
 }
 
-// scheduleGlobal queues l, already counted, on the global queue and wakes
-// a parked worker.
-func (s *Scheduler) scheduleGlobal(l *Loop) {
-	s.mu.Lock()
-	s.global.push(l)
-	w := s.popIdleLocked()
-	s.mu.Unlock()
-	if w != nil {
-		w.signal()
-	}
+// scheduleGlobal queues l, already counted, on the global queue from
+// goroutine gid and wakes a parked worker. It takes the scheduler's lock
+// only if a worker is parked: the queue's count is raised before the
+// parked count is read, and a parking worker raises the parked count
+// before it reads the queue's, so one of the two sees the other.
+func (s *Scheduler) scheduleGlobal(l *Loop, gid int64) {
+	s.global.push(l, uint64(gid))
+	s.wakeIdle()
 }
 
 // currentWorker returns the worker slot the calling goroutine serves, or

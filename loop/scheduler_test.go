@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -178,6 +179,55 @@ func TestSchedulerStress(t *testing.T) {
 	if total != producers*per {
 		t.Fatalf("ran %d of %d", total, producers*per)
 	}
+}
+
+// Work from outside the pool always wakes a worker: goroutines that are no
+// workers submit to idle loops as the workers park, over and over. Each
+// sender polls for its task's run rather than being woken by it, so its
+// next submit often lands while the worker is on its way to park, after
+// its last look at the global queue. A lost wake-up leaves a task unrun
+// and the round's wait fails.
+func TestOutsideWorkWakesParkingWorker(t *testing.T) {
+	// One sender per scheduler leaves no other submit to mask a lost
+	// wake-up; three let submits race each other too.
+	for _, tc := range []struct{ workers, senders int }{{1, 1}, {2, 1}, {4, 1}, {2, 3}} {
+		t.Run(fmt.Sprintf("workers=%d,senders=%d", tc.workers, tc.senders), func(t *testing.T) {
+			s := newScheduler(t, loop.WithWorkers(tc.workers))
+			const rounds = 3000
+			var wg sync.WaitGroup
+			for range tc.senders {
+				l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
+				wg.Go(func() {
+					var ran atomic.Int64
+					count := func() { ran.Add(1) }
+					for i := range int64(rounds) {
+						if err := l.Submit(count); err != nil {
+							t.Error(err)
+							return
+						}
+						if !pollUntil(func() bool { return ran.Load() > i }) {
+							t.Errorf("round %d: a task submitted from outside did not run: a worker missed its wake-up", i)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// pollUntil yields until cond holds, for at most the hang guard's limit,
+// and reports whether it held.
+func pollUntil(cond func() bool) bool {
+	deadline := time.Now().Add(waitLimit)
+	for i := 0; !cond(); i++ {
+		if i%1024 == 0 && time.Now().After(deadline) {
+			return false
+		}
+		runtime.Gosched()
+	}
+	return true
 }
 
 // Wait from a scheduler worker's callback errors instead of blocking.

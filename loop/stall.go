@@ -193,7 +193,7 @@ func (s *Scheduler) handBack(l *Loop) bool {
 		s.mu.Unlock()
 		return false
 	}
-	s.global.push(l)
+	s.global.push(l, uint64(currentGoroutine()))
 	w := s.popIdleLocked()
 	s.mu.Unlock()
 	if w != nil {

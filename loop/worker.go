@@ -173,15 +173,8 @@ func (w *worker) find(p *picker) *Loop {
 // takeGlobal takes a loop from the global queue, moving a share of the rest
 // to the local queue so the global lock is not taken per loop.
 func (w *worker) takeGlobal() *Loop {
-	s := w.s
-	s.mu.Lock()
-	l := s.global.pop()
-	n := min(s.global.len()/len(s.workers), 32)
 	var moved [32]*Loop
-	for i := range n {
-		moved[i] = s.global.pop()
-	}
-	s.mu.Unlock()
+	l, n := w.s.global.take(w.id, len(w.s.workers), moved[:])
 	if n > 0 {
 		w.mu.Lock()
 		for _, m := range moved[:n] {
@@ -237,11 +230,11 @@ func (w *worker) park(r *runner) bool {
 		s.mu.Unlock()
 		return false
 	}
-	if s.global.len() > 0 {
-		s.mu.Unlock()
-		return true
-	}
 	if s.stopping {
+		if s.global.len() > 0 {
+			s.mu.Unlock()
+			return true
+		}
 		w.exited = true
 		s.live--
 		last := s.live == 0
@@ -253,6 +246,15 @@ func (w *worker) park(r *runner) bool {
 	}
 	s.idle = append(s.idle, w)
 	s.nIdle.Add(1)
+	if s.global.len() > 0 {
+		// Outside work queued before this worker counted itself parked:
+		// its sender may have found no parked worker to wake (it reads
+		// the parked count after queueing), so run it.
+		s.idle = s.idle[:len(s.idle)-1]
+		s.nIdle.Add(-1)
+		s.mu.Unlock()
+		return true
+	}
 	s.mu.Unlock()
 	if d := w.fd.Load(); d != nil && d.parkPoll(w) {
 		return true // parked in the poller: readiness or a signal woke it
