@@ -24,7 +24,7 @@ type injectQueue struct {
 type injectShard struct {
 	mu   sync.Mutex
 	ring loopRing
-	n    atomic.Int32 // ring.len(), readable without mu
+	n    atomic.Int32         // ring.len(), readable without mu
 	_    [cacheLine - 52]byte // a shard to a line: senders on other shards stay off it
 }
 
