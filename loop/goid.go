@@ -1,8 +1,6 @@
 package loop
 
 import (
-	"sync"
-
 	"github.com/joeycumines/goroutineid"
 )
 
@@ -20,15 +18,16 @@ func currentGoroutine() int64 {
 // loopGoroutines holds the ids of goroutines that run loop callbacks: the
 // goroutine of each running standalone Run and every scheduler worker. A
 // blocking Wait on one of them would stall a loop, so it errors instead.
-var loopGoroutines sync.Map // int64 -> struct{}
+// Every blocking Ask asks it, so it is read without a lock (a sync.Map
+// read cost about 40 ns here, 3% of an ask from outside).
+var loopGoroutines goroutineSet
 
-func registerLoopGoroutine(id int64)   { loopGoroutines.Store(id, struct{}{}) }
-func unregisterLoopGoroutine(id int64) { loopGoroutines.Delete(id) }
+func registerLoopGoroutine(id int64)   { loopGoroutines.add(id) }
+func unregisterLoopGoroutine(id int64) { loopGoroutines.remove(id) }
 
 // onAnyLoop reports whether the calling goroutine runs loop callbacks.
 func onAnyLoop() bool {
-	_, ok := loopGoroutines.Load(currentGoroutine())
-	return ok
+	return loopGoroutines.contains(currentGoroutine())
 }
 
 // OnLoopGoroutine reports whether the caller runs on a goroutine that runs
