@@ -135,10 +135,7 @@ func (w *worker) pollOthers() *Loop {
 	if l := w.next.Swap(nil); l != nil {
 		return l
 	}
-	w.mu.Lock()
-	l := w.local.pop()
-	w.mu.Unlock()
-	return l
+	return w.local.pop()
 }
 
 // parkPoll parks worker w in the poller until readiness or a signal

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 	"unsafe"
@@ -97,6 +98,7 @@ func TestInjectQueueHammer(t *testing.T) {
 						return
 					}
 				default:
+					runtime.Gosched() // leave the producers the cores
 				}
 			}
 		})

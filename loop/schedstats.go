@@ -20,8 +20,8 @@ type WorkerStats struct {
 }
 
 // Stats returns a snapshot of the scheduler's workers and queues. Safe
-// from any goroutine; it takes the scheduler's lock and each worker's
-// briefly, so it suits a monitoring period, not a hot path.
+// from any goroutine; it takes the scheduler's lock, so it suits a
+// monitoring period, not a hot path.
 func (s *Scheduler) Stats() SchedulerStats {
 	st := SchedulerStats{Workers: make([]WorkerStats, len(s.workers))}
 	s.mu.Lock()
@@ -35,9 +35,7 @@ func (s *Scheduler) Stats() SchedulerStats {
 	}
 	s.mu.Unlock()
 	for i, w := range s.workers {
-		w.mu.Lock()
 		st.Workers[i].RunQueue = w.local.len()
-		w.mu.Unlock()
 	}
 	return st
 }

@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -26,8 +25,7 @@ type worker struct {
 	// signal wakes it through the poller (an eventfd write) only then.
 	polling atomic.Pointer[fdDriver]
 
-	mu    sync.Mutex // guards local, which stealers take from
-	local loopRing
+	local runQueue // loops queued on this worker; thieves take from it
 
 	// next is atomic so that a retired runner setting it as it returns and
 	// its successor taking it never race.
@@ -126,11 +124,7 @@ func (w *worker) setNext(l *Loop) {
 	}
 }
 
-func (w *worker) pushLocal(l *Loop) {
-	w.mu.Lock()
-	w.local.push(l)
-	w.mu.Unlock()
-}
+func (w *worker) pushLocal(l *Loop) { w.local.push(l) }
 
 // find picks the next loop to run: the next slot, the local queue, the
 // global queue, another worker's queue, then readiness waiting in another
@@ -155,10 +149,7 @@ func (w *worker) find(p *picker) *Loop {
 		}
 	}
 	p.streak = 0
-	w.mu.Lock()
-	l := w.local.pop()
-	w.mu.Unlock()
-	if l != nil {
+	if l := w.local.pop(); l != nil {
 		return l
 	}
 	if l := w.takeGlobal(); l != nil {
@@ -175,13 +166,7 @@ func (w *worker) find(p *picker) *Loop {
 func (w *worker) takeGlobal() *Loop {
 	var moved [32]*Loop
 	l, n := w.s.global.take(w.id, len(w.s.workers), moved[:])
-	if n > 0 {
-		w.mu.Lock()
-		for _, m := range moved[:n] {
-			w.local.push(m)
-		}
-		w.mu.Unlock()
-	}
+	w.local.pushAll(moved[:n])
 	return l
 }
 
@@ -198,23 +183,11 @@ func (w *worker) steal(turn uint64) *Loop {
 			continue
 		}
 		var buf [stealMax]*Loop
-		v.mu.Lock()
-		n := min((v.local.len()+1)/2, stealMax)
-		got := buf[:n]
-		for i := range got {
-			got[i] = v.local.pop()
-		}
-		v.mu.Unlock()
-		if n == 0 {
+		got := v.local.takeHalf(buf[:])
+		if len(got) == 0 {
 			continue
 		}
-		if n > 1 {
-			w.mu.Lock()
-			for _, l := range got[1:] {
-				w.local.push(l)
-			}
-			w.mu.Unlock()
-		}
+		w.local.pushAll(got[1:])
 		return got[0]
 	}
 	return nil
@@ -274,36 +247,4 @@ func (w *worker) signal() {
 	if d := w.polling.Load(); d != nil {
 		_ = d.p.Wake() // coalesced by the poller; an error means closed
 	}
-}
-
-// loopRing is a FIFO of loops; callers synchronize.
-type loopRing struct {
-	buf        []*Loop
-	head, size int
-}
-
-func (r *loopRing) len() int { return r.size }
-
-func (r *loopRing) push(l *Loop) {
-	if r.size == len(r.buf) {
-		n := max(len(r.buf)*2, 16)
-		buf := make([]*Loop, n)
-		for i := range r.size {
-			buf[i] = r.buf[(r.head+i)%len(r.buf)]
-		}
-		r.buf, r.head = buf, 0
-	}
-	r.buf[(r.head+r.size)%len(r.buf)] = l
-	r.size++
-}
-
-func (r *loopRing) pop() *Loop {
-	if r.size == 0 {
-		return nil
-	}
-	l := r.buf[r.head]
-	r.buf[r.head] = nil
-	r.head = (r.head + 1) % len(r.buf)
-	r.size--
-	return l
 }
