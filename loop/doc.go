@@ -160,13 +160,16 @@
 //     uncounts itself when it goes idle (two atomic adds per hand-off on
 //     one line every worker writes: see below);
 //   - reads only: the goroutine-id table that tells a worker's goroutine
-//     (one probe), the count of parked workers, the actor registry (a
-//     lock-free open-addressing table; spawns and stops lock one of 64
-//     shards).
+//     (one probe), the set of loop goroutines that a blocking call checks
+//     (an open-addressing table read without a lock), the count of parked
+//     workers, the actor registry (a lock-free open-addressing table;
+//     spawns and stops lock one of 64 shards).
 //
 // The rest is per worker: the next slot, the local run queue (its lock is
-// taken by its owner and by thieves), the timing wheel of idle loops'
-// wake-ups (a loop keeps the wheel of the worker it first armed on, so a
+// taken by its owner and by thieves that find it non-empty: its length is
+// read without the lock, so an idle worker looking for work passes empty
+// queues without locking them), the timing wheel of idle loops' wake-ups
+// (a loop keeps the wheel of the worker it first armed on, so a
 // loop that migrates takes another worker's wheel lock when it goes idle:
 // spread over all wheels, never one) and the fd driver. The global queue
 // (work from goroutines outside the pool) is sharded, a shard per worker
