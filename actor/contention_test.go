@@ -279,7 +279,7 @@ func isPark(site string) bool {
 // isRunQueueLock tells the scheduler's run-queue locks (the global queue's,
 // the idle list's, a worker's local queue's) from the mailboxes'.
 func isRunQueueLock(site string) bool {
-	for _, f := range []string{"scheduleGlobal", "takeGlobal", "wakeIdle", "inject", "steal", "pushLocal", "(*worker).find"} {
+	for _, f := range []string{"scheduleGlobal", "takeGlobal", "wakeIdle", "inject", "runQueue", "steal", "pushLocal", "(*worker).find"} {
 		if strings.Contains(site, f) {
 			return true
 		}

@@ -18,8 +18,8 @@ func currentGoroutine() int64 {
 // loopGoroutines holds the ids of goroutines that run loop callbacks: the
 // goroutine of each running standalone Run and every scheduler worker. A
 // blocking Wait on one of them would stall a loop, so it errors instead.
-// Every blocking Ask asks it, so it is read without a lock (a sync.Map
-// read cost about 40 ns here, 3% of an ask from outside).
+// Every blocking Ask asks it, so it is read without a lock: a sync.Map
+// read cost about 22 ns here, this set's 3.5 ns.
 var loopGoroutines goroutineSet
 
 func registerLoopGoroutine(id int64)   { loopGoroutines.add(id) }
