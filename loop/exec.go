@@ -243,17 +243,20 @@ func (l *Loop) tell(fn func(error), err error) {
 // idle: its batches (run to the end: the loop has no work) go back to
 // their pools, so an idle loop keeps no array.
 func (l *Loop) idleTrim() {
-	if !l.tb.left() {
+	// Each field is written only if set: an idle trim runs after every
+	// activation, and most hold no batch (a letter waiting in the
+	// ingress's first slot comes without one).
+	if l.tb != nil && !l.tb.left() {
 		l.tb.release(&taskBlocks)
 		l.tb = nil
 	}
-	if !l.mb.left() {
+	if l.mb != nil && !l.mb.left() {
 		l.mb.release(&mailBlocks)
 		l.mb = nil
 	}
 	l.dropTimers()
 	l.promises.trim()
-	if l.micro.len() == 0 {
+	if l.micro != nil && l.micro.len() == 0 {
 		l.micro = nil
 	}
 	if l.immediates().len() == 0 {

@@ -62,9 +62,11 @@ const (
 
 // publish makes the loop's counters visible to Metrics. On the loop.
 func (l *Loop) publish() {
+	// Only the goroutine holding the loop writes its published counters,
+	// so each is a load and a store, not a locked add.
 	for i, d := range l.delta {
 		if d != 0 {
-			l.pub[i].Add(uint64(d))
+			l.pub[i].Store(l.pub[i].Load() + uint64(d))
 			l.delta[i] = 0
 		}
 	}
@@ -95,7 +97,7 @@ func (l *Loop) publishRare() {
 	s := l.side.Load()
 	for i, d := range s.rareDelta {
 		if d != 0 {
-			s.rare[i].Add(uint64(d))
+			s.rare[i].Store(s.rare[i].Load() + uint64(d))
 			s.rareDelta[i] = 0
 		}
 	}
