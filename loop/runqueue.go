@@ -95,5 +95,13 @@ func (r *loopRing) pop() *Loop {
 	r.buf[r.head] = nil
 	r.head = (r.head + 1) % len(r.buf)
 	r.size--
+	if r.size == 0 && len(r.buf) > keptRingLen {
+		r.buf, r.head = nil, 0 // a burst's array is not kept once drained
+	}
 	return l
 }
+
+// keptRingLen is the largest array a drained loopRing keeps: a burst of
+// work from outside (10k loops woken at once, say) grows the queue it
+// lands in, which would otherwise hold that array for good.
+const keptRingLen = 256

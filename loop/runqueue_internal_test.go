@@ -109,3 +109,30 @@ func TestRunQueueHammer(t *testing.T) {
 		t.Fatalf("len %d, ring %d after the drain", q.len(), q.ring.len())
 	}
 }
+
+// A ring that a burst grew gives its array back once drained; a small
+// one keeps it.
+func TestLoopRingDropsBurstArray(t *testing.T) {
+	loops := make([]Loop, 2*keptRingLen)
+	for _, tc := range []struct {
+		n        int
+		wantKept bool
+	}{{keptRingLen / 2, true}, {2 * keptRingLen, false}} {
+		var r loopRing
+		for i := range tc.n {
+			r.push(&loops[i])
+		}
+		for i := range tc.n {
+			if r.pop() != &loops[i] {
+				t.Fatalf("n=%d: pop %d out of order", tc.n, i)
+			}
+		}
+		if kept := r.buf != nil; kept != tc.wantKept {
+			t.Fatalf("n=%d: array kept %v after the drain, want %v", tc.n, kept, tc.wantKept)
+		}
+		r.push(&loops[0]) // still usable
+		if r.pop() != &loops[0] || r.len() != 0 {
+			t.Fatalf("n=%d: ring unusable after the drain", tc.n)
+		}
+	}
+}
