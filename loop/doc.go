@@ -184,24 +184,27 @@
 // 10,000 actors forward 100 messages to random peers on 32 workers with
 // GOMAXPROCS=32 on a 2-core machine, so a lock's holder is often
 // descheduled while another P waits for it, as with 32 busy cores, and
-// reads the mutex and block profiles. One run of
+// reads the mutex and block profiles. Runs of
 // `go test -run '^$' -bench MeshContention -benchtime 1000000x -v ./actor/`
-// (1M messages, shared machine, final code):
+// (1M messages, shared machine), before the global queue was sharded and
+// the run queues' lengths made lock-free (one run), and after (three):
 //
-//	lock waits              0.09 per 1000 messages
-//	of the wait time:       90.6%  a receiver's ingress lock, in Post
-//	                         2.7%  a receiver's ingress lock, in its drain
-//	                         5.2%  the scheduler's lock (global queue 3.7%,
-//	                               waking a parked worker 1.4%, parking 0.1%)
-//	                         1.5%  a worker's run-queue lock (push, steal)
+//	                        before    after
+//	lock waits per 1000     0.09      0.03–0.05
+//	of the wait time:
+//	  a receiver's ingress
+//	  lock, in Post         90.6%     84–91%
+//	  ... in its drain       2.7%      9–16%
+//	  the scheduler's lock   5.2%      0
+//	  a worker's run queue   1.5%      0
 //
 // Lock waits are rare (tens per million messages); each is long (tens of
 // µs here) because its holder's thread lost its core, which is the
 // artifact of 32 Ps on 2 cores: the count, not the time, is what carries to
 // 64 real cores. Lock contention is per receiver, so it grows with fan-in
 // (many senders, one mailbox), not with cores. Repeated runs vary 2-4× in
-// both figures (0.04–0.16 waits per 1000 before and after), so the fixes
-// below do not show in them; they fix costs the profiles cannot see:
+// both figures, so earlier fixes did not show in them; they fix costs the
+// profiles cannot see:
 //
 //   - a hand-off found its worker by comparing goroutine ids with every
 //     worker's: O(workers) loads per message. It is now one probe of a
