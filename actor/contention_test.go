@@ -30,16 +30,8 @@ import (
 //
 //	go test -run '^$' -bench MeshContention -benchtime 200000x -v ./actor/
 func BenchmarkMeshContention(b *testing.B) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(contentionWorkers))
-	defer runtime.SetMutexProfileFraction(runtime.SetMutexProfileFraction(1))
-	runtime.SetBlockProfileRate(1)
-	defer runtime.SetBlockProfileRate(0)
-
-	s, err := actor.NewSystem("mesh", actor.WithWorkers(contentionWorkers))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Shutdown(context.Background())
+	s := contentionSystem(b, "mesh")
+	var err error
 	refs := make([]actor.Ref, meshActors)
 	var done sync.WaitGroup
 	for i := range refs {
@@ -85,16 +77,8 @@ func BenchmarkMeshContention(b *testing.B) {
 //
 //	go test -run '^$' -bench InjectContention -benchtime 1000000x -v ./actor/
 func BenchmarkInjectContention(b *testing.B) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(contentionWorkers))
-	defer runtime.SetMutexProfileFraction(runtime.SetMutexProfileFraction(1))
-	runtime.SetBlockProfileRate(1)
-	defer runtime.SetBlockProfileRate(0)
-
-	s, err := actor.NewSystem("inject", actor.WithWorkers(contentionWorkers))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Shutdown(context.Background())
+	s := contentionSystem(b, "inject")
+	var err error
 	per := max(b.N/contentionWorkers, 1)
 	var done sync.WaitGroup
 	done.Add(per * contentionWorkers)
@@ -128,6 +112,26 @@ func BenchmarkInjectContention(b *testing.B) {
 	done.Wait()
 	b.StopTimer()
 	reportContention(b, float64(per*contentionWorkers), readContention(b, "mutex").minus(mu0), readContention(b, "block").minus(bl0))
+}
+
+// contentionSystem returns a system of contentionWorkers workers, with
+// GOMAXPROCS raised to match and the mutex and block profiles on, all
+// undone when b ends.
+func contentionSystem(b *testing.B, name string) *actor.System {
+	procs := runtime.GOMAXPROCS(contentionWorkers)
+	fraction := runtime.SetMutexProfileFraction(1)
+	runtime.SetBlockProfileRate(1)
+	s, err := actor.NewSystem(name, actor.WithWorkers(contentionWorkers))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		s.Shutdown(context.Background())
+		runtime.SetBlockProfileRate(0)
+		runtime.SetMutexProfileFraction(fraction)
+		runtime.GOMAXPROCS(procs)
+	})
+	return s
 }
 
 // reportContention reports the wait time of mutex profile mu and block
