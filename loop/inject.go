@@ -13,18 +13,19 @@ import (
 // take from their own shard first, then from the others. Loops have no
 // order among themselves, so the shards need none either: each loop is
 // queued at most once at a time.
+//
+// Each shard counts its loops where a load reads them without its lock:
+// emptiness, which every parking worker and every look of a worker for
+// work checks, costs a load per shard and no lock. There is no count of
+// the whole queue: it would be one more line that every sender writes.
 type injectQueue struct {
 	shards []injectShard
-	// n counts the loops queued in all shards, so that emptiness, which
-	// every parking worker and every pass of a busy one checks, costs one
-	// load and no lock.
-	n atomic.Int64
 }
 
 type injectShard struct {
 	mu   sync.Mutex
 	ring loopRing
-	n    atomic.Int32         // ring.len(), readable without mu
+	n    atomic.Int32         // ring.len(), written under mu
 	_    [cacheLine - 52]byte // a shard to a line: senders on other shards stay off it
 }
 
@@ -32,15 +33,30 @@ type injectShard struct {
 func (q *injectQueue) init(n int) { q.shards = make([]injectShard, n) }
 
 // len returns the number of queued loops.
-func (q *injectQueue) len() int { return int(q.n.Load()) }
+func (q *injectQueue) len() int {
+	n := 0
+	for i := range q.shards {
+		n += int(q.shards[i].n.Load())
+	}
+	return n
+}
+
+// empty reports whether no shard holds a loop.
+func (q *injectQueue) empty() bool {
+	for i := range q.shards {
+		if q.shards[i].n.Load() != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // push queues l in the shard of hint (a goroutine id, say).
 func (q *injectQueue) push(l *Loop, hint uint64) {
 	sh := &q.shards[hint%uint64(len(q.shards))]
 	sh.mu.Lock()
 	sh.ring.push(l)
-	sh.n.Add(1)
-	q.n.Add(1)
+	sh.n.Store(int32(sh.ring.len()))
 	sh.mu.Unlock()
 }
 
@@ -50,9 +66,6 @@ func (q *injectQueue) push(l *Loop, hint uint64) {
 // loop. It returns the loop (nil if every shard was empty) and how many
 // it moved.
 func (q *injectQueue) take(start, parts int, moved []*Loop) (*Loop, int) {
-	if q.n.Load() == 0 {
-		return nil, 0
-	}
 	n := len(q.shards)
 	for i := range n {
 		sh := &q.shards[(start+i)%n]
@@ -69,8 +82,7 @@ func (q *injectQueue) take(start, parts int, moved []*Loop) (*Loop, int) {
 		for j := range k {
 			moved[j] = sh.ring.pop()
 		}
-		sh.n.Add(int32(-1 - k))
-		q.n.Add(int64(-1 - k))
+		sh.n.Store(int32(sh.ring.len()))
 		sh.mu.Unlock()
 		return l, k
 	}

@@ -287,9 +287,9 @@ func (s *Scheduler) schedule(l *Loop) {
 
 // scheduleGlobal queues l, already counted, on the global queue from
 // goroutine gid and wakes a parked worker. It takes the scheduler's lock
-// only if a worker is parked: the queue's count is raised before the
+// only if a worker is parked: the shard's count is raised before the
 // parked count is read, and a parking worker raises the parked count
-// before it reads the queue's, so one of the two sees the other.
+// before it reads the shards', so one of the two sees the other.
 func (s *Scheduler) scheduleGlobal(l *Loop, gid int64) {
 	s.global.push(l, uint64(gid))
 	s.wakeIdle()

@@ -183,22 +183,23 @@ func TestSchedulerStress(t *testing.T) {
 
 // Work from outside the pool always wakes a worker: goroutines that are no
 // workers submit to idle loops as the workers park, over and over. Each
-// sender polls for its task's run rather than being woken by it, so its
-// next submit often lands while the worker is on its way to park, after
-// its last look at the global queue. A lost wake-up leaves a task unrun
-// and the round's wait fails.
+// sender polls for its task's run rather than being woken by it, then
+// waits a little longer each round, so its next submits land all along
+// the worker's way to park, some after its last look at the global queue.
+// A lost wake-up leaves a task unrun and the round's wait fails (in about
+// one run in three with the parking worker's second look removed).
 func TestOutsideWorkWakesParkingWorker(t *testing.T) {
 	// One sender per scheduler leaves no other submit to mask a lost
 	// wake-up; three let submits race each other too.
 	for _, tc := range []struct{ workers, senders int }{{1, 1}, {2, 1}, {4, 1}, {2, 3}} {
 		t.Run(fmt.Sprintf("workers=%d,senders=%d", tc.workers, tc.senders), func(t *testing.T) {
 			s := newScheduler(t, loop.WithWorkers(tc.workers))
-			const rounds = 3000
+			const rounds = 4000
 			var wg sync.WaitGroup
 			for range tc.senders {
 				l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))
 				wg.Go(func() {
-					var ran atomic.Int64
+					var ran, spin atomic.Int64
 					count := func() { ran.Add(1) }
 					for i := range int64(rounds) {
 						if err := l.Submit(count); err != nil {
@@ -208,6 +209,12 @@ func TestOutsideWorkWakesParkingWorker(t *testing.T) {
 						if !pollUntil(func() bool { return ran.Load() > i }) {
 							t.Errorf("round %d: a task submitted from outside did not run: a worker missed its wake-up", i)
 							return
+						}
+						// A delay that sweeps a few µs, so that later submits
+						// land all along the worker's way from the task's end
+						// to its park.
+						for range i % 64 * 16 {
+							spin.Add(1)
 						}
 					}
 				})

@@ -204,7 +204,7 @@ func (w *worker) park(r *runner) bool {
 		return false
 	}
 	if s.stopping {
-		if s.global.len() > 0 {
+		if !s.global.empty() {
 			s.mu.Unlock()
 			return true
 		}
@@ -219,7 +219,7 @@ func (w *worker) park(r *runner) bool {
 	}
 	s.idle = append(s.idle, w)
 	s.nIdle.Add(1)
-	if s.global.len() > 0 {
+	if !s.global.empty() {
 		// Outside work queued before this worker counted itself parked:
 		// its sender may have found no parked worker to wake (it reads
 		// the parked count after queueing), so run it.
