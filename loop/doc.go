@@ -174,7 +174,9 @@
 // spread over all wheels, never one) and the fd driver. The global queue
 // (work from goroutines outside the pool) is sharded, a shard per worker
 // with a lock and a cache line of its own; a sender picks its shard by
-// goroutine id, a worker looks at its own shard first. The scheduler's
+// goroutine id, a worker looks at its own shard first, and a shard's
+// count is read without its lock (there is no count of the whole queue,
+// which would be one more line every sender writes). The scheduler's
 // lock guards the idle-worker list, attach and detach, and the stall
 // sampler's pass. A hand-off from a callback never takes it; a sender
 // from outside or a displaced next-slot loop takes it only when a worker
