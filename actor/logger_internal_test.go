@@ -2,6 +2,7 @@ package actor
 
 import (
 	"bytes"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +43,9 @@ func (c *fakeClock) NewTicker(d time.Duration) *time.Ticker { return time.NewTic
 // the loggers derived from one default logger, and again in full in the
 // next second; other info is dropped.
 func TestDefaultLoggerSampling(t *testing.T) {
+	// Two messages that the logger under test counts apart: messages whose
+	// hashes collide share a counter, and the seed is the sampler's own.
+	var apart [2]string
 	type logFn func(log *zap.Logger, i int)
 	for _, tc := range []struct {
 		name     string
@@ -56,12 +60,13 @@ func TestDefaultLoggerSampling(t *testing.T) {
 		{"derived loggers share counters", 1000, func(l *zap.Logger, i int) {
 			l.With(zap.Int("actor", i%2)).Warn("line")
 		}, 19, 19},
-		{"messages counted apart", 1000, func(l *zap.Logger, i int) { l.Warn([]string{"line a", "line b"}[i%2]) }, 2 * 14, 2 * 14},
+		{"messages counted apart", 1000, func(l *zap.Logger, i int) { l.Warn(apart[i%2]) }, 2 * 14, 2 * 14},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := &lockedBuffer{}
 			clock := &fakeClock{now: time.Unix(1e9, 0)}
 			log := newDefaultLogger(out).WithOptions(zap.WithClock(clock))
+			apart = linesCountedApart(t, log)
 			for i := range tc.n {
 				tc.log(log, i)
 			}
@@ -78,6 +83,21 @@ func TestDefaultLoggerSampling(t *testing.T) {
 			}
 		})
 	}
+}
+
+// linesCountedApart returns two messages containing "line" that log's
+// sampler counts apart.
+func linesCountedApart(t *testing.T, log *zap.Logger) [2]string {
+	t.Helper()
+	s := log.Core().(warnOrConsole).sampled
+	slot := func(msg string) uint64 { return maphash.String(s.seed, msg) % sampleCounters }
+	for _, b := range []string{"line b", "line c", "line d", "line e", "line f"} {
+		if slot(b) != slot("line a") {
+			return [2]string{"line a", b}
+		}
+	}
+	t.Fatal("five messages share one of 256 counters")
+	return [2]string{}
 }
 
 var _ zapcore.WriteSyncer = (*lockedBuffer)(nil)
