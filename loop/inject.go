@@ -1,9 +1,6 @@
 package loop
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "unsafe"
 
 // injectQueue is the scheduler's global run queue: loops made runnable by
 // goroutines outside the pool (and handed back by retired runners). One
@@ -22,11 +19,11 @@ type injectQueue struct {
 	shards []injectShard
 }
 
+// injectShard is a run queue alone on its cache line: senders on other
+// shards stay off it.
 type injectShard struct {
-	mu   sync.Mutex
-	ring loopRing
-	n    atomic.Int32         // ring.len(), written under mu
-	_    [cacheLine - 52]byte // a shard to a line: senders on other shards stay off it
+	runQueue
+	_ [cacheLine - unsafe.Sizeof(runQueue{})]byte
 }
 
 // init makes a queue of n shards.
@@ -36,7 +33,7 @@ func (q *injectQueue) init(n int) { q.shards = make([]injectShard, n) }
 func (q *injectQueue) len() int {
 	n := 0
 	for i := range q.shards {
-		n += int(q.shards[i].n.Load())
+		n += q.shards[i].len()
 	}
 	return n
 }
@@ -44,7 +41,7 @@ func (q *injectQueue) len() int {
 // empty reports whether no shard holds a loop.
 func (q *injectQueue) empty() bool {
 	for i := range q.shards {
-		if q.shards[i].n.Load() != 0 {
+		if q.shards[i].len() != 0 {
 			return false
 		}
 	}
@@ -53,38 +50,19 @@ func (q *injectQueue) empty() bool {
 
 // push queues l in the shard of hint (a goroutine id, say).
 func (q *injectQueue) push(l *Loop, hint uint64) {
-	sh := &q.shards[hint%uint64(len(q.shards))]
-	sh.mu.Lock()
-	sh.ring.push(l)
-	sh.n.Store(int32(sh.ring.len()))
-	sh.mu.Unlock()
+	q.shards[hint%uint64(len(q.shards))].push(l)
 }
 
 // take pops a loop, trying shard start first and then the others in turn,
-// and moves up to len(moved) more loops from that shard into moved, a
-// share of it (one part in parts), so a busy shard is not locked once per
-// loop. It returns the loop (nil if every shard was empty) and how many
-// it moved.
+// and moves a share of that shard into moved (see runQueue.popShare), so
+// a busy shard is not locked once per loop. It returns the loop (nil if
+// every shard was empty) and how many it moved.
 func (q *injectQueue) take(start, parts int, moved []*Loop) (*Loop, int) {
 	n := len(q.shards)
 	for i := range n {
-		sh := &q.shards[(start+i)%n]
-		if sh.n.Load() == 0 {
-			continue
+		if l, k := q.shards[(start+i)%n].popShare(parts, moved); l != nil {
+			return l, k
 		}
-		sh.mu.Lock()
-		l := sh.ring.pop()
-		if l == nil {
-			sh.mu.Unlock()
-			continue
-		}
-		k := min(sh.ring.len()/parts, len(moved))
-		for j := range k {
-			moved[j] = sh.ring.pop()
-		}
-		sh.n.Store(int32(sh.ring.len()))
-		sh.mu.Unlock()
-		return l, k
 	}
 	return nil, 0
 }

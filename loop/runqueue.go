@@ -40,14 +40,29 @@ func (q *runQueue) pushAll(ls []*Loop) {
 
 // pop takes the oldest loop, or nil.
 func (q *runQueue) pop() *Loop {
+	l, _ := q.popShare(1, nil)
+	return l
+}
+
+// popShare takes the oldest loop and moves up to len(moved) more into
+// moved, one part in parts of what is left after it. It returns the loop
+// (nil if the queue is empty) and how many it moved.
+func (q *runQueue) popShare(parts int, moved []*Loop) (*Loop, int) {
 	if q.n.Load() == 0 {
-		return nil
+		return nil, 0
 	}
 	q.mu.Lock()
 	l := q.ring.pop()
+	k := 0
+	if l != nil {
+		k = min(q.ring.len()/parts, len(moved))
+		for j := range k {
+			moved[j] = q.ring.pop()
+		}
+	}
 	q.n.Store(int32(q.ring.len()))
 	q.mu.Unlock()
-	return l
+	return l, k
 }
 
 // takeHalf takes the older half of the queue (rounded up), at most
