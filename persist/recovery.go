@@ -1,0 +1,142 @@
+package persist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/loop"
+)
+
+// recovered is what a recovery read from the store, decoded off the loop.
+type recovered[S, E any] struct {
+	snap    S
+	hasSnap bool
+	from    Cursor // the snapshot's cursor, or the zero Cursor
+	events  []E
+	end     Cursor
+}
+
+// recover reads the latest snapshot and the events after it off the loop,
+// then applies them on it. Commands wait meanwhile. A record that cannot
+// be read stops the actor (it never starts with half a state); a store
+// that cannot be reached is tried again, with backoff. On the loop.
+func (a *eventSourced[S, C, E]) recover() {
+	if a.stopped {
+		return
+	}
+	a.recovering = true
+	entity, store, schema, timeout := a.entity, a.def.Store, a.def.Schema, a.def.Timeout
+	loop.Go(a.c.Loop(), func(ctx context.Context) (recovered[S, E], error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return readJournal[S, E](ctx, store, schema, entity)
+	}).WhenSettled(func(v any, err error) {
+		r, _ := v.(recovered[S, E])
+		a.recovered(r, err)
+	})
+}
+
+// readJournal reads and decodes entity's snapshot and events.
+func readJournal[S, E any](ctx context.Context, store Store, schema *Schema, entity string) (recovered[S, E], error) {
+	var r recovered[S, E]
+	snap, ok, err := store.LoadSnapshot(ctx, entity)
+	if err != nil {
+		return r, err
+	}
+	if ok {
+		if r.snap, err = decodeAs[S](schema, snap.Payload); err != nil {
+			return r, &RecoveryError{Entity: entity, Seq: snap.Cursor.Seq, Type: snap.Type, Version: snap.Version,
+				Err: fmt.Errorf("snapshot: %w", err)}
+		}
+		r.hasSnap, r.from = true, snap.Cursor
+	}
+	last := r.from.Seq
+	r.end, err = store.Read(ctx, entity, r.from, func(e Event) error {
+		if e.Seq != last+1 {
+			return &RecoveryError{Entity: entity, Seq: e.Seq, Type: e.Type, Version: e.Version,
+				Err: fmt.Errorf("%w: a gap: event %d follows event %d", ErrCorrupt, e.Seq, last)}
+		}
+		ev, err := decodeAs[E](schema, e.Payload)
+		if err != nil {
+			return &RecoveryError{Entity: entity, Seq: e.Seq, Type: e.Type, Version: e.Version, Err: err}
+		}
+		r.events, last = append(r.events, ev), e.Seq
+		return nil
+	})
+	if err == nil && r.end.Seq != last {
+		err = &RecoveryError{Entity: entity, Seq: last + 1,
+			Err: fmt.Errorf("%w: the journal ends at %d but the events read end at %d", ErrCorrupt, r.end.Seq, last)}
+	}
+	return r, err
+}
+
+// decodeAs decodes p as a T.
+func decodeAs[T any](schema *Schema, p Payload) (T, error) {
+	var zero T
+	v, err := schema.Decode(p)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("%w: %q decodes as %T, not %T", ErrUnknownType, p.Type, v, zero)
+	}
+	return t, nil
+}
+
+// recovered takes a recovery's outcome. On the loop.
+func (a *eventSourced[S, C, E]) recovered(r recovered[S, E], err error) {
+	if a.stopped {
+		return
+	}
+	if err != nil {
+		a.recoveryFailed(err)
+		return
+	}
+	a.state = a.def.initial()
+	if r.hasSnap {
+		a.state, a.lastSnap = r.snap, r.from.Seq
+	}
+	for _, e := range r.events {
+		a.state = a.def.Apply(a.state, e)
+	}
+	a.end, a.sinceSnap = r.end, r.end.Seq-r.from.Seq
+	a.recovering, a.retry = false, 0
+	a.drain()
+}
+
+// recoveryFailed stops the actor on a record it cannot read, and tries
+// again later when the store failed.
+func (a *eventSourced[S, C, E]) recoveryFailed(err error) {
+	var re *RecoveryError
+	if errors.As(err, &re) {
+		a.c.Logger().Error("persist: recovery failed; stopping", zap.String("entity", a.entity), zap.Error(err))
+		a.stopped = true
+		a.wait.rejectAll(err)
+		a.c.Stop(a.c.Self())
+		return
+	}
+	delay := backoff(a.def.RetryMin, a.def.RetryMax, a.retry)
+	a.retry++
+	a.c.Logger().Warn("persist: recovery could not read the store; retrying",
+		zap.String("entity", a.entity), zap.Int("attempt", a.retry), zap.Duration("in", delay), zap.Error(err))
+	if _, err := a.c.Loop().ScheduleTimer(delay, a.recover); err != nil {
+		a.wait.rejectAll(err)
+	}
+}
+
+// backoff is min doubled attempt times, at most max.
+func backoff(min, max time.Duration, attempt int) time.Duration {
+	d := min
+	for range attempt {
+		if d >= max/2 {
+			return max
+		}
+		d *= 2
+	}
+	return d
+}
