@@ -358,10 +358,13 @@ func (c *cell) stop(reason error) {
 
 var errParentStopping = errors.New("actor: parent stopping")
 
-// childStopped counts a child down. On the loop.
+// childStopped counts a child down, once: the name it held among its
+// siblings is free from then on (see reserved). It runs when the child's
+// stop notice arrives, or earlier, when its Terminated does (the two
+// travel different lanes). On the loop.
 func (c *cell) childStopped(child *cell) {
-	if _, ok := c.kids()[child.self()]; !ok {
-		return
+	if c.kids()[child.self()] != child {
+		return // counted already
 	}
 	delete(c.rare.children, child.self())
 	switch {

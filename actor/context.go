@@ -59,7 +59,16 @@ func (x *Context) Tell(to Ref, msg any) error {
 // Its name, kind and id, need only be unique among this actor's children:
 // its ref is this actor's ref's [Ref.Child]. Errors are returned at once,
 // as by [System.Spawn]: [ErrNameTaken] for a sibling of that name, and
-// [ErrWouldBlock] with [WithStartWait], which a handler must not use.
+// [ErrWouldBlock] with [WithStartWait], which a handler must not use;
+// [ErrStopped] once this actor is stopping.
+//
+// As in Akka, a stopped child's name stays taken until this actor has
+// taken note of the stop, which it does ahead of its mailbox (and, if it
+// watches the child, before it handles the child's [Terminated]): until
+// then a spawn of the name is refused with [ErrNameTaken], even once
+// [System.Actor] no longer finds the child. So a child Spawn returns is
+// always one this actor supervises and stops before it stops, and the
+// handler of a child's Terminated may spawn its name again at once.
 func (x *Context) Spawn(kind, id string, f Factory, opts ...SpawnOption) (Ref, error) {
 	if fx := effectsOf(x.c()); fx != nil {
 		return spawnEffect(x.c(), fx, kind, id, f, opts)

@@ -136,6 +136,11 @@ func (c *cell) awaits(m terminatedSignal) bool {
 // Unwatch came first or another Terminated for the same watch was
 // handled. On the loop.
 func (c *cell) deliverTerminated(m terminatedSignal) {
+	if m.from != nil && m.from.parent == c {
+		// A parent that hears of its child's end may spawn the name again
+		// at once: the child is counted stopped before the handler runs.
+		c.childStopped(m.from)
+	}
 	if !c.awaits(m) {
 		return
 	}

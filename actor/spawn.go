@@ -97,6 +97,9 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		return Ref{}, err
 	}
 	self := s.nameOf(parent, kind, id)
+	if parent.reserved(self) {
+		return Ref{}, fmt.Errorf("%w: %s", ErrNameTaken, self)
+	}
 	c, err := newCell(s, parent, self, f, cfg)
 	if err != nil {
 		if s.closed.Load() {
@@ -146,6 +149,22 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		return s.awaitStart(wait, self, started)
 	}
 	return self, nil
+}
+
+// reserved reports whether a child of c holds the name ref: a live one,
+// or one that has stopped and left the registry but whose stop c has not
+// yet counted (childStopped). As in Akka, a child's name stays taken until
+// its parent has handled its end, so a spawn of that name is refused until
+// then, never half supervised: a child spawned in that gap used to be
+// dropped from its parent's children by the old child's late stop notice,
+// and then outlived its parent. A nil c (the system) reserves nothing: the
+// registry alone holds top-level names. On c's loop.
+func (c *cell) reserved(ref Ref) bool {
+	if c == nil {
+		return false
+	}
+	_, held := c.kids()[ref]
+	return held
 }
 
 // takeStartWait returns the ctx of WithStartWait, if cfg has one, and
