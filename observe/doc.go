@@ -59,5 +59,11 @@
 // The observer is read-only by default. [WithActions] adds stop and
 // restart buttons (POST requests that stop an actor, or make it fail so
 // that its supervisor restarts it): enable it only where whoever can reach
-// the handler may act on the system.
+// the handler may act on the system. The observer has no login of its
+// own (put the program's auth in front of it), but it refuses a
+// state-changing request that a browser sends for another origin's page
+// (by Sec-Fetch-Site, or Origin against Host; see
+// http.CrossOriginProtection), so a web page the user happens to open
+// cannot act through the user's browser. Requests from no browser (curl,
+// scripts) carry neither header and pass.
 package observe

@@ -22,6 +22,7 @@ type Observer struct {
 	actions  bool
 	interval time.Duration
 	mux      *http.ServeMux
+	handler  http.Handler // mux behind the cross-origin check
 	dead     *deadLog
 	hist     *history
 
@@ -39,7 +40,9 @@ type ObserverOption func(*Observer) error
 // WithActions lets the page stop and restart actors. Without it the
 // observer is read-only: the action endpoints answer 403 Forbidden. Only
 // enable it where everyone who can reach the handler may act on the
-// system.
+// system. Either way a request a browser sends for a page of another
+// origin is refused (403), so other sites cannot act through a user's
+// browser.
 func WithActions() ObserverOption {
 	return func(o *Observer) error {
 		o.actions = true
@@ -84,11 +87,27 @@ func NewObserver(s *actor.System, opts ...ObserverOption) (*Observer, error) {
 	o.mux.HandleFunc("GET /api/actor", o.serveActor)
 	o.mux.HandleFunc("GET /api/events", o.serveEvents)
 	o.mux.HandleFunc("POST /api/actor/{action}", o.serveAction)
+	o.handler = sameOrigin(o.mux)
 	return o, nil
 }
 
+// sameOrigin refuses state-changing requests (every method but GET, HEAD
+// and OPTIONS) that a browser sent for a page of another origin: without
+// it, any site the user visits could stop actors through a no-cors
+// fetch. A browser says where a request comes from in Sec-Fetch-Site
+// (only "same-origin" and "none", the address bar, pass), or, older
+// ones, in Origin, which must then name the request's Host; a request
+// with neither header comes from no browser (curl, a script) and passes.
+func sameOrigin(h http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "observe: cross-origin request refused: act from the observer's own page", http.StatusForbidden)
+	}))
+	return cop.Handler(h)
+}
+
 // ServeHTTP implements http.Handler.
-func (o *Observer) ServeHTTP(w http.ResponseWriter, r *http.Request) { o.mux.ServeHTTP(w, r) }
+func (o *Observer) ServeHTTP(w http.ResponseWriter, r *http.Request) { o.handler.ServeHTTP(w, r) }
 
 // Close ends the observer's subscription and its live streams. Safe to
 // call more than once.

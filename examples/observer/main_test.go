@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,14 +15,16 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"go.uber.org/goleak"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // startApp runs the example on a free port for the test.
-func startApp(t *testing.T) *app {
+func startApp(t *testing.T, actions bool) *app {
 	t.Helper()
-	a, err := start("127.0.0.1:0", false)
+	a, err := start("127.0.0.1:0", actions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +33,7 @@ func startApp(t *testing.T) *app {
 }
 
 func TestServesSummary(t *testing.T) {
-	a := startApp(t)
+	a := startApp(t, false)
 	resp, err := http.Get(a.URL + "api/summary")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +63,8 @@ func chromium() string {
 
 // TestObserverInBrowser loads the example's page in headless Chromium,
 // as a person would, and checks that the tree, a live counter and the
-// dead letters render; it saves a screenshot (set OBSERVER_SCREENSHOT to
+// dead letters render; that a page of another origin cannot stop an
+// actor through the browser; it saves a screenshot (set OBSERVER_SCREENSHOT to
 // choose where, or run with -artifacts to keep it).
 func TestObserverInBrowser(t *testing.T) {
 	bin := chromium()
@@ -69,7 +74,7 @@ func TestObserverInBrowser(t *testing.T) {
 		}
 		t.Fatal("CI is set and no chromium binary was found: .ci/run installs Debian's chromium")
 	}
-	a := startApp(t)
+	a := startApp(t, true)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1600, 1150))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -118,6 +123,31 @@ func TestObserverInBrowser(t *testing.T) {
 		}
 		return v
 	}
+	// Another site's page (localhost is another origin than 127.0.0.1)
+	// tries to stop a clerk through the user's browser.
+	victim := actor.NewRef("shop", "desk", "front").Child("clerk", "3")
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><title>evil</title><script>
+fetch(%s + "api/actor/stop?ref=" + encodeURIComponent(%s), {method: "POST", mode: "no-cors"})
+  .then(() => { document.title = "sent"; }, (e) => { document.title = "failed: " + e; });
+</script>`, jsString(a.URL), jsString(victim.Path()))
+	}))
+	defer evil.Close()
+	evilURL := strings.Replace(evil.URL, "127.0.0.1", "localhost", 1)
+	step("another origin's page", chromedp.Navigate(evilURL))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.title !== "evil"`, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("the other origin's fetch never settled: %v", err)
+	}
+	if title := eval(`document.title`); title != "sent" {
+		t.Fatalf("the other origin's fetch: %s", title)
+	}
+	// The request has been answered: had it stopped the clerk, the stop
+	// would be queued ahead of this ask, which would fail.
+	if _, err := actor.Ask[any](ctx, a.sys, victim, order{1}); err != nil {
+		t.Fatalf("%s after another origin's stop request: %v", victim.Path(), err)
+	}
+
 	step("load", chromedp.Navigate(a.URL))
 	step("tree", chromedp.WaitVisible(chromedp.CSS(`#tree .row`)))
 	step("live", chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
