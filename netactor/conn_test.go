@@ -468,7 +468,7 @@ func TestLingerBoundsShutdownFlush(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	payload := pattern(64 << 20) // far more than the socket buffers hold
+	payload := pattern(16 << 20) // more than the socket buffers hold: 4 MiB to send, and a receive buffer that grows only as its reader reads
 	opened := make(chan struct{}, 1)
 	srv, err := netactor.Serve(sys, "big", "l", "tcp", "127.0.0.1:0", func() netactor.ConnActor {
 		return &bigWriter{payload: payload, opened: opened}
