@@ -19,6 +19,7 @@ type faultyStore struct {
 	down      bool          // every call fails with errUnavailable
 	loseAck   bool          // the next Append is stored, then fails
 	hold      chan struct{} // Appends wait for a receive on it, when set
+	holdRead  chan struct{} // Reads wait for a receive on it, when set
 	inFlight  int
 	maxFlight int
 	appends   int
@@ -81,6 +82,12 @@ func (f *faultyStore) Append(ctx context.Context, entity string, after persist.C
 }
 
 func (f *faultyStore) Read(ctx context.Context, entity string, after persist.Cursor, fn func(persist.Event) error) (persist.Cursor, error) {
+	f.mu.Lock()
+	hold := f.holdRead
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
 	if f.isDown() {
 		return after, errUnavailable
 	}

@@ -37,8 +37,9 @@ type Snapshot struct {
 	Cursor Cursor // the journal's end when the state was taken
 }
 
-// A State is a durable-state entity's whole state, at a revision the
-// store counts from 1 (0: never written).
+// A State is a durable-state entity's whole state, at a revision the store
+// assigns: above 0, and new after every put (0: never written). The memory
+// and PostgreSQL stores count 1, 2, 3...; JetStream's are stream sequences.
 type State struct {
 	Payload
 	Revision uint64
