@@ -32,7 +32,8 @@
 //     not delivered goes to its dead letters with the reason: a target
 //     not hosted on the other node (that node answers with a notice that
 //     carries the message back), a node that is unreachable (no
-//     responders on its subject, or its heartbeats stopped), a full
+//     responders on its subject, or its heartbeats stopped: see
+//     [WithHeartbeat]), a full
 //     outbound buffer ([ErrOverloaded]), a message type missing from the
 //     [wire.Registry]. When the server reports that nobody listens on
 //     the subject a frame went to, the messages of that very frame go to

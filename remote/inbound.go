@@ -126,6 +126,8 @@ func (n *Node) handle(e *wire.Envelope) error {
 		n.endWatch(actorRef(e.To), actorRef(e.From), decodeError(e.Node, e.Err))
 	case wire.KindSpawn:
 		n.onSpawn(e)
+	case wire.KindPing:
+		// Delivered: this node is here, which is all a ping asks.
 	default:
 		n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: unexpected %s", ErrRejected, e.Kind))
 	}
@@ -334,6 +336,8 @@ func (n *Node) heartbeat() {
 				}
 				if p.overdue(now, limit) {
 					n.lose(p.name, fmt.Errorf("%w: node %s: %w for %s", ErrUnreachable, p.name, errNoHeartbeat, limit))
+				} else if p.overdue(now, suspectAfter*n.cfg.heartbeat) {
+					n.probe(p)
 				}
 				if p.stale(now, forgetAfter*limit) {
 					// A later send makes a fresh peer, which the server's
@@ -343,6 +347,21 @@ func (n *Node) heartbeat() {
 			}
 		}
 	}
+}
+
+// suspectAfter is how many heartbeat intervals of silence make a peer
+// suspect: the node then pings it every interval until it is heard again
+// or lost.
+const suspectAfter = 2
+
+// probe pings a silent peer. A node that crashed or was cut off has no
+// subscription left on the network, so the server answers the ping with
+// no responders and the peer is lost at once, however many heartbeats
+// WithHeartbeat lets it miss: a crash is found in about suspectAfter
+// intervals, while a live node that is slow to announce itself (a loaded
+// machine) is lost only when the full allowance is spent.
+func (n *Node) probe(p *peer) {
+	_ = p.enqueue(&wire.Envelope{Kind: wire.KindPing, Node: n.name}, actor.Ref{})
 }
 
 func (n *Node) peerList() []*peer {

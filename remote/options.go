@@ -112,7 +112,13 @@ func WithNATSOptions(opts ...nats.Option) Option {
 // WithHeartbeat sets how often the node announces itself (default 1 s)
 // and after how many missed announcements another node counts as lost
 // (default 3): its watchers get [actor.Terminated] and asks to it fail
-// with [ErrUnreachable].
+// with [ErrUnreachable]. A node silent for two intervals is pinged every
+// interval; if the server answers that nobody serves it (it crashed, was
+// killed, or its link to the network broke), it is lost at once. So a
+// large missed count costs little: it delays only the loss of a node
+// that is still subscribed but silent (a stalled process, a partition the
+// server has not noticed), and it keeps a loaded machine, whose
+// heartbeats run late, from losing live nodes.
 func WithHeartbeat(interval time.Duration, missed int) Option {
 	return func(c *config) error {
 		if interval <= 0 || missed < 1 {

@@ -17,9 +17,12 @@ import (
 // askResult is the outcome of a blocking ask, told to a probe.
 type askResult struct{ err error }
 
-// fast heartbeats, so a lost node is found in well under a second; a
-// generous count of misses, so a loaded test machine does not lose one.
-var fastHeartbeat = remote.WithHeartbeat(50*time.Millisecond, 10)
+// fastHeartbeat: a node silent for two 50 ms heartbeats is probed, so a
+// killed or cut-off node, whose subscriptions are gone, is found through
+// the server's no-responders answer within a fraction of a second; silence
+// alone would take 50 s, so a loaded test machine never loses a live node,
+// and only the probe explains a prompt loss.
+var fastHeartbeat = remote.WithHeartbeat(50*time.Millisecond, 1000)
 
 func TestWatchAcrossNodes(t *testing.T) {
 	ns := cluster(t, 3, fastHeartbeat)
@@ -120,15 +123,15 @@ func TestLeafDisconnectAndReconnect(t *testing.T) {
 }
 
 func TestCloseTellsPeers(t *testing.T) {
-	ns := cluster(t, 2)
+	// Silence would be probed after 20 s and the node lost after 60 s:
+	// only the goodbye explains a prompt Terminated.
+	ns := cluster(t, 2, remote.WithHeartbeat(10*time.Second, 6))
 	acct := spawnAccount(t, ns[1], "a")
 	w := watch(ns[0], acct)
 	actortest.Ask[int64](ns[0].System, acct, "balance")
 	if err := ns[1].node.Close(waitCtx(t)); err != nil {
 		t.Fatal(err)
 	}
-	// With 1 s heartbeats, only the goodbye explains a prompt Terminated;
-	// the probe's wait is bounded by waitLimit either way.
 	if term := w.ExpectTerminated(acct); !errors.Is(term.Reason, remote.ErrUnreachable) || !strings.Contains(term.Reason.Error(), "left") {
 		t.Fatalf("watcher got %+v, want node left", term)
 	}

@@ -43,7 +43,9 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Stdout, *url); err != nil {
+	// Heartbeats every 100 ms, a node lost after 5 missed: a quick demo.
+	// (A killed node is found sooner: see loseCourier.)
+	if err := run(ctx, os.Stdout, *url, remote.WithHeartbeat(100*time.Millisecond, 5)); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -59,8 +61,9 @@ func (m *member) close(ctx context.Context) {
 	_ = m.sys.Shutdown(ctx)
 }
 
-// join starts a system named name and connects it as a node.
-func join(name string, opts ...remote.Option) (*member, error) {
+// join starts a system named name and connects it as a node, with the
+// options every node gets (heartbeat) and then its own (topology).
+func join(name string, common []remote.Option, opts ...remote.Option) (*member, error) {
 	reg, err := registry()
 	if err != nil {
 		return nil, err
@@ -69,8 +72,7 @@ func join(name string, opts ...remote.Option) (*member, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Heartbeats every 100 ms, a node lost after 5 missed: a quick demo.
-	opts = append([]remote.Option{remote.WithRegistry(reg), remote.WithHeartbeat(100*time.Millisecond, 5)}, opts...)
+	opts = append(append([]remote.Option{remote.WithRegistry(reg)}, common...), opts...)
 	n, err := remote.Start(sys, opts...)
 	if err != nil {
 		_ = sys.Shutdown(context.Background())
@@ -80,23 +82,23 @@ func join(name string, opts ...remote.Option) (*member, error) {
 }
 
 // start brings the three nodes up and waits until they see each other.
-func start(ctx context.Context, url string) (hub, shop, couriers *member, err error) {
+func start(ctx context.Context, url string, common []remote.Option) (hub, shop, couriers *member, err error) {
 	hubOpts, leafOpts := []remote.Option{remote.WithLeafListen("127.0.0.1:0")}, []remote.Option(nil)
 	if url != "" {
 		hubOpts = []remote.Option{remote.WithURL(url)}
 		leafOpts = hubOpts
 	}
-	if hub, err = join("warehouse", hubOpts...); err != nil {
+	if hub, err = join("warehouse", common, hubOpts...); err != nil {
 		return nil, nil, nil, err
 	}
 	if url == "" {
 		leafOpts = []remote.Option{remote.WithLeafRemotes(hub.node.LeafURL())}
 	}
-	if shop, err = join("shop", leafOpts...); err != nil {
+	if shop, err = join("shop", common, leafOpts...); err != nil {
 		hub.close(ctx)
 		return nil, nil, nil, err
 	}
-	if couriers, err = join("courier", leafOpts...); err != nil {
+	if couriers, err = join("courier", common, leafOpts...); err != nil {
 		shop.close(ctx)
 		hub.close(ctx)
 		return nil, nil, nil, err
@@ -132,8 +134,10 @@ func registry() (*wire.Registry, error) {
 	return r, nil
 }
 
-func run(ctx context.Context, out io.Writer, url string) error {
-	hub, shop, couriers, err := start(ctx, url)
+// run plays the demo on nodes connected to url (embedded servers if
+// empty), each started with opts as well.
+func run(ctx context.Context, out io.Writer, url string, opts ...remote.Option) error {
+	hub, shop, couriers, err := start(ctx, url, opts)
 	if err != nil {
 		return err
 	}
@@ -231,7 +235,10 @@ func pricing(ctx context.Context, out io.Writer, p PricerRef, ledger actor.Ref) 
 }
 
 // loseCourier kills the courier node; the dispatcher on the hub, which
-// watches the bike courier, is told, and the next ask fails fast.
+// watches the bike courier, is told, and the next ask fails fast. The
+// hub finds out within two heartbeats, however many it lets a node miss:
+// it pings a silent node, and the server answers that nobody serves the
+// killed one.
 func loseCourier(ctx context.Context, out io.Writer, hub, couriers *member, bike CourierRef) error {
 	gone := make(chan actor.Terminated, 1)
 	disp, err := SpawnDispatcher(hub.sys, "main", func() *Dispatcher { return &Dispatcher{gone: gone} })

@@ -8,6 +8,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"go.uber.org/goleak"
+
+	"github.com/troupe-go/troupe/remote"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -27,7 +29,7 @@ func TestClusterRuns(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			var out bytes.Buffer
-			if err := run(ctx, &out, tt.url(t)); err != nil {
+			if err := run(ctx, &out, tt.url(t), heartbeat); err != nil {
 				t.Fatal(err)
 			}
 			if out.String() != want {
@@ -36,6 +38,12 @@ func TestClusterRuns(t *testing.T) {
 		})
 	}
 }
+
+// heartbeat: the demo's quick 100 ms heartbeat, but a live node is lost
+// only after a minute of silence, the test's deadline: a loaded machine
+// that runs the nodes' heartbeats late loses none, and the killed courier
+// is still found at once, by the hub's ping (see loseCourier).
+var heartbeat = remote.WithHeartbeat(100*time.Millisecond, 600)
 
 // externalServer starts a stand-alone nats-server on a free loopback port
 // and returns its URL.

@@ -33,12 +33,16 @@ const (
 	KindHeartbeat Kind = 9
 	// KindBye: the origin node is leaving.
 	KindBye Kind = 10
-	kindMax      = KindBye
+	// KindPing: the origin node checks that the target node is still
+	// there; the target ignores it. The answer, when nobody serves the
+	// target's subject, is the server's no-responders status.
+	KindPing Kind = 11
+	kindMax       = KindPing
 )
 
 // String names the kind.
 func (k Kind) String() string {
-	names := [...]string{"invalid", "tell", "ask", "reply", "notice", "watch", "unwatch", "terminated", "spawn", "heartbeat", "bye"}
+	names := [...]string{"invalid", "tell", "ask", "reply", "notice", "watch", "unwatch", "terminated", "spawn", "heartbeat", "bye", "ping"}
 	if int(k) < len(names) {
 		return names[k]
 	}
