@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -205,7 +206,10 @@ func TestAuditConcurrentClash(t *testing.T) {
 	}
 }
 
-// After Shutdown every entry point says ErrSystemClosed.
+// After Shutdown every operation of a System that can fail says
+// ErrSystemClosed, whatever it is given; the others are checked not to
+// panic. The table names every exported method of *System: a new one
+// fails the test until it is added.
 func TestAuditClosedEverywhere(t *testing.T) {
 	s, err := actor.NewSystem("closing", actor.WithLogger(zap.NewNop()))
 	if err != nil {
@@ -219,31 +223,68 @@ func TestAuditClosedEverywhere(t *testing.T) {
 	defer cancel()
 	never := actor.NewRef("closing", "counter", "never")
 	other := actor.NewRef("elsewhere", "counter", "x")
-	for _, tc := range []struct {
-		name string
-		err  error
+	spawn := func(id string, opts ...actor.SpawnOption) error {
+		_, err := s.Spawn("counter", id, func() actor.Actor { return &counter{} }, opts...)
+		return err
+	}
+	list := func(opts actor.ListOptions) error { _, _, err := s.Actors(opts); return err }
+	inspect := func(r actor.Ref) error { _, err := s.Inspect(ctx, r); return err }
+	failing := []struct {
+		method, name string
+		err          error
 	}{
-		{"Tell", s.Tell(ref, 1)},
-		{"Tell never", s.Tell(never, 1)},
-		{"Tell other system", s.Tell(other, 1)},
-		{"Send", s.Send(ctx, ref, 1)},
-		{"Send never", s.Send(ctx, never, 1)},
-		{"Ask", func() error { _, err := actor.Ask[int](ctx, s, ref, "get"); return err }()},
-		{"Ask no deadline", func() error { _, err := actor.Ask[int](context.Background(), s, never, "get"); return err }()},
-		{"Spawn", func() error { _, err := s.Spawn("counter", "d", func() actor.Actor { return &counter{} }); return err }()},
-		{"Spawn same name", func() error { _, err := s.Spawn("counter", "c", func() actor.Actor { return &counter{} }); return err }()},
-		{"Spawn wait", func() error {
-			_, err := s.Spawn("hooked", "w", func() actor.Actor { return hooked{func(*actor.Context) {}} }, actor.WithStartWait(ctx))
-			return err
-		}()},
-	} {
+		{"Tell", "live name", s.Tell(ref, 1)},
+		{"Tell", "never spawned", s.Tell(never, 1)},
+		{"Tell", "other system", s.Tell(other, 1)},
+		{"Send", "live name", s.Send(ctx, ref, 1)},
+		{"Send", "never spawned", s.Send(ctx, never, 1)},
+		{"Ask", "live name", func() error { _, err := actor.Ask[int](ctx, s, ref, "get"); return err }()},
+		{"Ask", "no deadline", func() error { _, err := actor.Ask[int](context.Background(), s, never, "get"); return err }()},
+		{"Spawn", "new name", spawn("d")},
+		{"Spawn", "same name", spawn("c")},
+		{"Spawn", "start wait", spawn("w", actor.WithStartWait(ctx))},
+		{"Poison", "live name", s.Poison(ref)},
+		{"Poison", "never spawned", s.Poison(never)},
+		{"Restart", "live name", s.Restart(ref)},
+		{"Restart", "never spawned", s.Restart(never)},
+		{"Inspect", "live name", inspect(ref)},
+		{"Inspect", "never spawned", inspect(never)},
+		{"Actors", "top level", list(actor.ListOptions{})},
+		{"Actors", "all", list(actor.ListOptions{All: true})},
+		{"Actors", "children of", list(actor.ListOptions{Parent: ref})},
+	}
+	covered := map[string]bool{}
+	for _, tc := range failing {
+		covered[tc.method] = true
 		if !errors.Is(tc.err, actor.ErrSystemClosed) {
-			t.Errorf("%s after Shutdown: %v, want ErrSystemClosed", tc.name, tc.err)
+			t.Errorf("%s (%s) after Shutdown: %v, want ErrSystemClosed", tc.method, tc.name, tc.err)
 		}
 	}
-	s.Stop(ref) // must not panic
+	// What cannot fail: it must not panic, and says what it can.
+	s.Stop(ref)
+	s.SubscribeDeadLetters(func(actor.DeadLetter) {})()
+	s.SubscribeEvents(func(actor.Event) {})()
+	s.SetDetailedMetrics(true)
+	s.VisitActors(func(a *actor.ActorInfo) bool { t.Errorf("VisitActors after Shutdown: %v", a.Ref); return true })
+	if _, ok := s.Actor(ref); ok {
+		t.Errorf("Actor(%v) found after Shutdown", ref)
+	}
+	if _, ok := s.TransportStats(); ok {
+		t.Error("TransportStats after Shutdown of a system without transport: ok")
+	}
+	_, _, _, _, _ = s.Name(), s.Logger(), s.DeadLetters(), s.Totals(), s.AskTimeout()
 	if err := s.Shutdown(context.Background()); err != nil {
-		t.Fatalf("second Shutdown: %v", err)
+		t.Errorf("second Shutdown: %v, want nil (shutting down twice is safe)", err)
+	}
+	for _, m := range []string{"Stop", "SubscribeDeadLetters", "SubscribeEvents", "SetDetailedMetrics", "VisitActors",
+		"Actor", "TransportStats", "Name", "Logger", "DeadLetters", "Totals", "AskTimeout", "Shutdown"} {
+		covered[m] = true
+	}
+	methods := reflect.TypeOf(s)
+	for i := range methods.NumMethod() {
+		if m := methods.Method(i).Name; !covered[m] {
+			t.Errorf("System.%s is not checked after Shutdown: add it to this table", m)
+		}
 	}
 }
 

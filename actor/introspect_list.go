@@ -36,9 +36,15 @@ type ListOptions struct {
 // stable while actors come and go: an actor spawned meanwhile shows up
 // if it sorts after the cursor. A page costs about as much as reading
 // Limit actors when no filter applies; a Parent or Kind filter reads the
-// whole system (about a millisecond per 100k actors). Safe from any
-// goroutine; it takes no lock and never waits for an actor.
+// whole system (about a millisecond per 100k actors). It returns
+// [ErrNotFound] if opts names a Parent that does not live, and
+// [ErrSystemClosed] once a Shutdown has stopped every actor (while they
+// stop, it lists those left). Safe from any goroutine; it takes no lock
+// and never waits for an actor.
 func (s *System) Actors(opts ListOptions) (page []ActorInfo, next string, err error) {
+	if s.down() {
+		return nil, "", ErrSystemClosed
+	}
 	limit := opts.Limit
 	if limit <= 0 || limit > 1000 {
 		limit = 1000
@@ -52,7 +58,7 @@ func (s *System) Actors(opts ListOptions) (page []ActorInfo, next string, err er
 	var parent *cell
 	if !opts.All && !opts.Parent.IsZero() {
 		if parent = s.lookup(opts.Parent); parent == nil {
-			return nil, "", fmt.Errorf("%w: %s", ErrNotFound, opts.Parent)
+			return nil, "", s.closedErr(opts.Parent, fmt.Errorf("%w: %s", ErrNotFound, opts.Parent))
 		}
 	}
 	keep := func(c *cell) bool {
@@ -183,11 +189,14 @@ func mailboxDepth(m loop.Metrics) MailboxDepth {
 // messages, for a consistent view with its children and recent failures,
 // and the figures it reports itself ([StatsReporter]). It waits for the
 // actor to finish its current message, until ctx is done. Safe from any
-// goroutine but an actor's loop, where it returns [ErrWouldBlock].
+// goroutine but an actor's loop, where it returns [ErrWouldBlock]. It
+// returns [ErrNotFound] for an actor that does not live, [ErrStopped] for
+// one that stops before it is read, and [ErrSystemClosed] once the system
+// is shut down.
 func (s *System) Inspect(ctx context.Context, ref Ref) (ActorDetail, error) {
 	c := s.lookup(ref)
 	if c == nil {
-		return ActorDetail{}, fmt.Errorf("%w: %s", ErrNotFound, ref)
+		return ActorDetail{}, s.closedErr(ref, fmt.Errorf("%w: %s", ErrNotFound, ref))
 	}
 	if c.l.OnLoop() {
 		return s.inspectOnLoop(c), nil
@@ -197,7 +206,7 @@ func (s *System) Inspect(ctx context.Context, ref Ref) (ActorDetail, error) {
 	}
 	ch := make(chan ActorDetail, 1)
 	if err := c.l.Submit(func() { ch <- s.inspectOnLoop(c) }); err != nil {
-		return ActorDetail{}, fmt.Errorf("%w: %s", ErrStopped, ref)
+		return ActorDetail{}, s.closedErr(ref, fmt.Errorf("%w: %s", ErrStopped, ref))
 	}
 	select {
 	case d := <-ch:
