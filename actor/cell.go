@@ -231,7 +231,9 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		return
 	}
 	if err != nil && !stashed {
-		c.handlerError(msg, reply, err)
+		c.handlerError(unboxed(msg), reply, err)
+	} else if !stashed {
+		recycleBox(msg) // handled: nothing refers to a box any longer (box.go)
 	}
 	if c.rare != nil && c.rare.unstash {
 		c.replayStash()
@@ -298,7 +300,7 @@ func (c *cell) invoke(msg any) (v any, err error) {
 			err = recovered(r)
 		}
 	}()
-	return c.actor.Receive(c.context(), msg)
+	return c.actor.Receive(c.context(), c.opened(msg))
 }
 
 // hook runs a lifecycle hook, turning a panic into an error.

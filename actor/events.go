@@ -117,6 +117,7 @@ func (s *System) deadLetter(to Ref, msg any, reason error) {
 	if b.subs.Load() == 0 {
 		return
 	}
+	msg = unboxed(msg) // a typed ref's box (box.go) is nobody else's
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	for _, fn := range b.dead {

@@ -43,6 +43,10 @@ func (s *System) deliverCtx(ctx context.Context, wait bool, to Ref, msg any, rep
 // (monoNow) is not 0, until then.
 func (s *System) post(ctx context.Context, wait bool, deadline int64, to Ref, msg any, reply replyFunc) error {
 	if to.system != s.name {
+		if b, ok := msg.(boxed); ok { // a typed ref's box stays in this process (box.go)
+			msg = b.unbox()
+			b.recycle()
+		}
 		return s.sendRemote(ctx, to, msg, reply)
 	}
 	c := s.reg.get(to.h, to.path) // lookup, less the system check just made

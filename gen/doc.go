@@ -57,6 +57,12 @@
 // [actor.Timers], whose Cancel, CancelAll and IsActive work by key; a
 // timer delivers a tell, never an ask, whose reply nobody would wait for),
 // and compile-time guards that make stale generated code fail to compile.
+// A typed send allocates no more than an untyped one of a pointer: a
+// message struct that an interface value cannot hold as it is (more than
+// one word, or a word that is no pointer) travels in an [actor.Box] from
+// a pool the file declares (counterAddBoxes), which the runtime reuses
+// once the actor handled it; anyone but the actor (a probe, dead letters,
+// another node) sees the message struct itself.
 // The zero CounterRef names no actor: its methods fail with an error
 // wrapping [actor.ErrNotFound] (an Async ask returns a rejected promise),
 // and its Stop does nothing.
@@ -195,6 +201,7 @@
 // [actor.Context]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Context
 // [actor.System]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#System
 // [actor.Actor]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Actor
+// [actor.Box]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Box
 // [actor.Timers]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Timers
 // [actor.ErrNotFound]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ErrNotFound
 // [actor.ErrUnhandled]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ErrUnhandled

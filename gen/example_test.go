@@ -56,7 +56,9 @@ func ExampleGenerate_runtimeMessages() {
 	}
 	printFuncs(files["parent_actor.gen.go"], "ParentRef)")
 	// Output:
+	// x.a.Obituaries(c, m.Msg.ts)
 	// x.a.Obituaries(c, m.ts)
+	// x.a.Watch(c, m.Msg.child)
 	// x.a.Watch(c, m.child)
 	// case actor.ReceiveTimeout:
 	// x.a.Idle(c, m)

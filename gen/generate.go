@@ -220,6 +220,9 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 		}
 		for _, m := range spec.msgs {
 			u.top = append(u.top, m.typeName)
+			if m.boxes != "" {
+				u.top = append(u.top, m.boxes)
+			}
 		}
 		out = append(out, u)
 	}
@@ -269,6 +272,9 @@ func nameUnexported(in input, specs []actorSpec) {
 		for j := range specs[i].msgs {
 			m := &specs[i].msgs[j]
 			m.typeName = fresh(m.typeName, taken)
+			if m.boxed() {
+				m.boxes = fresh(strings.TrimSuffix(msgType(specs[i].name, m.name), "Msg")+"Boxes", taken)
+			}
 		}
 	}
 }

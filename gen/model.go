@@ -36,6 +36,7 @@ type param struct {
 type message struct {
 	name     string
 	typeName string // of its generated struct; see nameUnexported
+	boxes    string // of the pool of its boxes, for a boxed message; see nameUnexported
 	pos      token.Pos
 	sig      *types.Signature
 	params   []param
@@ -46,6 +47,25 @@ type message struct {
 
 // asks reports whether the message has results, and so an ask.
 func (m *message) asks() bool { return m.result != resultNone }
+
+// boxed reports whether the ref sends the message in an actor.Box: unless
+// its struct fits an interface value as it is (no fields, or a single
+// pointer-shaped one), making it an any would allocate on every send.
+func (m *message) boxed() bool {
+	switch {
+	case len(m.params) == 0:
+		return false
+	case len(m.params) > 1 || m.variadic:
+		return true
+	}
+	switch t := m.params[0].typ.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Chan, *types.Signature:
+		return false
+	case *types.Basic:
+		return t.Kind() != types.UnsafePointer
+	}
+	return true
+}
 
 // hasTells reports whether spec has a message without results: a tell,
 // which typed timers can deliver.

@@ -174,6 +174,15 @@ func (r *renderer) params(m message) []jen.Code {
 	return out
 }
 
+// sentValue renders what the ref sends for m: its message struct built
+// from its parameters, in a box from its pool if it is boxed.
+func (r *renderer) sentValue(m message) jen.Code {
+	if !m.boxed() {
+		return r.msgValue(m)
+	}
+	return jen.Id(m.boxes).Dot("Box").Call(r.msgValue(m))
+}
+
 // msgValue renders the message struct literal of m built from its
 // parameters.
 func (r *renderer) msgValue(m message) jen.Code {

@@ -53,7 +53,22 @@ func (r *renderer) messages() {
 				g.Id(names[i]).Add(r.typ(p.typ))
 			}
 		})
+		if m.boxed() {
+			r.f.Add(doc("%s pools the boxes in which %s sends a %s, so that a send allocates nothing of its own "+
+				"(see actor.Boxes).", m.boxes, r.n.ref, m.typeName))
+			r.f.Var().Id(m.boxes).Add(r.boxes(m, "Boxes"))
+		}
 	}
+}
+
+// boxes renders the type actor.<what>[M, *A] of the boxes of message m:
+// what is Boxes (their pool) or Box (one of them, a pointer).
+func (r *renderer) boxes(m message, what string) jen.Code {
+	t := jen.Qual(actorPath, what).Types(jen.Id(m.typeName), jen.Op("*").Id(r.n.adapter))
+	if what == "Box" {
+		return jen.Op("*").Add(t)
+	}
+	return t
 }
 
 // adapter renders the type implementing actor.Actor for the struct, its
@@ -165,7 +180,11 @@ func (r *renderer) receiveBody(g *jen.Group) {
 	}
 	g.Switch(subject).BlockFunc(func(g *jen.Group) {
 		for _, m := range s.msgs {
-			g.Case(jen.Id(m.typeName)).Block(r.dispatch(m)...)
+			if m.boxed() { // as its ref sends it
+				g.Case(r.boxes(m, "Box")).Block(r.dispatch(m, jen.Id("m").Dot("Msg"))...)
+			}
+			// As timers send it, or anyone with a value from XMessages.
+			g.Case(jen.Id(m.typeName)).Block(r.dispatch(m, jen.Id("m"))...)
 		}
 		if len(s.msgs) > 0 {
 			g.Case(jen.Qual(callPath, "Call")).Block(jen.Return(jen.Id("x").Dot("callByName").Call(jen.Id("c"), jen.Id("m"))))
@@ -180,13 +199,13 @@ func (r *renderer) receiveBody(g *jen.Group) {
 	g.Add(unhandled)
 }
 
-// dispatch renders the statements that call m's method and return its
-// outcome as Receive's.
-func (r *renderer) dispatch(m message) []jen.Code {
+// dispatch renders the statements that call m's method with the fields
+// of msg, its message struct, and return its outcome as Receive's.
+func (r *renderer) dispatch(m message, msg *jen.Statement) []jen.Code {
 	names := r.paramNames(m)
 	args := []jen.Code{jen.Id("c")}
 	for i, name := range names {
-		arg := jen.Id("m").Dot(name)
+		arg := msg.Clone().Dot(name)
 		if m.variadic && i == len(names)-1 {
 			arg.Op("...")
 		}

@@ -105,7 +105,7 @@ func (r *renderer) tell(m message) {
 		"Safe from any goroutine.", m.name, r.spec.name, m.name))
 	r.f.Func().Params(r.recv()).Id(m.name).Params(r.params(m)...).Error().Block(
 		r.checked(jen.Return(jen.Err())),
-		jen.Return(jen.Id("r").Dot("sys").Dot("Tell").Call(jen.Id("r").Dot("ref"), r.msgValue(m))),
+		jen.Return(jen.Id("r").Dot("sys").Dot("Tell").Call(jen.Id("r").Dot("ref"), r.sentValue(m))),
 	)
 }
 
@@ -121,7 +121,7 @@ func (r *renderer) ask(m message) {
 		"without a deadline in ctx the system's ask timeout applies, and from a handler it fails at once "+
 		"with actor.ErrWouldBlock (use %sAsync there).", m.name, s.name, m.name, what, m.name))
 	ask := jen.Qual(actorPath, "Ask").Types(r.replyType(m)).
-		Call(jen.Id("ctx"), jen.Id("r").Dot("sys"), jen.Id("r").Dot("ref"), r.msgValue(m))
+		Call(jen.Id("ctx"), jen.Id("r").Dot("sys"), jen.Id("r").Dot("ref"), r.sentValue(m))
 	params := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, r.params(m)...)
 	sig := jen.Func().Params(r.recv()).Id(m.name).Params(params...)
 	if errOnly {
@@ -142,6 +142,6 @@ func (r *renderer) ask(m message) {
 		Op("*").Qual(loopPath, "Promise").Types(r.replyType(m)).Block(
 		r.checkedAsync(r.replyType(m)),
 		jen.Return(jen.Qual(actorPath, "AskAsync").Types(r.replyType(m)).
-			Call(jen.Id("c"), jen.Id("r").Dot("ref"), r.msgValue(m))),
+			Call(jen.Id("c"), jen.Id("r").Dot("ref"), r.sentValue(m))),
 	)
 }

@@ -23,6 +23,11 @@ type courierDeliverMsg struct {
 	o Order
 }
 
+// courierDeliverBoxes pools the boxes in which CourierRef sends a
+// courierDeliverMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var courierDeliverBoxes actor.Boxes[courierDeliverMsg, *courierActor]
+
 // CourierMessages builds the messages CourierRef sends, one method per
 // message of Courier with the message's parameters, for tests that put a
 // stand-in in place of a Courier actor (CourierRefOf(sys, probe.Ref()) for
@@ -46,6 +51,8 @@ type courierActor struct {
 // Receive implements actor.Actor.
 func (x *courierActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[courierDeliverMsg, *courierActor]:
+		return x.a.Deliver(c, m.Msg.o), nil
 	case courierDeliverMsg:
 		return x.a.Deliver(c, m.o), nil
 	case call.Call:
@@ -158,7 +165,7 @@ func (r CourierRef) Deliver(ctx context.Context, o Order) (Delivery, error) {
 		var zero Delivery
 		return zero, err
 	}
-	return actor.Ask[Delivery](ctx, r.sys, r.ref, courierDeliverMsg{o: o})
+	return actor.Ask[Delivery](ctx, r.sys, r.ref, courierDeliverBoxes.Box(courierDeliverMsg{o: o}))
 }
 
 // DeliverAsync asks the actor to run [Courier.Deliver] from a handler, whose
@@ -169,7 +176,7 @@ func (r CourierRef) DeliverAsync(c *actor.Context, o Order) *loop.Promise[Delive
 	if err := r.check(); err != nil {
 		return loop.Rejected[Delivery](c.Loop(), err)
 	}
-	return actor.AskAsync[Delivery](c, r.ref, courierDeliverMsg{o: o})
+	return actor.AskAsync[Delivery](c, r.ref, courierDeliverBoxes.Box(courierDeliverMsg{o: o}))
 }
 
 // SpawnCourier starts a Courier actor of kind "courier" named id under

@@ -23,6 +23,11 @@ type dispatcherTrackMsg struct {
 	courier CourierRef
 }
 
+// dispatcherTrackBoxes pools the boxes in which DispatcherRef sends a
+// dispatcherTrackMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var dispatcherTrackBoxes actor.Boxes[dispatcherTrackMsg, *dispatcherActor]
+
 // DispatcherMessages builds the messages DispatcherRef sends, one method per
 // message of Dispatcher with the message's parameters, for tests that put a
 // stand-in in place of a Dispatcher actor (DispatcherRefOf(sys, probe.Ref())
@@ -48,6 +53,12 @@ type dispatcherActor struct {
 // Receive implements actor.Actor.
 func (x *dispatcherActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[dispatcherTrackMsg, *dispatcherActor]:
+		if err := x.a.Track(c, m.Msg.courier); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case dispatcherTrackMsg:
 		if err := x.a.Track(c, m.courier); err != nil {
 			return nil, err
@@ -169,7 +180,7 @@ func (r DispatcherRef) Track(ctx context.Context, courier CourierRef) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, dispatcherTrackMsg{courier: courier})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, dispatcherTrackBoxes.Box(dispatcherTrackMsg{courier: courier}))
 	return err
 }
 
@@ -181,7 +192,7 @@ func (r DispatcherRef) TrackAsync(c *actor.Context, courier CourierRef) *loop.Pr
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, dispatcherTrackMsg{courier: courier})
+	return actor.AskAsync[struct{}](c, r.ref, dispatcherTrackBoxes.Box(dispatcherTrackMsg{courier: courier}))
 }
 
 // SpawnDispatcher starts a Dispatcher actor of kind "dispatcher" named id

@@ -26,15 +26,30 @@ type warehouseReserveMsg struct {
 	o Order
 }
 
+// warehouseReserveBoxes pools the boxes in which WarehouseRef sends a
+// warehouseReserveMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var warehouseReserveBoxes actor.Boxes[warehouseReserveMsg, *warehouseActor]
+
 // warehouseShipMsg is the message of [Warehouse.Ship].
 type warehouseShipMsg struct {
 	o Order
 }
 
+// warehouseShipBoxes pools the boxes in which WarehouseRef sends a
+// warehouseShipMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var warehouseShipBoxes actor.Boxes[warehouseShipMsg, *warehouseActor]
+
 // warehouseStockMsg is the message of [Warehouse.Stock].
 type warehouseStockMsg struct {
 	item string
 }
+
+// warehouseStockBoxes pools the boxes in which WarehouseRef sends a
+// warehouseStockMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var warehouseStockBoxes actor.Boxes[warehouseStockMsg, *warehouseActor]
 
 // WarehouseMessages builds the messages WarehouseRef sends, one method per
 // message of Warehouse with the message's parameters, for tests that put a
@@ -71,11 +86,18 @@ type warehouseActor struct {
 // Receive implements actor.Actor.
 func (x *warehouseActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[warehouseReserveMsg, *warehouseActor]:
+		return x.a.Reserve(c, m.Msg.o)
 	case warehouseReserveMsg:
 		return x.a.Reserve(c, m.o)
+	case *actor.Box[warehouseShipMsg, *warehouseActor]:
+		x.a.Ship(c, m.Msg.o)
+		return nil, nil
 	case warehouseShipMsg:
 		x.a.Ship(c, m.o)
 		return nil, nil
+	case *actor.Box[warehouseStockMsg, *warehouseActor]:
+		return x.a.Stock(c, m.Msg.item), nil
 	case warehouseStockMsg:
 		return x.a.Stock(c, m.item), nil
 	case call.Call:
@@ -209,7 +231,7 @@ func (r WarehouseRef) Reserve(ctx context.Context, o Order) (Stock, error) {
 		var zero Stock
 		return zero, err
 	}
-	return actor.Ask[Stock](ctx, r.sys, r.ref, warehouseReserveMsg{o: o})
+	return actor.Ask[Stock](ctx, r.sys, r.ref, warehouseReserveBoxes.Box(warehouseReserveMsg{o: o}))
 }
 
 // ReserveAsync asks the actor to run [Warehouse.Reserve] from a handler,
@@ -220,7 +242,7 @@ func (r WarehouseRef) ReserveAsync(c *actor.Context, o Order) *loop.Promise[Stoc
 	if err := r.check(); err != nil {
 		return loop.Rejected[Stock](c.Loop(), err)
 	}
-	return actor.AskAsync[Stock](c, r.ref, warehouseReserveMsg{o: o})
+	return actor.AskAsync[Stock](c, r.ref, warehouseReserveBoxes.Box(warehouseReserveMsg{o: o}))
 }
 
 // Ship tells the actor to run [Warehouse.Ship] and returns at once, with the
@@ -230,7 +252,7 @@ func (r WarehouseRef) Ship(o Order) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, warehouseShipMsg{o: o})
+	return r.sys.Tell(r.ref, warehouseShipBoxes.Box(warehouseShipMsg{o: o}))
 }
 
 // Stock asks the actor to run [Warehouse.Stock] and waits for its result,
@@ -242,7 +264,7 @@ func (r WarehouseRef) Stock(ctx context.Context, item string) (Stock, error) {
 		var zero Stock
 		return zero, err
 	}
-	return actor.Ask[Stock](ctx, r.sys, r.ref, warehouseStockMsg{item: item})
+	return actor.Ask[Stock](ctx, r.sys, r.ref, warehouseStockBoxes.Box(warehouseStockMsg{item: item}))
 }
 
 // StockAsync asks the actor to run [Warehouse.Stock] from a handler, whose
@@ -253,7 +275,7 @@ func (r WarehouseRef) StockAsync(c *actor.Context, item string) *loop.Promise[St
 	if err := r.check(); err != nil {
 		return loop.Rejected[Stock](c.Loop(), err)
 	}
-	return actor.AskAsync[Stock](c, r.ref, warehouseStockMsg{item: item})
+	return actor.AskAsync[Stock](c, r.ref, warehouseStockBoxes.Box(warehouseStockMsg{item: item}))
 }
 
 // SpawnWarehouse starts a Warehouse actor of kind "warehouse" named id under

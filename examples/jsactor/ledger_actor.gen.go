@@ -24,11 +24,21 @@ type ledgerBalanceMsg struct {
 	who string
 }
 
+// ledgerBalanceBoxes pools the boxes in which LedgerRef sends a
+// ledgerBalanceMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var ledgerBalanceBoxes actor.Boxes[ledgerBalanceMsg, *ledgerActor]
+
 // ledgerDebitMsg is the message of [Ledger.Debit].
 type ledgerDebitMsg struct {
 	who    string
 	amount float64
 }
+
+// ledgerDebitBoxes pools the boxes in which LedgerRef sends a
+// ledgerDebitMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var ledgerDebitBoxes actor.Boxes[ledgerDebitMsg, *ledgerActor]
 
 // LedgerMessages builds the messages LedgerRef sends, one method per message
 // of Ledger with the message's parameters, for tests that put a stand-in in
@@ -58,8 +68,13 @@ type ledgerActor struct {
 // Receive implements actor.Actor.
 func (x *ledgerActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[ledgerBalanceMsg, *ledgerActor]:
+		return x.a.Balance(c, m.Msg.who), nil
 	case ledgerBalanceMsg:
 		return x.a.Balance(c, m.who), nil
+	case *actor.Box[ledgerDebitMsg, *ledgerActor]:
+		x.a.Debit(c, m.Msg.who, m.Msg.amount)
+		return nil, nil
 	case ledgerDebitMsg:
 		x.a.Debit(c, m.who, m.amount)
 		return nil, nil
@@ -187,7 +202,7 @@ func (r LedgerRef) Balance(ctx context.Context, who string) (float64, error) {
 		var zero float64
 		return zero, err
 	}
-	return actor.Ask[float64](ctx, r.sys, r.ref, ledgerBalanceMsg{who: who})
+	return actor.Ask[float64](ctx, r.sys, r.ref, ledgerBalanceBoxes.Box(ledgerBalanceMsg{who: who}))
 }
 
 // BalanceAsync asks the actor to run [Ledger.Balance] from a handler, whose
@@ -198,7 +213,7 @@ func (r LedgerRef) BalanceAsync(c *actor.Context, who string) *loop.Promise[floa
 	if err := r.check(); err != nil {
 		return loop.Rejected[float64](c.Loop(), err)
 	}
-	return actor.AskAsync[float64](c, r.ref, ledgerBalanceMsg{who: who})
+	return actor.AskAsync[float64](c, r.ref, ledgerBalanceBoxes.Box(ledgerBalanceMsg{who: who}))
 }
 
 // Debit tells the actor to run [Ledger.Debit] and returns at once, with the
@@ -208,7 +223,7 @@ func (r LedgerRef) Debit(who string, amount float64) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, ledgerDebitMsg{who: who, amount: amount})
+	return r.sys.Tell(r.ref, ledgerDebitBoxes.Box(ledgerDebitMsg{who: who, amount: amount}))
 }
 
 // SpawnLedger starts a Ledger actor of kind "ledger" named id under parent:

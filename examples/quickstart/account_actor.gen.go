@@ -32,11 +32,21 @@ type accountDepositMsg struct {
 	amount int
 }
 
+// accountDepositBoxes pools the boxes in which AccountRef sends a
+// accountDepositMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var accountDepositBoxes actor.Boxes[accountDepositMsg, *accountActor]
+
 // accountInterestMsg is the message of [Account.Interest].
 type accountInterestMsg struct {
 	amount int
 	dArg   time.Duration
 }
+
+// accountInterestBoxes pools the boxes in which AccountRef sends a
+// accountInterestMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var accountInterestBoxes actor.Boxes[accountInterestMsg, *accountActor]
 
 // AccountMessages builds the messages AccountRef sends, one method per
 // message of Account with the message's parameters, for tests that put a
@@ -81,9 +91,18 @@ func (x *accountActor) Receive(c *actor.Context, msg any) (any, error) {
 	case accountCrashMsg:
 		x.a.Crash(c)
 		return nil, nil
+	case *actor.Box[accountDepositMsg, *accountActor]:
+		x.a.Deposit(c, m.Msg.amount)
+		return nil, nil
 	case accountDepositMsg:
 		x.a.Deposit(c, m.amount)
 		return nil, nil
+	case *actor.Box[accountInterestMsg, *accountActor]:
+		if err := x.a.Interest(c, m.Msg.amount, m.Msg.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case accountInterestMsg:
 		if err := x.a.Interest(c, m.amount, m.dArg); err != nil {
 			return nil, err
@@ -256,7 +275,7 @@ func (r AccountRef) Deposit(amount int) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, accountDepositMsg{amount: amount})
+	return r.sys.Tell(r.ref, accountDepositBoxes.Box(accountDepositMsg{amount: amount}))
 }
 
 // Interest asks the actor to run [Account.Interest] and waits for its error,
@@ -267,7 +286,7 @@ func (r AccountRef) Interest(ctx context.Context, amount int, dArg time.Duration
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, accountInterestMsg{amount: amount, dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, accountInterestBoxes.Box(accountInterestMsg{amount: amount, dArg: dArg}))
 	return err
 }
 
@@ -279,7 +298,7 @@ func (r AccountRef) InterestAsync(c *actor.Context, amount int, dArg time.Durati
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, accountInterestMsg{amount: amount, dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, accountInterestBoxes.Box(accountInterestMsg{amount: amount, dArg: dArg}))
 }
 
 // SpawnAccount starts an Account actor of kind "account" named id under

@@ -22,6 +22,11 @@ type auditorAuditMsg struct {
 	acct AccountRef
 }
 
+// auditorAuditBoxes pools the boxes in which AuditorRef sends a
+// auditorAuditMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var auditorAuditBoxes actor.Boxes[auditorAuditMsg, *auditorActor]
+
 // AuditorMessages builds the messages AuditorRef sends, one method per
 // message of Auditor with the message's parameters, for tests that put a
 // stand-in in place of a Auditor actor (AuditorRefOf(sys, probe.Ref()) for
@@ -45,6 +50,8 @@ type auditorActor struct {
 // Receive implements actor.Actor.
 func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[auditorAuditMsg, *auditorActor]:
+		return x.a.Audit(c, m.Msg.acct), nil
 	case auditorAuditMsg:
 		return x.a.Audit(c, m.acct), nil
 	case call.Call:
@@ -157,7 +164,7 @@ func (r AuditorRef) Audit(ctx context.Context, acct AccountRef) (string, error) 
 		var zero string
 		return zero, err
 	}
-	return actor.Ask[string](ctx, r.sys, r.ref, auditorAuditMsg{acct: acct})
+	return actor.Ask[string](ctx, r.sys, r.ref, auditorAuditBoxes.Box(auditorAuditMsg{acct: acct}))
 }
 
 // AuditAsync asks the actor to run [Auditor.Audit] from a handler, whose
@@ -168,7 +175,7 @@ func (r AuditorRef) AuditAsync(c *actor.Context, acct AccountRef) *loop.Promise[
 	if err := r.check(); err != nil {
 		return loop.Rejected[string](c.Loop(), err)
 	}
-	return actor.AskAsync[string](c, r.ref, auditorAuditMsg{acct: acct})
+	return actor.AskAsync[string](c, r.ref, auditorAuditBoxes.Box(auditorAuditMsg{acct: acct}))
 }
 
 // SpawnAuditor starts an Auditor actor of kind "auditor" named id under

@@ -23,6 +23,10 @@ type teamHireMsg struct {
 	id string
 }
 
+// teamHireBoxes pools the boxes in which TeamRef sends a teamHireMsg, so
+// that a send allocates nothing of its own (see actor.Boxes).
+var teamHireBoxes actor.Boxes[teamHireMsg, *teamActor]
+
 // TeamMessages builds the messages TeamRef sends, one method per message of
 // Team with the message's parameters, for tests that put a stand-in in place
 // of a Team actor (TeamRefOf(sys, probe.Ref()) for an actortest.Probe) and
@@ -45,6 +49,8 @@ type teamActor struct {
 // Receive implements actor.Actor.
 func (x *teamActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[teamHireMsg, *teamActor]:
+		return x.a.Hire(c, m.Msg.id)
 	case teamHireMsg:
 		return x.a.Hire(c, m.id)
 	case call.Call:
@@ -169,7 +175,7 @@ func (r TeamRef) Hire(ctx context.Context, id string) (WorkerRef, error) {
 		var zero WorkerRef
 		return zero, err
 	}
-	return actor.Ask[WorkerRef](ctx, r.sys, r.ref, teamHireMsg{id: id})
+	return actor.Ask[WorkerRef](ctx, r.sys, r.ref, teamHireBoxes.Box(teamHireMsg{id: id}))
 }
 
 // HireAsync asks the actor to run [Team.Hire] from a handler, whose context
@@ -180,7 +186,7 @@ func (r TeamRef) HireAsync(c *actor.Context, id string) *loop.Promise[WorkerRef]
 	if err := r.check(); err != nil {
 		return loop.Rejected[WorkerRef](c.Loop(), err)
 	}
-	return actor.AskAsync[WorkerRef](c, r.ref, teamHireMsg{id: id})
+	return actor.AskAsync[WorkerRef](c, r.ref, teamHireBoxes.Box(teamHireMsg{id: id}))
 }
 
 // SpawnTeam starts a Team actor of kind "team" named id under parent: a

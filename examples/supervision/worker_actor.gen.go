@@ -25,6 +25,11 @@ type workerCrashMsg struct {
 	why string
 }
 
+// workerCrashBoxes pools the boxes in which WorkerRef sends a
+// workerCrashMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var workerCrashBoxes actor.Boxes[workerCrashMsg, *workerActor]
+
 // workerDoneMsg is the message of [Worker.Done].
 type workerDoneMsg struct{}
 
@@ -64,6 +69,9 @@ type workerActor struct {
 // Receive implements actor.Actor.
 func (x *workerActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[workerCrashMsg, *workerActor]:
+		x.a.Crash(c, m.Msg.why)
+		return nil, nil
 	case workerCrashMsg:
 		x.a.Crash(c, m.why)
 		return nil, nil
@@ -190,7 +198,7 @@ func (r WorkerRef) Crash(why string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, workerCrashMsg{why: why})
+	return r.sys.Tell(r.ref, workerCrashBoxes.Box(workerCrashMsg{why: why}))
 }
 
 // Done asks the actor to run [Worker.Done] and waits for its result, for

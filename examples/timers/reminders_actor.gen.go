@@ -33,11 +33,21 @@ type remindersActiveMsg struct {
 	keyArg string
 }
 
+// remindersActiveBoxes pools the boxes in which RemindersRef sends a
+// remindersActiveMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersActiveBoxes actor.Boxes[remindersActiveMsg, *remindersActor]
+
 // remindersBusyMsg is the message of [Reminders.Busy].
 type remindersBusyMsg struct {
 	cancel string
 	dArg   time.Duration
 }
+
+// remindersBusyBoxes pools the boxes in which RemindersRef sends a
+// remindersBusyMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersBusyBoxes actor.Boxes[remindersBusyMsg, *remindersActor]
 
 // remindersEveryMsg is the message of [Reminders.Every].
 type remindersEveryMsg struct {
@@ -46,15 +56,30 @@ type remindersEveryMsg struct {
 	fixedRate bool
 }
 
+// remindersEveryBoxes pools the boxes in which RemindersRef sends a
+// remindersEveryMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersEveryBoxes actor.Boxes[remindersEveryMsg, *remindersActor]
+
 // remindersForgetMsg is the message of [Reminders.Forget].
 type remindersForgetMsg struct {
 	keyArg string
 }
 
+// remindersForgetBoxes pools the boxes in which RemindersRef sends a
+// remindersForgetMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersForgetBoxes actor.Boxes[remindersForgetMsg, *remindersActor]
+
 // remindersIdleMsg is the message of [Reminders.Idle].
 type remindersIdleMsg struct {
 	dArg time.Duration
 }
+
+// remindersIdleBoxes pools the boxes in which RemindersRef sends a
+// remindersIdleMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersIdleBoxes actor.Boxes[remindersIdleMsg, *remindersActor]
 
 // remindersPingMsg is the message of [Reminders.Ping].
 type remindersPingMsg struct{}
@@ -64,6 +89,11 @@ type remindersRemindMsg struct {
 	what string
 }
 
+// remindersRemindBoxes pools the boxes in which RemindersRef sends a
+// remindersRemindMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersRemindBoxes actor.Boxes[remindersRemindMsg, *remindersActor]
+
 // remindersScheduleMsg is the message of [Reminders.Schedule].
 type remindersScheduleMsg struct {
 	keyArg string
@@ -71,15 +101,30 @@ type remindersScheduleMsg struct {
 	dArg   time.Duration
 }
 
+// remindersScheduleBoxes pools the boxes in which RemindersRef sends a
+// remindersScheduleMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersScheduleBoxes actor.Boxes[remindersScheduleMsg, *remindersActor]
+
 // remindersTickMsg is the message of [Reminders.Tick].
 type remindersTickMsg struct {
 	keyArg string
 }
 
+// remindersTickBoxes pools the boxes in which RemindersRef sends a
+// remindersTickMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersTickBoxes actor.Boxes[remindersTickMsg, *remindersActor]
+
 // remindersTicksMsg is the message of [Reminders.Ticks].
 type remindersTicksMsg struct {
 	keyArg string
 }
+
+// remindersTicksBoxes pools the boxes in which RemindersRef sends a
+// remindersTicksMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var remindersTicksBoxes actor.Boxes[remindersTicksMsg, *remindersActor]
 
 // RemindersMessages builds the messages RemindersRef sends, one method per
 // message of Reminders with the message's parameters, for tests that put a
@@ -151,10 +196,24 @@ type remindersActor struct {
 // Receive implements actor.Actor.
 func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[remindersActiveMsg, *remindersActor]:
+		return x.a.Active(c, m.Msg.keyArg), nil
 	case remindersActiveMsg:
 		return x.a.Active(c, m.keyArg), nil
+	case *actor.Box[remindersBusyMsg, *remindersActor]:
+		if err := x.a.Busy(c, m.Msg.cancel, m.Msg.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case remindersBusyMsg:
 		if err := x.a.Busy(c, m.cancel, m.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
+	case *actor.Box[remindersEveryMsg, *remindersActor]:
+		if err := x.a.Every(c, m.Msg.keyArg, m.Msg.dArg, m.Msg.fixedRate); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -165,8 +224,20 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[remindersForgetMsg, *remindersActor]:
+		if err := x.a.Forget(c, m.Msg.keyArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case remindersForgetMsg:
 		if err := x.a.Forget(c, m.keyArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
+	case *actor.Box[remindersIdleMsg, *remindersActor]:
+		if err := x.a.Idle(c, m.Msg.dArg); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -183,18 +254,32 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[remindersRemindMsg, *remindersActor]:
+		x.a.Remind(c, m.Msg.what)
+		return nil, nil
 	case remindersRemindMsg:
 		x.a.Remind(c, m.what)
 		return nil, nil
+	case *actor.Box[remindersScheduleMsg, *remindersActor]:
+		if err := x.a.Schedule(c, m.Msg.keyArg, m.Msg.what, m.Msg.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case remindersScheduleMsg:
 		if err := x.a.Schedule(c, m.keyArg, m.what, m.dArg); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[remindersTickMsg, *remindersActor]:
+		x.a.Tick(c, m.Msg.keyArg)
+		return nil, nil
 	case remindersTickMsg:
 		x.a.Tick(c, m.keyArg)
 		return nil, nil
+	case *actor.Box[remindersTicksMsg, *remindersActor]:
+		return x.a.Ticks(c, m.Msg.keyArg), nil
 	case remindersTicksMsg:
 		return x.a.Ticks(c, m.keyArg), nil
 	case call.Call:
@@ -411,7 +496,7 @@ func (r RemindersRef) Active(ctx context.Context, keyArg string) (bool, error) {
 		var zero bool
 		return zero, err
 	}
-	return actor.Ask[bool](ctx, r.sys, r.ref, remindersActiveMsg{keyArg: keyArg})
+	return actor.Ask[bool](ctx, r.sys, r.ref, remindersActiveBoxes.Box(remindersActiveMsg{keyArg: keyArg}))
 }
 
 // ActiveAsync asks the actor to run [Reminders.Active] from a handler, whose
@@ -422,7 +507,7 @@ func (r RemindersRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise
 	if err := r.check(); err != nil {
 		return loop.Rejected[bool](c.Loop(), err)
 	}
-	return actor.AskAsync[bool](c, r.ref, remindersActiveMsg{keyArg: keyArg})
+	return actor.AskAsync[bool](c, r.ref, remindersActiveBoxes.Box(remindersActiveMsg{keyArg: keyArg}))
 }
 
 // Busy asks the actor to run [Reminders.Busy] and waits for its error, for
@@ -433,7 +518,7 @@ func (r RemindersRef) Busy(ctx context.Context, cancel string, dArg time.Duratio
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersBusyMsg{cancel: cancel, dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersBusyBoxes.Box(remindersBusyMsg{cancel: cancel, dArg: dArg}))
 	return err
 }
 
@@ -445,7 +530,7 @@ func (r RemindersRef) BusyAsync(c *actor.Context, cancel string, dArg time.Durat
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersBusyMsg{cancel: cancel, dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, remindersBusyBoxes.Box(remindersBusyMsg{cancel: cancel, dArg: dArg}))
 }
 
 // Every asks the actor to run [Reminders.Every] and waits for its error, for
@@ -456,7 +541,7 @@ func (r RemindersRef) Every(ctx context.Context, keyArg string, dArg time.Durati
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersEveryBoxes.Box(remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate}))
 	return err
 }
 
@@ -468,7 +553,7 @@ func (r RemindersRef) EveryAsync(c *actor.Context, keyArg string, dArg time.Dura
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate})
+	return actor.AskAsync[struct{}](c, r.ref, remindersEveryBoxes.Box(remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate}))
 }
 
 // Forget asks the actor to run [Reminders.Forget] and waits for its error,
@@ -479,7 +564,7 @@ func (r RemindersRef) Forget(ctx context.Context, keyArg string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersForgetMsg{keyArg: keyArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersForgetBoxes.Box(remindersForgetMsg{keyArg: keyArg}))
 	return err
 }
 
@@ -491,7 +576,7 @@ func (r RemindersRef) ForgetAsync(c *actor.Context, keyArg string) *loop.Promise
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersForgetMsg{keyArg: keyArg})
+	return actor.AskAsync[struct{}](c, r.ref, remindersForgetBoxes.Box(remindersForgetMsg{keyArg: keyArg}))
 }
 
 // Idle asks the actor to run [Reminders.Idle] and waits for its error, for
@@ -502,7 +587,7 @@ func (r RemindersRef) Idle(ctx context.Context, dArg time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersIdleMsg{dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersIdleBoxes.Box(remindersIdleMsg{dArg: dArg}))
 	return err
 }
 
@@ -514,7 +599,7 @@ func (r RemindersRef) IdleAsync(c *actor.Context, dArg time.Duration) *loop.Prom
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersIdleMsg{dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, remindersIdleBoxes.Box(remindersIdleMsg{dArg: dArg}))
 }
 
 // Ping asks the actor to run [Reminders.Ping] and waits for its error, for
@@ -547,7 +632,7 @@ func (r RemindersRef) Remind(what string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, remindersRemindMsg{what: what})
+	return r.sys.Tell(r.ref, remindersRemindBoxes.Box(remindersRemindMsg{what: what}))
 }
 
 // Schedule asks the actor to run [Reminders.Schedule] and waits for its
@@ -558,7 +643,7 @@ func (r RemindersRef) Schedule(ctx context.Context, keyArg string, what string, 
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersScheduleBoxes.Box(remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg}))
 	return err
 }
 
@@ -570,7 +655,7 @@ func (r RemindersRef) ScheduleAsync(c *actor.Context, keyArg string, what string
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, remindersScheduleBoxes.Box(remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg}))
 }
 
 // Tick tells the actor to run [Reminders.Tick] and returns at once, with the
@@ -580,7 +665,7 @@ func (r RemindersRef) Tick(keyArg string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, remindersTickMsg{keyArg: keyArg})
+	return r.sys.Tell(r.ref, remindersTickBoxes.Box(remindersTickMsg{keyArg: keyArg}))
 }
 
 // Ticks asks the actor to run [Reminders.Ticks] and waits for its result,
@@ -592,7 +677,7 @@ func (r RemindersRef) Ticks(ctx context.Context, keyArg string) (int, error) {
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, remindersTicksMsg{keyArg: keyArg})
+	return actor.Ask[int](ctx, r.sys, r.ref, remindersTicksBoxes.Box(remindersTicksMsg{keyArg: keyArg}))
 }
 
 // TicksAsync asks the actor to run [Reminders.Ticks] from a handler, whose
@@ -603,7 +688,7 @@ func (r RemindersRef) TicksAsync(c *actor.Context, keyArg string) *loop.Promise[
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, remindersTicksMsg{keyArg: keyArg})
+	return actor.AskAsync[int](c, r.ref, remindersTicksBoxes.Box(remindersTicksMsg{keyArg: keyArg}))
 }
 
 // SpawnReminders starts a Reminders actor of kind "reminders" named id under

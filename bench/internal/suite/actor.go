@@ -21,6 +21,18 @@ var actorScenarios = []Scenario{
 		},
 	},
 	{
+		Name: "pingpong_typed",
+		Definition: "as pingpong, through the refs troupegen generates (examples/pingpong's Player): each handler tells the other a Ball " +
+			"(a two-word value, a fresh message per hit) with its typed ref; 1M round trips, started by one typed ask from outside whose reply ends the timed region; per round trip. " +
+			"Baseline: troupe's own pingpong (untyped tells of one preallocated pointer) in the same run. troupe only",
+		Per:    "round trip",
+		Params: systems.Params{N: million},
+		Targets: []Target{
+			{Metric: Time, Scenario: "pingpong", Limit: 1.1},
+			{Metric: Allocs, Limit: 0, Slack: zeroAllocSlack}, // issue 25
+		},
+	},
+	{
 		Name: "fanin",
 		Definition: "8 goroutines × 1M tells of one preallocated pointer message to one actor, released together; time until the actor has handled the last, per message. " +
 			"Baseline (raw channels): the 8 goroutines send the pointer on one `chan` of capacity 1024 drained by one consumer goroutine",

@@ -53,7 +53,7 @@ const (
 // ActorScenarios names the actor suite's scenarios, for systems that mark
 // them all at once.
 var ActorScenarios = []string{
-	"pingpong", "fanin", "ask", "spawn", "idle_actor", "idle_1m",
+	"pingpong", "pingpong_typed", "fanin", "ask", "spawn", "idle_actor", "idle_1m",
 	"mesh_100", "mesh_10k", "mesh_1m",
 	"idle_timers_10k", "idle_timers_1m", "idle_timers_fire_10k", "idle_timers_fire_1m",
 }

@@ -27,6 +27,10 @@ type playerHitMsg struct {
 	b Ball
 }
 
+// playerHitBoxes pools the boxes in which PlayerRef sends a playerHitMsg, so
+// that a send allocates nothing of its own (see actor.Boxes).
+var playerHitBoxes actor.Boxes[playerHitMsg, *playerActor]
+
 // playerHitsMsg is the message of [Player.Hits].
 type playerHitsMsg struct{}
 
@@ -35,10 +39,19 @@ type playerMeetMsg struct {
 	opponent PlayerRef
 }
 
+// playerMeetBoxes pools the boxes in which PlayerRef sends a playerMeetMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var playerMeetBoxes actor.Boxes[playerMeetMsg, *playerActor]
+
 // playerServeMsg is the message of [Player.Serve].
 type playerServeMsg struct {
 	rounds int
 }
+
+// playerServeBoxes pools the boxes in which PlayerRef sends a
+// playerServeMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var playerServeBoxes actor.Boxes[playerServeMsg, *playerActor]
 
 // PlayerMessages builds the messages PlayerRef sends, one method per message
 // of Player with the message's parameters, for tests that put a stand-in in
@@ -78,17 +91,28 @@ type playerActor struct {
 // Receive implements actor.Actor.
 func (x *playerActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[playerHitMsg, *playerActor]:
+		x.a.Hit(c, m.Msg.b)
+		return nil, nil
 	case playerHitMsg:
 		x.a.Hit(c, m.b)
 		return nil, nil
 	case playerHitsMsg:
 		return x.a.Hits(c), nil
+	case *actor.Box[playerMeetMsg, *playerActor]:
+		if err := x.a.Meet(c, m.Msg.opponent); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case playerMeetMsg:
 		if err := x.a.Meet(c, m.opponent); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[playerServeMsg, *playerActor]:
+		return x.a.Serve(c, m.Msg.rounds), nil
 	case playerServeMsg:
 		return x.a.Serve(c, m.rounds), nil
 	case call.Call:
@@ -226,7 +250,7 @@ func (r PlayerRef) Hit(b Ball) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, playerHitMsg{b: b})
+	return r.sys.Tell(r.ref, playerHitBoxes.Box(playerHitMsg{b: b}))
 }
 
 // Hits asks the actor to run [Player.Hits] and waits for its result, for
@@ -260,7 +284,7 @@ func (r PlayerRef) Meet(ctx context.Context, opponent PlayerRef) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, playerMeetMsg{opponent: opponent})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, playerMeetBoxes.Box(playerMeetMsg{opponent: opponent}))
 	return err
 }
 
@@ -272,7 +296,7 @@ func (r PlayerRef) MeetAsync(c *actor.Context, opponent PlayerRef) *loop.Promise
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, playerMeetMsg{opponent: opponent})
+	return actor.AskAsync[struct{}](c, r.ref, playerMeetBoxes.Box(playerMeetMsg{opponent: opponent}))
 }
 
 // Serve asks the actor to run [Player.Serve] and waits for its result, for
@@ -284,7 +308,7 @@ func (r PlayerRef) Serve(ctx context.Context, rounds int) (int, error) {
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, playerServeMsg{rounds: rounds})
+	return actor.Ask[int](ctx, r.sys, r.ref, playerServeBoxes.Box(playerServeMsg{rounds: rounds}))
 }
 
 // ServeAsync asks the actor to run [Player.Serve] from a handler, whose
@@ -295,7 +319,7 @@ func (r PlayerRef) ServeAsync(c *actor.Context, rounds int) *loop.Promise[int] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, playerServeMsg{rounds: rounds})
+	return actor.AskAsync[int](c, r.ref, playerServeBoxes.Box(playerServeMsg{rounds: rounds}))
 }
 
 // SpawnPlayer starts a Player actor of kind "player" named id under parent:

@@ -25,11 +25,21 @@ type auditorBlockingMsg struct {
 	tArg TallyRef
 }
 
+// auditorBlockingBoxes pools the boxes in which AuditorRef sends a
+// auditorBlockingMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var auditorBlockingBoxes actor.Boxes[auditorBlockingMsg, *auditorActor]
+
 // auditorDoubledMsg is the message of [Auditor.Doubled].
 type auditorDoubledMsg struct {
 	tArg   TallyRef
 	keyArg string
 }
+
+// auditorDoubledBoxes pools the boxes in which AuditorRef sends a
+// auditorDoubledMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var auditorDoubledBoxes actor.Boxes[auditorDoubledMsg, *auditorActor]
 
 // auditorFailingMsg is the message of [Auditor.Failing].
 type auditorFailingMsg struct {
@@ -37,11 +47,21 @@ type auditorFailingMsg struct {
 	msg  string
 }
 
+// auditorFailingBoxes pools the boxes in which AuditorRef sends a
+// auditorFailingMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var auditorFailingBoxes actor.Boxes[auditorFailingMsg, *auditorActor]
+
 // auditorSettledMsg is the message of [Auditor.Settled].
 type auditorSettledMsg struct {
 	tArg TallyRef
 	ms   int
 }
+
+// auditorSettledBoxes pools the boxes in which AuditorRef sends a
+// auditorSettledMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var auditorSettledBoxes actor.Boxes[auditorSettledMsg, *auditorActor]
 
 // AuditorMessages builds the messages AuditorRef sends, one method per
 // message of Auditor with the message's parameters, for tests that put a
@@ -82,16 +102,28 @@ type auditorActor struct {
 // Receive implements actor.Actor.
 func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[auditorBlockingMsg, *auditorActor]:
+		if err := x.a.Blocking(c, m.Msg.tArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case auditorBlockingMsg:
 		if err := x.a.Blocking(c, m.tArg); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[auditorDoubledMsg, *auditorActor]:
+		return x.a.Doubled(c, m.Msg.tArg, m.Msg.keyArg), nil
 	case auditorDoubledMsg:
 		return x.a.Doubled(c, m.tArg, m.keyArg), nil
+	case *actor.Box[auditorFailingMsg, *auditorActor]:
+		return x.a.Failing(c, m.Msg.tArg, m.Msg.msg), nil
 	case auditorFailingMsg:
 		return x.a.Failing(c, m.tArg, m.msg), nil
+	case *actor.Box[auditorSettledMsg, *auditorActor]:
+		return x.a.Settled(c, m.Msg.tArg, m.Msg.ms), nil
 	case auditorSettledMsg:
 		return x.a.Settled(c, m.tArg, m.ms), nil
 	case call.Call:
@@ -242,7 +274,7 @@ func (r AuditorRef) Blocking(ctx context.Context, tArg TallyRef) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, auditorBlockingMsg{tArg: tArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, auditorBlockingBoxes.Box(auditorBlockingMsg{tArg: tArg}))
 	return err
 }
 
@@ -254,7 +286,7 @@ func (r AuditorRef) BlockingAsync(c *actor.Context, tArg TallyRef) *loop.Promise
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, auditorBlockingMsg{tArg: tArg})
+	return actor.AskAsync[struct{}](c, r.ref, auditorBlockingBoxes.Box(auditorBlockingMsg{tArg: tArg}))
 }
 
 // Doubled asks the actor to run [Auditor.Doubled] and waits for its result,
@@ -266,7 +298,7 @@ func (r AuditorRef) Doubled(ctx context.Context, tArg TallyRef, keyArg string) (
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, auditorDoubledMsg{tArg: tArg, keyArg: keyArg})
+	return actor.Ask[int](ctx, r.sys, r.ref, auditorDoubledBoxes.Box(auditorDoubledMsg{tArg: tArg, keyArg: keyArg}))
 }
 
 // DoubledAsync asks the actor to run [Auditor.Doubled] from a handler, whose
@@ -277,7 +309,7 @@ func (r AuditorRef) DoubledAsync(c *actor.Context, tArg TallyRef, keyArg string)
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, auditorDoubledMsg{tArg: tArg, keyArg: keyArg})
+	return actor.AskAsync[int](c, r.ref, auditorDoubledBoxes.Box(auditorDoubledMsg{tArg: tArg, keyArg: keyArg}))
 }
 
 // Failing asks the actor to run [Auditor.Failing] and waits for its result,
@@ -289,7 +321,7 @@ func (r AuditorRef) Failing(ctx context.Context, tArg TallyRef, msg string) (str
 		var zero struct{}
 		return zero, err
 	}
-	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorFailingMsg{tArg: tArg, msg: msg})
+	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorFailingBoxes.Box(auditorFailingMsg{tArg: tArg, msg: msg}))
 }
 
 // FailingAsync asks the actor to run [Auditor.Failing] from a handler, whose
@@ -300,7 +332,7 @@ func (r AuditorRef) FailingAsync(c *actor.Context, tArg TallyRef, msg string) *l
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, auditorFailingMsg{tArg: tArg, msg: msg})
+	return actor.AskAsync[struct{}](c, r.ref, auditorFailingBoxes.Box(auditorFailingMsg{tArg: tArg, msg: msg}))
 }
 
 // Settled asks the actor to run [Auditor.Settled] and waits for its result,
@@ -312,7 +344,7 @@ func (r AuditorRef) Settled(ctx context.Context, tArg TallyRef, ms int) (struct{
 		var zero struct{}
 		return zero, err
 	}
-	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorSettledMsg{tArg: tArg, ms: ms})
+	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorSettledBoxes.Box(auditorSettledMsg{tArg: tArg, ms: ms}))
 }
 
 // SettledAsync asks the actor to run [Auditor.Settled] from a handler, whose
@@ -323,7 +355,7 @@ func (r AuditorRef) SettledAsync(c *actor.Context, tArg TallyRef, ms int) *loop.
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, auditorSettledMsg{tArg: tArg, ms: ms})
+	return actor.AskAsync[struct{}](c, r.ref, auditorSettledBoxes.Box(auditorSettledMsg{tArg: tArg, ms: ms}))
 }
 
 // SpawnAuditor starts an Auditor actor of kind "auditor" named id under

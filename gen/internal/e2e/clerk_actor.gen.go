@@ -26,21 +26,37 @@ type clerkAdoptMsg struct {
 	peer CounterRef
 }
 
+// clerkAdoptBoxes pools the boxes in which ClerkRef sends a clerkAdoptMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var clerkAdoptBoxes actor.Boxes[clerkAdoptMsg, *clerkActor]
+
 // clerkBillMsg is the message of [Clerk.Bill].
 type clerkBillMsg struct {
 	lines    []Line
 	discount float64
 }
 
+// clerkBillBoxes pools the boxes in which ClerkRef sends a clerkBillMsg, so
+// that a send allocates nothing of its own (see actor.Boxes).
+var clerkBillBoxes actor.Boxes[clerkBillMsg, *clerkActor]
+
 // clerkBumpMsg is the message of [Clerk.Bump].
 type clerkBumpMsg struct {
 	by int
 }
 
+// clerkBumpBoxes pools the boxes in which ClerkRef sends a clerkBumpMsg, so
+// that a send allocates nothing of its own (see actor.Boxes).
+var clerkBumpBoxes actor.Boxes[clerkBumpMsg, *clerkActor]
+
 // clerkPeerMsg is the message of [Clerk.Peer].
 type clerkPeerMsg struct {
 	i int
 }
+
+// clerkPeerBoxes pools the boxes in which ClerkRef sends a clerkPeerMsg, so
+// that a send allocates nothing of its own (see actor.Boxes).
+var clerkPeerBoxes actor.Boxes[clerkPeerMsg, *clerkActor]
 
 // ClerkMessages builds the messages ClerkRef sends, one method per message
 // of Clerk with the message's parameters, for tests that put a stand-in in
@@ -80,13 +96,22 @@ type clerkActor struct {
 // Receive implements actor.Actor.
 func (x *clerkActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[clerkAdoptMsg, *clerkActor]:
+		return x.a.Adopt(c, m.Msg.peer), nil
 	case clerkAdoptMsg:
 		return x.a.Adopt(c, m.peer), nil
+	case *actor.Box[clerkBillMsg, *clerkActor]:
+		return x.a.Bill(c, m.Msg.lines, m.Msg.discount), nil
 	case clerkBillMsg:
 		return x.a.Bill(c, m.lines, m.discount), nil
+	case *actor.Box[clerkBumpMsg, *clerkActor]:
+		x.a.Bump(c, m.Msg.by)
+		return nil, nil
 	case clerkBumpMsg:
 		x.a.Bump(c, m.by)
 		return nil, nil
+	case *actor.Box[clerkPeerMsg, *clerkActor]:
+		return x.a.Peer(c, m.Msg.i)
 	case clerkPeerMsg:
 		return x.a.Peer(c, m.i)
 	case call.Call:
@@ -235,7 +260,7 @@ func (r ClerkRef) Adopt(ctx context.Context, peer CounterRef) (int, error) {
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, clerkAdoptMsg{peer: peer})
+	return actor.Ask[int](ctx, r.sys, r.ref, clerkAdoptBoxes.Box(clerkAdoptMsg{peer: peer}))
 }
 
 // AdoptAsync asks the actor to run [Clerk.Adopt] from a handler, whose
@@ -246,7 +271,7 @@ func (r ClerkRef) AdoptAsync(c *actor.Context, peer CounterRef) *loop.Promise[in
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, clerkAdoptMsg{peer: peer})
+	return actor.AskAsync[int](c, r.ref, clerkAdoptBoxes.Box(clerkAdoptMsg{peer: peer}))
 }
 
 // Bill asks the actor to run [Clerk.Bill] and waits for its result, for
@@ -258,7 +283,7 @@ func (r ClerkRef) Bill(ctx context.Context, lines []Line, discount float64) (flo
 		var zero float64
 		return zero, err
 	}
-	return actor.Ask[float64](ctx, r.sys, r.ref, clerkBillMsg{lines: lines, discount: discount})
+	return actor.Ask[float64](ctx, r.sys, r.ref, clerkBillBoxes.Box(clerkBillMsg{lines: lines, discount: discount}))
 }
 
 // BillAsync asks the actor to run [Clerk.Bill] from a handler, whose context
@@ -269,7 +294,7 @@ func (r ClerkRef) BillAsync(c *actor.Context, lines []Line, discount float64) *l
 	if err := r.check(); err != nil {
 		return loop.Rejected[float64](c.Loop(), err)
 	}
-	return actor.AskAsync[float64](c, r.ref, clerkBillMsg{lines: lines, discount: discount})
+	return actor.AskAsync[float64](c, r.ref, clerkBillBoxes.Box(clerkBillMsg{lines: lines, discount: discount}))
 }
 
 // Bump tells the actor to run [Clerk.Bump] and returns at once, with the
@@ -279,7 +304,7 @@ func (r ClerkRef) Bump(by int) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, clerkBumpMsg{by: by})
+	return r.sys.Tell(r.ref, clerkBumpBoxes.Box(clerkBumpMsg{by: by}))
 }
 
 // Peer asks the actor to run [Clerk.Peer] and waits for its result, for
@@ -291,7 +316,7 @@ func (r ClerkRef) Peer(ctx context.Context, i int) (CounterRef, error) {
 		var zero CounterRef
 		return zero, err
 	}
-	return actor.Ask[CounterRef](ctx, r.sys, r.ref, clerkPeerMsg{i: i})
+	return actor.Ask[CounterRef](ctx, r.sys, r.ref, clerkPeerBoxes.Box(clerkPeerMsg{i: i}))
 }
 
 // PeerAsync asks the actor to run [Clerk.Peer] from a handler, whose context
@@ -302,7 +327,7 @@ func (r ClerkRef) PeerAsync(c *actor.Context, i int) *loop.Promise[CounterRef] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[CounterRef](c.Loop(), err)
 	}
-	return actor.AskAsync[CounterRef](c, r.ref, clerkPeerMsg{i: i})
+	return actor.AskAsync[CounterRef](c, r.ref, clerkPeerBoxes.Box(clerkPeerMsg{i: i}))
 }
 
 // SpawnClerk starts a Clerk actor of kind "clerk" named id under parent: a

@@ -32,16 +32,30 @@ type counterActiveMsg struct {
 	keyArg string
 }
 
+// counterActiveBoxes pools the boxes in which CounterRef sends a
+// counterActiveMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var counterActiveBoxes actor.Boxes[counterActiveMsg, *counterActor]
+
 // counterAddMsg is the message of [Counter.Add].
 type counterAddMsg struct {
 	by int
 }
+
+// counterAddBoxes pools the boxes in which CounterRef sends a counterAddMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var counterAddBoxes actor.Boxes[counterAddMsg, *counterActor]
 
 // counterAddLaterMsg is the message of [Counter.AddLater].
 type counterAddLaterMsg struct {
 	by   int
 	dArg time.Duration
 }
+
+// counterAddLaterBoxes pools the boxes in which CounterRef sends a
+// counterAddLaterMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var counterAddLaterBoxes actor.Boxes[counterAddLaterMsg, *counterActor]
 
 // counterCancelAllMsg is the message of [Counter.CancelAll].
 type counterCancelAllMsg struct{}
@@ -55,11 +69,21 @@ type counterStartRateMsg struct {
 	dArg time.Duration
 }
 
+// counterStartRateBoxes pools the boxes in which CounterRef sends a
+// counterStartRateMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var counterStartRateBoxes actor.Boxes[counterStartRateMsg, *counterActor]
+
 // counterStartTickingMsg is the message of [Counter.StartTicking].
 type counterStartTickingMsg struct {
 	by   int
 	dArg time.Duration
 }
+
+// counterStartTickingBoxes pools the boxes in which CounterRef sends a
+// counterStartTickingMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var counterStartTickingBoxes actor.Boxes[counterStartTickingMsg, *counterActor]
 
 // counterStopTickingMsg is the message of [Counter.StopTicking].
 type counterStopTickingMsg struct{}
@@ -69,10 +93,18 @@ type counterSubMsg struct {
 	by int
 }
 
+// counterSubBoxes pools the boxes in which CounterRef sends a counterSubMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var counterSubBoxes actor.Boxes[counterSubMsg, *counterActor]
+
 // counterSumMsg is the message of [Counter.Sum].
 type counterSumMsg struct {
 	xs []int
 }
+
+// counterSumBoxes pools the boxes in which CounterRef sends a counterSumMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var counterSumBoxes actor.Boxes[counterSumMsg, *counterActor]
 
 // CounterMessages builds the messages CounterRef sends, one method per
 // message of Counter with the message's parameters, for tests that put a
@@ -142,11 +174,22 @@ type counterActor struct {
 // Receive implements actor.Actor.
 func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[counterActiveMsg, *counterActor]:
+		return x.a.Active(c, m.Msg.keyArg), nil
 	case counterActiveMsg:
 		return x.a.Active(c, m.keyArg), nil
+	case *actor.Box[counterAddMsg, *counterActor]:
+		x.a.Add(c, m.Msg.by)
+		return nil, nil
 	case counterAddMsg:
 		x.a.Add(c, m.by)
 		return nil, nil
+	case *actor.Box[counterAddLaterMsg, *counterActor]:
+		if err := x.a.AddLater(c, m.Msg.by, m.Msg.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case counterAddLaterMsg:
 		if err := x.a.AddLater(c, m.by, m.dArg); err != nil {
 			return nil, err
@@ -158,8 +201,20 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 		return nil, nil
 	case counterGetMsg:
 		return x.a.Get(c)
+	case *actor.Box[counterStartRateMsg, *counterActor]:
+		if err := x.a.StartRate(c, m.Msg.by, m.Msg.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case counterStartRateMsg:
 		if err := x.a.StartRate(c, m.by, m.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
+	case *actor.Box[counterStartTickingMsg, *counterActor]:
+		if err := x.a.StartTicking(c, m.Msg.by, m.Msg.dArg); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -173,12 +228,20 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	case counterStopTickingMsg:
 		x.a.StopTicking(c)
 		return nil, nil
+	case *actor.Box[counterSubMsg, *counterActor]:
+		if err := x.a.Sub(c, m.Msg.by); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case counterSubMsg:
 		if err := x.a.Sub(c, m.by); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[counterSumMsg, *counterActor]:
+		return x.a.Sum(c, m.Msg.xs...), nil
 	case counterSumMsg:
 		return x.a.Sum(c, m.xs...), nil
 	case call.Call:
@@ -375,7 +438,7 @@ func (r CounterRef) Active(ctx context.Context, keyArg string) (bool, error) {
 		var zero bool
 		return zero, err
 	}
-	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveMsg{keyArg: keyArg})
+	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveBoxes.Box(counterActiveMsg{keyArg: keyArg}))
 }
 
 // ActiveAsync asks the actor to run [Counter.Active] from a handler, whose
@@ -386,7 +449,7 @@ func (r CounterRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[b
 	if err := r.check(); err != nil {
 		return loop.Rejected[bool](c.Loop(), err)
 	}
-	return actor.AskAsync[bool](c, r.ref, counterActiveMsg{keyArg: keyArg})
+	return actor.AskAsync[bool](c, r.ref, counterActiveBoxes.Box(counterActiveMsg{keyArg: keyArg}))
 }
 
 // Add tells the actor to run [Counter.Add] and returns at once, with the
@@ -396,7 +459,7 @@ func (r CounterRef) Add(by int) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, counterAddMsg{by: by})
+	return r.sys.Tell(r.ref, counterAddBoxes.Box(counterAddMsg{by: by}))
 }
 
 // AddLater asks the actor to run [Counter.AddLater] and waits for its error,
@@ -407,7 +470,7 @@ func (r CounterRef) AddLater(ctx context.Context, by int, dArg time.Duration) er
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterAddLaterMsg{by: by, dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterAddLaterBoxes.Box(counterAddLaterMsg{by: by, dArg: dArg}))
 	return err
 }
 
@@ -419,7 +482,7 @@ func (r CounterRef) AddLaterAsync(c *actor.Context, by int, dArg time.Duration) 
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterMsg{by: by, dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterBoxes.Box(counterAddLaterMsg{by: by, dArg: dArg}))
 }
 
 // CancelAll tells the actor to run [Counter.CancelAll] and returns at once,
@@ -463,7 +526,7 @@ func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) e
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateMsg{by: by, dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateBoxes.Box(counterStartRateMsg{by: by, dArg: dArg}))
 	return err
 }
 
@@ -475,7 +538,7 @@ func (r CounterRef) StartRateAsync(c *actor.Context, by int, dArg time.Duration)
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterStartRateMsg{by: by, dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, counterStartRateBoxes.Box(counterStartRateMsg{by: by, dArg: dArg}))
 }
 
 // StartTicking asks the actor to run [Counter.StartTicking] and waits for
@@ -486,7 +549,7 @@ func (r CounterRef) StartTicking(ctx context.Context, by int, dArg time.Duration
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartTickingMsg{by: by, dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartTickingBoxes.Box(counterStartTickingMsg{by: by, dArg: dArg}))
 	return err
 }
 
@@ -498,7 +561,7 @@ func (r CounterRef) StartTickingAsync(c *actor.Context, by int, dArg time.Durati
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterStartTickingMsg{by: by, dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, counterStartTickingBoxes.Box(counterStartTickingMsg{by: by, dArg: dArg}))
 }
 
 // StopTicking tells the actor to run [Counter.StopTicking] and returns at
@@ -520,7 +583,7 @@ func (r CounterRef) Sub(ctx context.Context, by int) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterSubMsg{by: by})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterSubBoxes.Box(counterSubMsg{by: by}))
 	return err
 }
 
@@ -532,7 +595,7 @@ func (r CounterRef) SubAsync(c *actor.Context, by int) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterSubMsg{by: by})
+	return actor.AskAsync[struct{}](c, r.ref, counterSubBoxes.Box(counterSubMsg{by: by}))
 }
 
 // Sum asks the actor to run [Counter.Sum] and waits for its result, for
@@ -544,7 +607,7 @@ func (r CounterRef) Sum(ctx context.Context, xs ...int) (int, error) {
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, counterSumMsg{xs: xs})
+	return actor.Ask[int](ctx, r.sys, r.ref, counterSumBoxes.Box(counterSumMsg{xs: xs}))
 }
 
 // SumAsync asks the actor to run [Counter.Sum] from a handler, whose context
@@ -555,7 +618,7 @@ func (r CounterRef) SumAsync(c *actor.Context, xs ...int) *loop.Promise[int] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, counterSumMsg{xs: xs})
+	return actor.AskAsync[int](c, r.ref, counterSumBoxes.Box(counterSumMsg{xs: xs}))
 }
 
 // SpawnCounter starts a Counter actor of kind "counter" named id under

@@ -27,6 +27,10 @@ type sessionSayMsg struct {
 	text string
 }
 
+// sessionSayBoxes pools the boxes in which SessionRef sends a sessionSayMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var sessionSayBoxes actor.Boxes[sessionSayMsg, *sessionActor]
+
 // SessionMessages builds the messages SessionRef sends, one method per
 // message of Session with the message's parameters, for tests that put a
 // stand-in in place of a Session actor (SessionRefOf(sys, probe.Ref()) for
@@ -57,6 +61,12 @@ func (x *sessionActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case sessionReadsMsg:
 		return x.a.Reads(c)
+	case *actor.Box[sessionSayMsg, *sessionActor]:
+		if err := x.a.Say(c, m.Msg.text); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case sessionSayMsg:
 		if err := x.a.Say(c, m.text); err != nil {
 			return nil, err
@@ -222,7 +232,7 @@ func (r SessionRef) Say(ctx context.Context, text string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, sessionSayMsg{text: text})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, sessionSayBoxes.Box(sessionSayMsg{text: text}))
 	return err
 }
 
@@ -234,7 +244,7 @@ func (r SessionRef) SayAsync(c *actor.Context, text string) *loop.Promise[struct
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, sessionSayMsg{text: text})
+	return actor.AskAsync[struct{}](c, r.ref, sessionSayBoxes.Box(sessionSayMsg{text: text}))
 }
 
 // SpawnSession starts a Session actor of kind "session" named id under

@@ -27,15 +27,30 @@ type watcherSetIdleMsg struct {
 	dArg time.Duration
 }
 
+// watcherSetIdleBoxes pools the boxes in which WatcherRef sends a
+// watcherSetIdleMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var watcherSetIdleBoxes actor.Boxes[watcherSetIdleMsg, *watcherActor]
+
 // watcherUnwatchMsg is the message of [Watcher.Unwatch].
 type watcherUnwatchMsg struct {
 	ref actor.Ref
 }
 
+// watcherUnwatchBoxes pools the boxes in which WatcherRef sends a
+// watcherUnwatchMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var watcherUnwatchBoxes actor.Boxes[watcherUnwatchMsg, *watcherActor]
+
 // watcherWatchMsg is the message of [Watcher.Watch].
 type watcherWatchMsg struct {
 	ref actor.Ref
 }
+
+// watcherWatchBoxes pools the boxes in which WatcherRef sends a
+// watcherWatchMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var watcherWatchBoxes actor.Boxes[watcherWatchMsg, *watcherActor]
 
 // WatcherMessages builds the messages WatcherRef sends, one method per
 // message of Watcher with the message's parameters, for tests that put a
@@ -70,14 +85,32 @@ type watcherActor struct {
 // Receive implements actor.Actor.
 func (x *watcherActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[watcherSetIdleMsg, *watcherActor]:
+		if err := x.a.SetIdle(c, m.Msg.dArg); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case watcherSetIdleMsg:
 		if err := x.a.SetIdle(c, m.dArg); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
+	case *actor.Box[watcherUnwatchMsg, *watcherActor]:
+		if err := x.a.Unwatch(c, m.Msg.ref); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case watcherUnwatchMsg:
 		if err := x.a.Unwatch(c, m.ref); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
+	case *actor.Box[watcherWatchMsg, *watcherActor]:
+		if err := x.a.Watch(c, m.Msg.ref); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -221,7 +254,7 @@ func (r WatcherRef) SetIdle(ctx context.Context, dArg time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherSetIdleMsg{dArg: dArg})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherSetIdleBoxes.Box(watcherSetIdleMsg{dArg: dArg}))
 	return err
 }
 
@@ -233,7 +266,7 @@ func (r WatcherRef) SetIdleAsync(c *actor.Context, dArg time.Duration) *loop.Pro
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, watcherSetIdleMsg{dArg: dArg})
+	return actor.AskAsync[struct{}](c, r.ref, watcherSetIdleBoxes.Box(watcherSetIdleMsg{dArg: dArg}))
 }
 
 // Unwatch asks the actor to run [Watcher.Unwatch] and waits for its error,
@@ -244,7 +277,7 @@ func (r WatcherRef) Unwatch(ctx context.Context, ref actor.Ref) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherUnwatchMsg{ref: ref})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherUnwatchBoxes.Box(watcherUnwatchMsg{ref: ref}))
 	return err
 }
 
@@ -256,7 +289,7 @@ func (r WatcherRef) UnwatchAsync(c *actor.Context, ref actor.Ref) *loop.Promise[
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, watcherUnwatchMsg{ref: ref})
+	return actor.AskAsync[struct{}](c, r.ref, watcherUnwatchBoxes.Box(watcherUnwatchMsg{ref: ref}))
 }
 
 // Watch asks the actor to run [Watcher.Watch] and waits for its error, for
@@ -267,7 +300,7 @@ func (r WatcherRef) Watch(ctx context.Context, ref actor.Ref) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherWatchMsg{ref: ref})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherWatchBoxes.Box(watcherWatchMsg{ref: ref}))
 	return err
 }
 
@@ -279,7 +312,7 @@ func (r WatcherRef) WatchAsync(c *actor.Context, ref actor.Ref) *loop.Promise[st
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, watcherWatchMsg{ref: ref})
+	return actor.AskAsync[struct{}](c, r.ref, watcherWatchBoxes.Box(watcherWatchMsg{ref: ref}))
 }
 
 // SpawnWatcher starts a Watcher actor of kind "watcher" named id under

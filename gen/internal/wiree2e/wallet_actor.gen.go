@@ -31,6 +31,11 @@ type walletDepositMsg struct {
 	note string
 }
 
+// walletDepositBoxes pools the boxes in which WalletRef sends a
+// walletDepositMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var walletDepositBoxes actor.Boxes[walletDepositMsg, *walletActor]
+
 // walletEchoMsg is the message of [Wallet.Echo].
 type walletEchoMsg struct {
 	i      int
@@ -45,12 +50,20 @@ type walletEchoMsg struct {
 	tree   Tree
 }
 
+// walletEchoBoxes pools the boxes in which WalletRef sends a walletEchoMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var walletEchoBoxes actor.Boxes[walletEchoMsg, *walletActor]
+
 // walletMarkMsg is the message of [Wallet.Mark].
 type walletMarkMsg struct {
 	n  int64
 	f  float64
 	ok bool
 }
+
+// walletMarkBoxes pools the boxes in which WalletRef sends a walletMarkMsg,
+// so that a send allocates nothing of its own (see actor.Boxes).
+var walletMarkBoxes actor.Boxes[walletMarkMsg, *walletActor]
 
 // walletRecordMsg is the message of [Wallet.Record].
 type walletRecordMsg struct {
@@ -60,6 +73,11 @@ type walletRecordMsg struct {
 	ok   bool
 	data []byte
 }
+
+// walletRecordBoxes pools the boxes in which WalletRef sends a
+// walletRecordMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var walletRecordBoxes actor.Boxes[walletRecordMsg, *walletActor]
 
 // walletStatementMsg is the message of [Wallet.Statement].
 type walletStatementMsg struct{}
@@ -71,6 +89,11 @@ type walletSummaryMsg struct{}
 type walletWithdrawMsg struct {
 	amount Cents
 }
+
+// walletWithdrawBoxes pools the boxes in which WalletRef sends a
+// walletWithdrawMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var walletWithdrawBoxes actor.Boxes[walletWithdrawMsg, *walletActor]
 
 // WalletMessages builds the messages WalletRef sends, one method per message
 // of Wallet with the message's parameters, for tests that put a stand-in in
@@ -125,13 +148,24 @@ type walletActor struct {
 // Receive implements actor.Actor.
 func (x *walletActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[walletDepositMsg, *walletActor]:
+		x.a.Deposit(c, m.Msg.e, m.Msg.note)
+		return nil, nil
 	case walletDepositMsg:
 		x.a.Deposit(c, m.e, m.note)
 		return nil, nil
+	case *actor.Box[walletEchoMsg, *walletActor]:
+		return x.a.Echo(c, m.Msg.i, m.Msg.i8, m.Msg.u, m.Msg.f, m.Msg.ok, m.Msg.b, m.Msg.refs, m.Msg.counts, m.Msg.blobs, m.Msg.tree), nil
 	case walletEchoMsg:
 		return x.a.Echo(c, m.i, m.i8, m.u, m.f, m.ok, m.b, m.refs, m.counts, m.blobs, m.tree), nil
+	case *actor.Box[walletMarkMsg, *walletActor]:
+		x.a.Mark(c, m.Msg.n, m.Msg.f, m.Msg.ok)
+		return nil, nil
 	case walletMarkMsg:
 		x.a.Mark(c, m.n, m.f, m.ok)
+		return nil, nil
+	case *actor.Box[walletRecordMsg, *walletActor]:
+		x.a.Record(c, m.Msg.n, m.Msg.s, m.Msg.f, m.Msg.ok, m.Msg.data)
 		return nil, nil
 	case walletRecordMsg:
 		x.a.Record(c, m.n, m.s, m.f, m.ok, m.data)
@@ -140,6 +174,12 @@ func (x *walletActor) Receive(c *actor.Context, msg any) (any, error) {
 		return x.a.Statement(c)
 	case walletSummaryMsg:
 		return x.a.Summary(c), nil
+	case *actor.Box[walletWithdrawMsg, *walletActor]:
+		if err := x.a.Withdraw(c, m.Msg.amount); err != nil {
+			return nil, err
+		}
+		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
+		return struct{}{}, nil
 	case walletWithdrawMsg:
 		if err := x.a.Withdraw(c, m.amount); err != nil {
 			return nil, err
@@ -367,7 +407,7 @@ func (r WalletRef) Deposit(e Entry, note string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, walletDepositMsg{e: e, note: note})
+	return r.sys.Tell(r.ref, walletDepositBoxes.Box(walletDepositMsg{e: e, note: note}))
 }
 
 // Echo asks the actor to run [Wallet.Echo] and waits for its result, for
@@ -379,7 +419,7 @@ func (r WalletRef) Echo(ctx context.Context, i int, i8 int8, u uint16, f float64
 		var zero Echoed
 		return zero, err
 	}
-	return actor.Ask[Echoed](ctx, r.sys, r.ref, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
+	return actor.Ask[Echoed](ctx, r.sys, r.ref, walletEchoBoxes.Box(walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree}))
 }
 
 // EchoAsync asks the actor to run [Wallet.Echo] from a handler, whose
@@ -390,7 +430,7 @@ func (r WalletRef) EchoAsync(c *actor.Context, i int, i8 int8, u uint16, f float
 	if err := r.check(); err != nil {
 		return loop.Rejected[Echoed](c.Loop(), err)
 	}
-	return actor.AskAsync[Echoed](c, r.ref, walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree})
+	return actor.AskAsync[Echoed](c, r.ref, walletEchoBoxes.Box(walletEchoMsg{i: i, i8: i8, u: u, f: f, ok: ok, b: b, refs: refs, counts: counts, blobs: blobs, tree: tree}))
 }
 
 // Mark tells the actor to run [Wallet.Mark] and returns at once, with the
@@ -400,7 +440,7 @@ func (r WalletRef) Mark(n int64, f float64, ok bool) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, walletMarkMsg{n: n, f: f, ok: ok})
+	return r.sys.Tell(r.ref, walletMarkBoxes.Box(walletMarkMsg{n: n, f: f, ok: ok}))
 }
 
 // Record tells the actor to run [Wallet.Record] and returns at once, with
@@ -410,7 +450,7 @@ func (r WalletRef) Record(n int64, s string, f float64, ok bool, data []byte) er
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data})
+	return r.sys.Tell(r.ref, walletRecordBoxes.Box(walletRecordMsg{n: n, s: s, f: f, ok: ok, data: data}))
 }
 
 // Statement asks the actor to run [Wallet.Statement] and waits for its
@@ -467,7 +507,7 @@ func (r WalletRef) Withdraw(ctx context.Context, amount Cents) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, walletWithdrawMsg{amount: amount})
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, walletWithdrawBoxes.Box(walletWithdrawMsg{amount: amount}))
 	return err
 }
 
@@ -479,7 +519,7 @@ func (r WalletRef) WithdrawAsync(c *actor.Context, amount Cents) *loop.Promise[s
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, walletWithdrawMsg{amount: amount})
+	return actor.AskAsync[struct{}](c, r.ref, walletWithdrawBoxes.Box(walletWithdrawMsg{amount: amount}))
 }
 
 // SpawnWallet starts a Wallet actor of kind "wallet" named id under parent:

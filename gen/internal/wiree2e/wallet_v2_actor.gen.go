@@ -24,6 +24,11 @@ type walletV2DepositMsg struct {
 	receipt bool
 }
 
+// walletV2DepositBoxes pools the boxes in which WalletV2Ref sends a
+// walletV2DepositMsg, so that a send allocates nothing of its own (see
+// actor.Boxes).
+var walletV2DepositBoxes actor.Boxes[walletV2DepositMsg, *walletV2Actor]
+
 // WalletV2Messages builds the messages WalletV2Ref sends, one method per
 // message of WalletV2 with the message's parameters, for tests that put a
 // stand-in in place of a WalletV2 actor (WalletV2RefOf(sys, probe.Ref()) for
@@ -48,6 +53,9 @@ type walletV2Actor struct {
 // Receive implements actor.Actor.
 func (x *walletV2Actor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case *actor.Box[walletV2DepositMsg, *walletV2Actor]:
+		x.a.Deposit(c, m.Msg.e, m.Msg.note, m.Msg.receipt)
+		return nil, nil
 	case walletV2DepositMsg:
 		x.a.Deposit(c, m.e, m.note, m.receipt)
 		return nil, nil
@@ -169,7 +177,7 @@ func (r WalletV2Ref) Deposit(e Entry, note string, receipt bool) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, walletV2DepositMsg{e: e, note: note, receipt: receipt})
+	return r.sys.Tell(r.ref, walletV2DepositBoxes.Box(walletV2DepositMsg{e: e, note: note, receipt: receipt}))
 }
 
 // SpawnWalletV2 starts a WalletV2 actor of kind "wallet2" named id under
