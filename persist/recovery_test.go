@@ -230,7 +230,9 @@ func TestNotACommand(t *testing.T) {
 	if _, err := ask[account](t, sys, ref, "hello"); !errors.Is(err, actor.ErrUnhandled) {
 		t.Fatalf("a string to an account: %v", err)
 	}
-	sys.TakeDeadLetters()
+	if dl := sys.ExpectDeadLetter(); dl.Message != "hello" {
+		t.Fatalf("dead letter %+v", dl)
+	}
 	if s, err := ask[account](t, sys, ref, deposit{3}); err != nil || s.Balance != 3 {
 		t.Fatalf("deposit: %+v, %v", s, err)
 	}
