@@ -36,3 +36,33 @@ func TestDeadLogKeepsTheLatest(t *testing.T) {
 		t.Fatalf("since 3: %+v", all)
 	}
 }
+
+func TestCompareNatural(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"9", "10", -1},
+		{"10", "9", 1},
+		{"s009", "s010", -1},
+		{"007", "7", 0},
+		{"a", "b", -1},
+		{"clerk2", "clerk10", -1},
+		{"x", "x1", -1},
+		{"", "", 0},
+		{"b1", "a2", 1},
+		{"1a", "1b", -1},
+	} {
+		if got := compareNatural(tt.a, tt.b); got != tt.want {
+			t.Errorf("compareNatural(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestParentPath(t *testing.T) {
+	for path, want := range map[string]string{"a/1": "", "a/1/b/2": "a/1", "a/1/b/2/c/%2F": "a/1/b/2", "": ""} {
+		if got := parentPath(path); got != want {
+			t.Errorf("parentPath(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -4,11 +4,14 @@ import (
 	"embed"
 	"errors"
 	"io/fs"
+	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
 )
 
 //go:embed assets
@@ -25,6 +28,13 @@ type Observer struct {
 	handler  http.Handler // mux behind the cross-origin check
 	dead     *deadLog
 	hist     *history
+	clock    loop.Clock
+	epoch    time.Time // the wall time when the clock read epochAt
+	epochAt  int64
+
+	snaps       snapshots
+	treeAskedAt atomic.Int64 // on the clock: when a request last needed the tree index
+	sampler     sampler
 
 	mu      sync.Mutex
 	clients map[chan []byte]struct{}
@@ -62,9 +72,23 @@ func WithInterval(d time.Duration) ObserverOption {
 	}
 }
 
+// WithClock sets the clock the observer times its readings by (default:
+// the real clock). With a [loop.VirtualClock] the rate history and the
+// live updates move only when the test advances it.
+func WithClock(c loop.Clock) ObserverOption {
+	return func(o *Observer) error {
+		if c == nil {
+			return errors.New("observe: WithClock(nil)")
+		}
+		o.clock = c
+		return nil
+	}
+}
+
 // NewObserver returns the observer of s. It subscribes to s's dead
-// letters at once, to show the latest; figures are read only while a
-// page is open.
+// letters at once, to show the latest, and starts recording the message
+// rates by kind (see the package doc); the rest is read only while a page
+// is open or a request asks.
 func NewObserver(s *actor.System, opts ...ObserverOption) (*Observer, error) {
 	if s == nil {
 		return nil, errors.New("observe: NewObserver(nil)")
@@ -72,13 +96,15 @@ func NewObserver(s *actor.System, opts ...ObserverOption) (*Observer, error) {
 	o := &Observer{
 		sys: s, interval: time.Second, mux: http.NewServeMux(),
 		dead: newDeadLog(deadLogSize), hist: newHistory(historyPoints),
-		clients: map[chan []byte]struct{}{},
+		clients: map[chan []byte]struct{}{}, clock: loop.RealClock(),
 	}
 	for _, opt := range opts {
 		if err := opt(o); err != nil {
 			return nil, err
 		}
 	}
+	o.epoch, o.epochAt = time.Now(), o.clock.Now()
+	o.treeAskedAt.Store(math.MinInt64 / 2) // never
 	o.cancel = s.SubscribeDeadLetters(o.onDeadLetter)
 	static, _ := fs.Sub(assets, "assets")
 	o.mux.Handle("GET /", http.FileServerFS(static))
@@ -88,8 +114,12 @@ func NewObserver(s *actor.System, opts ...ObserverOption) (*Observer, error) {
 	o.mux.HandleFunc("GET /api/events", o.serveEvents)
 	o.mux.HandleFunc("POST /api/actor/{action}", o.serveAction)
 	o.handler = sameOrigin(o.mux)
+	o.startSampler()
 	return o, nil
 }
+
+// now reads the observer's clock as wall time.
+func (o *Observer) now() time.Time { return o.epoch.Add(time.Duration(o.clock.Now() - o.epochAt)) }
 
 // sameOrigin refuses state-changing requests (every method but GET, HEAD
 // and OPTIONS) that a browser sent for a page of another origin: without
@@ -125,6 +155,7 @@ func (o *Observer) Close() error {
 	}
 	o.mu.Unlock()
 	o.cancel()
+	o.stopSampler()
 	if stop != nil {
 		close(stop)
 		<-done

@@ -22,42 +22,92 @@ func writeJSON(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-func (o *Observer) serveSummary(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, o.summary())
+func writeJSONBytes(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b)
 }
 
-// serveActors serves a page of actors: ?parent=path (kind/id pairs; default: the top
-// level), ?kind=, ?after= (the previous page's next), ?limit=.
+func (o *Observer) serveSummary(w http.ResponseWriter, _ *http.Request) {
+	b, err := o.summary()
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	writeJSONBytes(w, b)
+}
+
+// actorsJSON is a page of the tree.
+type actorsJSON struct {
+	Actors []actorJSON     `json:"actors"`
+	Next   string          `json:"next"`  // the cursor of the next page; "" after the last
+	Total  int             `json:"total"` // how many actors the query selects
+	Kinds  []kindCountJSON `json:"kinds"` // how many of each kind it selects, before ?kind=
+}
+
+// serveActors serves a page of the tree: the children of ?parent=path
+// (kind/id pairs; default: the top level), or with ?all=1 every actor;
+// of those, the ones whose path contains ?q= (ignoring case) and those of
+// ?kind=; sorted by kind, then id, then path; ?limit= of them after
+// ?after= (the previous page's next). The actors are read from the
+// latest snapshot's index (less than an interval old), their figures
+// when the page is served.
 func (o *Observer) serveActors(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	opts := actor.ListOptions{Kind: q.Get("kind"), After: q.Get("after"), Limit: pageLimit}
-	if p := q.Get("parent"); p != "" {
+	tq := treeQuery{kind: q.Get("kind"), q: q.Get("q")}
+	switch q.Get("all") {
+	case "", "0", "false":
+	case "1", "true":
+		tq.all = true
+	default:
+		http.Error(w, "all: want 1 or 0", http.StatusBadRequest)
+		return
+	}
+	if p := q.Get("parent"); p != "" && !tq.all {
 		ref, ok := parseRef(o.sys, p)
 		if !ok {
 			http.Error(w, "parent: want a path, kind/id pairs", http.StatusBadRequest)
 			return
 		}
-		opts.Parent = ref
+		if _, live := o.sys.Actor(ref); !live {
+			httpError(w, fmt.Errorf("%w: %s", actor.ErrNotFound, ref))
+			return
+		}
+		tq.parent = ref.Path()
 	}
+	var after actor.Ref
+	if a := q.Get("after"); a != "" {
+		ref, ok := parseRef(o.sys, a)
+		if !ok {
+			http.Error(w, "after: want the path the previous page gave as next", http.StatusBadRequest)
+			return
+		}
+		after = ref
+	}
+	limit := pageLimit
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 {
 			http.Error(w, "limit: want a positive number", http.StatusBadRequest)
 			return
 		}
-		opts.Limit = min(n, pageLimit)
+		limit = min(n, pageLimit)
 	}
-	page, next, err := o.sys.Actors(opts)
+	snap, err := o.snapshot(o.interval, true)
 	if err != nil {
 		httpError(w, err)
 		return
 	}
-	out := struct {
-		Actors []actorJSON `json:"actors"`
-		Next   string      `json:"next"`
-	}{Actors: make([]actorJSON, len(page)), Next: next}
-	for i := range page {
-		out.Actors[i] = toJSON(&page[i])
+	view := snap.tree.view(tq)
+	rows, more := view.page(after, limit)
+	out := actorsJSON{Actors: make([]actorJSON, 0, len(rows)), Total: len(view.rows), Kinds: view.kinds}
+	for _, row := range rows {
+		if a, live := o.sys.Actor(row.ref); live { // the latest figures; one stopped since the snapshot is left out
+			out.Actors = append(out.Actors, toJSON(&a))
+		}
+	}
+	if more && len(rows) > 0 {
+		out.Next = rows[len(rows)-1].ref.Path()
 	}
 	writeJSON(w, out)
 }

@@ -73,7 +73,7 @@ func (o *Observer) onDeadLetter(d actor.DeadLetter) {
 	if d.Reason != nil {
 		errText = d.Reason.Error()
 	}
-	o.dead.add(deadJSON{At: time.Now(), To: refString(d.To), Reason: actor.DeadLetterReason(d.Reason), Error: errText, Message: msg})
+	o.dead.add(deadJSON{At: o.now(), To: refString(d.To), Reason: actor.DeadLetterReason(d.Reason), Error: errText, Message: msg})
 }
 
 // historyPoints is how many intervals of rates the plots show.
@@ -84,13 +84,13 @@ const plottedKinds = 6
 
 // history keeps per-kind message rates over the last intervals.
 type history struct {
-	mu      sync.Mutex
-	n       int
-	times   []time.Time
-	rates   []map[string]float64
-	last    map[string]uint64
-	lastAt  time.Time
-	current map[string]float64
+	mu       sync.Mutex
+	n        int
+	times    []time.Time
+	rates    []map[string]float64
+	last     map[string]uint64
+	lastTime time.Time
+	current  map[string]float64
 }
 
 func newHistory(n int) *history { return &history{n: n} }
@@ -99,8 +99,11 @@ func newHistory(n int) *history { return &history{n: n} }
 func (h *history) record(at time.Time, handled map[string]uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.last != nil && !at.After(h.lastTime) {
+		return // no time passed: no rate
+	}
 	if h.last != nil {
-		dt := at.Sub(h.lastAt).Seconds()
+		dt := at.Sub(h.lastTime).Seconds()
 		rates := map[string]float64{}
 		for k, n := range handled {
 			if prev, ok := h.last[k]; ok && dt > 0 && n >= prev {
@@ -114,7 +117,14 @@ func (h *history) record(at time.Time, handled map[string]uint64) {
 		}
 		h.current = rates
 	}
-	h.last, h.lastAt = handled, at
+	h.last, h.lastTime = handled, at
+}
+
+// lastAt returns when the last reading was recorded (zero if none).
+func (h *history) lastAt() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lastTime
 }
 
 func (h *history) lastRates() map[string]float64 {

@@ -1,15 +1,13 @@
 package observe
 
 import (
-	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/troupe-go/troupe/actor"
 )
 
-// serveEvents streams summaries as server-sent events ("summary"), one at
-// once and then one per interval, until the client goes or the observer
+// serveEvents streams summaries as server-sent events ("summary"), the
+// latest at once and then one per interval, until the client goes or the observer
 // closes.
 func (o *Observer) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
@@ -26,11 +24,11 @@ func (o *Observer) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-	first, err := o.event()
+	first, err := o.snapshot(o.interval, false)
 	if err != nil {
 		return
 	}
-	if _, err := w.Write(first); err != nil {
+	if _, err := w.Write(first.event); err != nil {
 		return
 	}
 	flusher.Flush()
@@ -48,21 +46,6 @@ func (o *Observer) serveEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-}
-
-// event encodes a fresh summary as one server-sent event.
-func (o *Observer) event() ([]byte, error) { return encodeEvent(o.summary()) }
-
-// encodeEvent encodes a summary as one server-sent event.
-func encodeEvent(s summaryJSON) ([]byte, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(b)+32)
-	out = append(out, "event: summary\ndata: "...)
-	out = append(out, b...)
-	return append(out, "\n\n"...), nil
 }
 
 // join adds a live client, starting the ticker for the first one.
@@ -99,28 +82,31 @@ func (o *Observer) leave(ch chan []byte) {
 	}
 }
 
-// tick records rates and sends every client a summary each interval,
-// while there are clients: figures are read only while someone looks.
-// A summary visits every actor twice; when that takes more than a
-// quarter of the interval (hundreds of thousands of actors on a busy
-// machine), the interval stretches so that looking never costs more than
-// a quarter of a core.
+// tick sends every client the latest summary each interval, while there
+// are clients. A summary visits every actor twice; when that takes more
+// than a quarter of the interval (hundreds of thousands of actors on a
+// busy machine), the interval stretches so that looking never costs more
+// than a quarter of a core. The snapshot is shared: a request for
+// /api/summary in between makes the tick cost nothing more.
 func (o *Observer) tick(stop, done chan struct{}) {
 	defer close(done)
-	o.recordRates(o.sys.Totals().Kinds)
-	t := time.NewTimer(o.interval)
+	wake := make(chan struct{}, 1)
+	t := o.clock.AfterFunc(o.clock.Now()+int64(o.interval), func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
 	defer t.Stop()
 	for {
 		select {
 		case <-stop:
 			return
-		case <-t.C:
-			start := time.Now()
-			sum := o.summaryWith(func(kinds map[string]actor.KindTotals) { o.recordRates(kinds) })
-			if ev, err := encodeEvent(sum); err == nil {
-				o.broadcast(ev)
+		case <-wake:
+			if snap, err := o.snapshot(o.interval/2, false); err == nil {
+				o.broadcast(snap.event)
 			}
-			t.Reset(max(o.interval, 4*time.Since(start)))
+			t.Reset(o.clock.Now() + int64(max(o.interval, 4*o.lastCost())))
 		}
 	}
 }
@@ -130,7 +116,7 @@ func (o *Observer) recordRates(kinds map[string]actor.KindTotals) {
 	for k, kt := range kinds {
 		handled[k] = kt.MessagesHandled
 	}
-	o.hist.record(time.Now(), handled)
+	o.hist.record(o.now(), handled)
 }
 
 // broadcast queues ev for every client; a client that has not taken the

@@ -98,19 +98,26 @@ func (t *topList) json() []actorJSON {
 	return out
 }
 
-// summary reads the system: totals, tops, transport, and what the dead
-// letter log and the rate history hold.
-func (o *Observer) summary() summaryJSON { return o.summaryWith(nil) }
+// summary returns the latest summary, taken less than an interval ago.
+func (o *Observer) summary() ([]byte, error) {
+	s, err := o.snapshot(o.interval, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.summary, nil
+}
 
-// summaryWith is summary, calling before (if not nil) with the kinds'
+// summaryWith reads the system: totals, tops, transport, and what the
+// dead letter log and the rate history hold; and, if indexTree, every
+// actor's ref for the tree. It calls before (if not nil) with the kinds'
 // totals before it reads the rates, so that they include this reading.
-func (o *Observer) summaryWith(before func(map[string]actor.KindTotals)) summaryJSON {
+func (o *Observer) summaryWith(before func(map[string]actor.KindTotals), indexTree bool) (summaryJSON, *treeIndex) {
 	t := o.sys.Totals()
 	if before != nil {
 		before(t.Kinds)
 	}
 	s := summaryJSON{
-		System: o.sys.Name(), Time: time.Now(), Actors: t.Actors, Loops: t.Scheduler.Loops,
+		System: o.sys.Name(), Time: o.now(), Actors: t.Actors, Loops: t.Scheduler.Loops,
 		GlobalQueue: t.Scheduler.GlobalQueue, DeadLetters: t.DeadLetters, AsksTimedOut: t.AsksTimedOut,
 		Actions: o.actions, Dead: o.dead.latest(deadPerSummary), Rates: o.hist.json(),
 	}
@@ -132,12 +139,18 @@ func (o *Observer) summaryWith(before func(map[string]actor.KindTotals)) summary
 		}
 		s.Transport = tj
 	}
-	s.Top = o.top()
-	return s
+	if !indexTree {
+		s.Top = o.top(nil)
+		return s, nil
+	}
+	refs := make([]actor.Ref, 0, t.Actors+t.Actors/8) // room for those spawned meanwhile
+	s.Top = o.top(func(a *actor.ActorInfo) { refs = append(refs, a.Ref) })
+	return s, newTreeIndex(refs)
 }
 
-// top visits every actor once for the three top lists.
-func (o *Observer) top() topJSON {
+// top visits every actor once for the three top lists, and calls also
+// (if not nil) with each.
+func (o *Observer) top(also func(*actor.ActorInfo)) topJSON {
 	byMailbox := topList{key: func(a *actor.ActorInfo) float64 { return float64(a.Mailbox.Total()) }}
 	byHandling := topList{key: func(a *actor.ActorInfo) float64 { return float64(a.HandlingTime.P99) }}
 	byRestarts := topList{key: func(a *actor.ActorInfo) float64 { return float64(a.Restarts) }}
@@ -145,6 +158,9 @@ func (o *Observer) top() topJSON {
 		byMailbox.offer(a)
 		byHandling.offer(a)
 		byRestarts.offer(a)
+		if also != nil {
+			also(a)
+		}
 		return true
 	})
 	return topJSON{byMailbox.json(), byHandling.json(), byRestarts.json()}
