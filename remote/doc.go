@@ -42,7 +42,8 @@
 //     the server did pass on, to a node that died before handling it, is
 //     lost without notice: that is what at most once means.
 //   - Every ask settles: with the reply, with the remote error (an
-//     [*Error] that wraps the known sentinel, e.g. [actor.ErrNotFound]),
+//     [*Error] that wraps troupe's sentinel, e.g. [actor.ErrNotFound], and
+//     the handler's own errors registered on both nodes, see "Errors"),
 //     with [ErrUnreachable] as soon as the target's node is known lost
 //     (also mid-ask), or with [actor.ErrTimeout] at its deadline. An ask
 //     to a node nobody serves fails fast: the server's no-responders
@@ -70,6 +71,20 @@
 //     the node. A node that cannot keep up with what it receives buffers
 //     up to 512 MiB; past that NATS drops frames, which are counted
 //     (Stats.Dropped) and logged: at most once, but not silently.
+//
+// # Errors
+//
+// A handler's error reaches an asker on another node as an [*Error]:
+// the node it happened on and its text. For errors.Is and errors.As to
+// work there as they do locally, register the handler's errors on every
+// node's [wire.Registry] under the same names: error values (sentinels)
+// with [wire.Registry.RegisterError], error types (a struct implementing
+// error) as message types, with [wire.Register] or its siblings. Those
+// found in the error's chain, also behind %w or errors.Join, travel with
+// it and the *Error wraps them. An error registered on neither side (or
+// not on the asker's) arrives as its text alone, and errors.Is is false
+// for it. The same holds for the reasons of [actor.Terminated] and of
+// dead letters that come from another node.
 //
 // Message types must be registered in the node's [wire.Registry] under
 // the same names on every node; generated binary codecs make them

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"go.uber.org/zap"
+
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -50,22 +52,37 @@ var codes = []error{
 }
 
 // Error is an error that happened on another node: its text, and the
-// known error it wraps, if any (test with [errors.Is] as for local
-// errors).
+// errors it stands for there that this node knows, which it wraps, so
+// that [errors.Is] and [errors.As] work as for a local error:
+//
+//   - troupe's own sentinels (e.g. [actor.ErrNotFound], [ErrUnreachable]),
+//     always;
+//   - the handler's own error values and error types registered on both
+//     nodes' [wire.Registry] under the same name
+//     ([wire.Registry.RegisterError] for a value such as
+//     bank.ErrInsufficient, [wire.Register] and its siblings for a type
+//     implementing error), also when the handler wrapped them with %w.
+//
+// An error registered on neither side, or only on the handler's, arrives
+// as its text alone: errors.Is is false for it, and Message still says
+// what it was. A typed error whose body this node cannot decode is left
+// out and logged.
 type Error struct {
 	Node    string // the node it happened on
 	Message string // the error's text there
-	cause   error
+	causes  []error
 }
 
 // Error implements error.
 func (e *Error) Error() string { return fmt.Sprintf("remote %s: %s", e.Node, e.Message) }
 
-// Unwrap returns the known error e stands for, or nil.
-func (e *Error) Unwrap() error { return e.cause }
+// Unwrap returns the known errors e stands for: a troupe sentinel first,
+// if any, then the registered ones; nil if none.
+func (e *Error) Unwrap() []error { return e.causes }
 
-// encodeError turns err into its wire form; nil stays nil.
-func encodeError(err error) *wire.Error {
+// encodeError turns err into its wire form, with the errors of its chain
+// registered in reg (nil: none); nil stays nil.
+func encodeError(reg *wire.Registry, err error) *wire.Error {
 	if err == nil {
 		return nil
 	}
@@ -76,17 +93,40 @@ func encodeError(err error) *wire.Error {
 			break
 		}
 	}
+	if reg != nil {
+		w.Causes = reg.ErrorCauses(err)
+	}
 	return w
 }
 
-// decodeError turns an error from node back into an error; nil stays nil.
-func decodeError(node string, w *wire.Error) error {
+// decodeError turns an error from node back into an error, with the
+// registered errors reg knows; nil stays nil. skipped holds why causes
+// were left out, for the caller to log.
+func decodeError(reg *wire.Registry, node string, w *wire.Error) (err error, skipped []error) {
 	if w == nil {
-		return nil
+		return nil, nil
 	}
 	e := &Error{Node: node, Message: w.Message}
-	if w.Code < uint64(len(codes)) {
-		e.cause = codes[w.Code]
+	if w.Code != 0 && w.Code < uint64(len(codes)) {
+		e.causes = append(e.causes, codes[w.Code])
 	}
-	return e
+	if reg != nil && len(w.Causes) > 0 {
+		var errs []error
+		errs, skipped = reg.DecodeCauses(w.Causes)
+		e.causes = append(e.causes, errs...)
+	}
+	return e, skipped
+}
+
+// encodeError is encodeError with the node's registry.
+func (n *Node) encodeError(err error) *wire.Error { return encodeError(n.reg, err) }
+
+// decodeError is decodeError with the node's registry; causes it leaves
+// out are logged.
+func (n *Node) decodeError(node string, w *wire.Error) error {
+	err, skipped := decodeError(n.reg, node, w)
+	for _, why := range skipped {
+		n.log.Warn("remote: an error from another node arrives as its text only", zap.String("node", node), zap.Error(why))
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package remote_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -53,4 +54,49 @@ func Example() {
 	// Output:
 	// troupe://hub/greeter/main hello ada <nil>
 	// remote hub: actor: not found: troupe://hub/greeter/nobody
+}
+
+// ErrInsufficient is a bank's sentinel error; LimitError its typed error.
+var ErrInsufficient = errors.New("bank: insufficient funds")
+
+type LimitError struct{ Limit int64 }
+
+func (e *LimitError) Error() string { return fmt.Sprintf("bank: over the limit of %d", e.Limit) }
+
+// A handler's errors, registered on every node, reach an asker on
+// another node as themselves: errors.Is and errors.As work there as they
+// do locally, also through the handler's %w.
+func Example_errors() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reg := wire.NewRegistry()
+	_ = reg.RegisterError("bank.ErrInsufficient", ErrInsufficient)
+	_ = wire.RegisterCBOR[*LimitError](reg, "bank.LimitError")
+
+	hubSys, _ := actor.NewSystem("hub")
+	defer hubSys.Shutdown(ctx)
+	hub, _ := remote.Start(hubSys, remote.WithRegistry(reg), remote.WithLeafListen("127.0.0.1:0"))
+	defer hub.Close(ctx)
+	edgeSys, _ := actor.NewSystem("edge")
+	defer edgeSys.Shutdown(ctx)
+	edge, _ := remote.Start(edgeSys, remote.WithRegistry(reg), remote.WithLeafRemotes(hub.LeafURL()))
+	defer edge.Close(ctx)
+	_ = edge.WaitPeer(ctx, "hub")
+
+	account, _ := hubSys.Spawn("account", "a1", func() actor.Actor {
+		return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
+			if amount := msg.(int64); amount > 100 {
+				return nil, fmt.Errorf("withdraw %d: %w", amount, &LimitError{Limit: 100})
+			}
+			return nil, fmt.Errorf("withdraw: %w", ErrInsufficient)
+		})
+	})
+	_, err := actor.Ask[struct{}](ctx, edgeSys, account, int64(5))
+	fmt.Println(err, errors.Is(err, ErrInsufficient))
+	_, err = actor.Ask[struct{}](ctx, edgeSys, account, int64(500))
+	var limit *LimitError
+	fmt.Println(err, errors.As(err, &limit), limit.Limit)
+	// Output:
+	// remote hub: withdraw: bank: insufficient funds true
+	// remote hub: withdraw 500: bank: over the limit of 100 true 100
 }

@@ -123,7 +123,7 @@ func (n *Node) handle(e *wire.Envelope) error {
 	case wire.KindUnwatch:
 		n.host.UnwatchFor(actorRef(e.From), actorRef(e.To))
 	case wire.KindTerminated:
-		n.endWatch(actorRef(e.To), actorRef(e.From), decodeError(e.Node, e.Err))
+		n.endWatch(actorRef(e.To), actorRef(e.From), n.decodeError(e.Node, e.Err))
 	case wire.KindSpawn:
 		n.onSpawn(e)
 	case wire.KindPing:
@@ -182,10 +182,10 @@ func (n *Node) refuse(e *wire.Envelope, err error) {
 	case wire.KindAsk, wire.KindSpawn:
 		n.sendReply(e.Node, e.Corr, nil, err)
 	case wire.KindTell:
-		notice := wire.Envelope{Kind: wire.KindNotice, Node: n.name, To: e.To, Type: e.Type, Body: e.Body, Err: encodeError(err)}
+		notice := wire.Envelope{Kind: wire.KindNotice, Node: n.name, To: e.To, Type: e.Type, Body: e.Body, Err: n.encodeError(err)}
 		_ = n.control(e.Node, &notice) // the sender's node is gone: nobody to tell
 	case wire.KindWatch:
-		t := wire.Envelope{Kind: wire.KindTerminated, Node: n.name, To: e.From, From: e.To, Err: encodeError(err)}
+		t := wire.Envelope{Kind: wire.KindTerminated, Node: n.name, To: e.From, From: e.To, Err: n.encodeError(err)}
 		_ = n.control(e.Node, &t)
 	}
 }
@@ -199,7 +199,7 @@ func (n *Node) sendReply(origin string, corr uint64, v any, err error) {
 	if err == nil {
 		r.Type, r.Body, err = n.reg.Marshal(nil, v)
 	}
-	r.Err = encodeError(err)
+	r.Err = n.encodeError(err)
 	err = n.control(origin, &r)
 	if err == nil {
 		return
@@ -208,7 +208,7 @@ func (n *Node) sendReply(origin string, corr uint64, v any, err error) {
 	if r.Err != nil || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrClosed) || errors.Is(err, ErrOverloaded) {
 		return // an error reply already, nobody to reach, or no room for one either
 	}
-	r.Type, r.Body, r.Err = "", nil, encodeError(fmt.Errorf("remote: reply from node %s not sent: %w", n.name, err))
+	r.Type, r.Body, r.Err = "", nil, n.encodeError(fmt.Errorf("remote: reply from node %s not sent: %w", n.name, err))
 	if err := n.control(origin, &r); err != nil {
 		n.log.Warn("remote: error reply not sent", zap.String("node", origin), zap.Error(err))
 	}
@@ -222,7 +222,7 @@ func (n *Node) onReply(e *wire.Envelope) {
 		return
 	}
 	if e.Err != nil {
-		a.settle(nil, decodeError(e.Node, e.Err))
+		a.settle(nil, n.decodeError(e.Node, e.Err))
 		return
 	}
 	v, err := n.reg.Unmarshal(e.Type, e.Body)
@@ -235,7 +235,7 @@ func (n *Node) onNotice(e *wire.Envelope) {
 	if err != nil {
 		v = e.Body
 	}
-	n.host.DeadLetter(actorRef(e.To), v, decodeError(e.Node, e.Err))
+	n.host.DeadLetter(actorRef(e.To), v, n.decodeError(e.Node, e.Err))
 }
 
 // noResponders handles the server's word that nobody listened on subject

@@ -77,6 +77,12 @@ func registry(t testing.TB) *wire.Registry {
 	if err := wire.Register[refNote](r, "test.refNote"); err != nil {
 		t.Fatal(err)
 	}
+	if err := r.RegisterError("test.errOverdrawn", errOverdrawn); err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.RegisterCBOR[*limitError](r, "test.limitError"); err != nil {
+		t.Fatal(err)
+	}
 	return r
 }
 

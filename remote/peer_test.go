@@ -78,15 +78,15 @@ func TestBatchingSplitsFrames(t *testing.T) {
 
 func TestErrorCodesRoundTrip(t *testing.T) {
 	for _, c := range codes[1:] {
-		err := decodeError("n", encodeError(c))
+		err, _ := decodeError(nil, "n", encodeError(nil, c))
 		if !errors.Is(err, c) {
 			t.Errorf("%v did not survive the wire: %v", c, err)
 		}
 	}
-	if decodeError("n", encodeError(nil)) != nil {
+	if err, _ := decodeError(nil, "n", encodeError(nil, nil)); err != nil {
 		t.Error("nil error became non-nil")
 	}
-	if err := decodeError("n", &wire.Error{Code: 999, Message: "future"}); err == nil || errors.Unwrap(err) != nil {
+	if err, _ := decodeError(nil, "n", &wire.Error{Code: 999, Message: "future"}); err == nil || len(err.(*Error).Unwrap()) != 0 {
 		t.Errorf("unknown code: %v", err)
 	}
 }

@@ -100,7 +100,7 @@ func (n *Node) unwatch(watcher, target actor.Ref) {
 // terminated tells the watcher's node that a local actor it watches
 // stopped.
 func (n *Node) terminated(watcher actor.Ref, t actor.Terminated) {
-	e := wire.Envelope{Kind: wire.KindTerminated, Node: n.name, To: wireRef(watcher), From: wireRef(t.Actor), Err: encodeError(t.Reason)}
+	e := wire.Envelope{Kind: wire.KindTerminated, Node: n.name, To: wireRef(watcher), From: wireRef(t.Actor), Err: n.encodeError(t.Reason)}
 	_ = n.control(watcher.System(), &e) // the watcher's node is gone: nobody to tell
 }
 

@@ -44,6 +44,15 @@
 // JS values, such as jsactor.Call, the message of a JS actor's ref.tell
 // and ref.ask: register it on every node as "jsactor.Call".
 //
+// # Errors
+//
+// A registry also names errors, so that a handler's error crosses nodes
+// as itself: [Registry.RegisterError] registers an error value (a
+// sentinel), and a registered message type that implements error (a
+// typed error) travels as one too. [Registry.ErrorCauses] finds them in
+// an error's chain and [Registry.DecodeCauses] turns them back; see
+// package remote for what a caller sees.
+//
 // # Envelope and frames
 //
 // An [Envelope] carries one message with its routing: kind (tell, ask,

@@ -58,10 +58,21 @@ type Ref struct {
 }
 
 // Error is an error carried by an envelope: a code for the errors both
-// sides know (see the remote package), and the message text.
+// sides know (see the remote package), the message text, and the
+// registered errors found in the error's chain ([Registry.ErrorCauses]).
+// Field numbers: 1 code, 2 message, 3 causes (repeated).
 type Error struct {
 	Code    uint64
 	Message string
+	Causes  []Cause
+}
+
+// Cause is a registered error in an [Error]'s chain: its registered name,
+// and for a typed error its encoding (empty for a sentinel). Field
+// numbers: 1 name, 2 body.
+type Cause struct {
+	Name string
+	Body []byte
 }
 
 // Header is one key/value header of an envelope.
@@ -278,22 +289,69 @@ func (r *Ref) unmarshal(d *Decoder, prev *Ref) {
 
 // marshal writes x as nested field f, also when empty (it is present).
 func (x *Error) marshal(e *Encoder, f int) {
-	e.nested(f, uintSize(1, x.Code)+stringSize(2, x.Message))
+	size := uintSize(1, x.Code) + stringSize(2, x.Message)
+	for i := range x.Causes {
+		size += nestedSize(3, x.Causes[i].size())
+	}
+	e.nested(f, size)
 	e.Uint(1, x.Code)
 	e.String(2, x.Message)
+	for i := range x.Causes {
+		c := &x.Causes[i]
+		e.nested(3, c.size())
+		e.String(1, c.Name)
+		e.BytesField(2, c.Body)
+	}
 }
 
 func (x *Error) unmarshal(d *Decoder) {
+	var sub Decoder
 	for d.Next() {
 		switch d.Field() {
 		case 1:
 			x.Code = d.Uint()
 		case 2:
 			x.Message = d.String()
+		case 3:
+			var c Cause
+			d.Message(&sub)
+			c.unmarshal(&sub)
+			if sub.err != nil && d.err == nil {
+				d.err = sub.err
+			}
+			x.Causes = append(x.Causes, c)
 		default:
 			d.Skip()
 		}
 	}
+}
+
+// size is c's encoded size as a nested message.
+func (c *Cause) size() int {
+	n := stringSize(1, c.Name)
+	if len(c.Body) > 0 {
+		n += nestedSize(2, len(c.Body))
+	}
+	return n
+}
+
+// unmarshal decodes c; Body aliases the input.
+func (c *Cause) unmarshal(d *Decoder) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			c.Name = d.String()
+		case 2:
+			c.Body = d.Bytes()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// nestedSize is the encoded size of nested message field f of size n.
+func nestedSize(f, n int) int {
+	return uvarintLen(uint64(f)<<3|TypeBytes) + uvarintLen(uint64(n)) + n
 }
 
 // marshal writes h as nested field f, also when empty (it counts).

@@ -37,8 +37,9 @@ type Registry struct {
 
 // tables are a registry's lookups at one moment.
 type tables struct {
-	byType map[reflect.Type]*codec
-	byName map[string]*codec
+	byType    map[reflect.Type]*codec
+	byName    map[string]*codec
+	sentinels []sentinel // registered error values, in order
 }
 
 // codec is one registered type.
@@ -133,10 +134,10 @@ func (r *Registry) add(t reflect.Type, c *codec) error {
 	if prev, ok := old.byType[t]; ok {
 		return fmt.Errorf("%w: type %v already registered as %q", ErrDuplicate, t, prev.name)
 	}
-	if _, ok := old.byName[c.name]; ok {
+	if _, ok := old.byName[c.name]; ok || old.sentinelNamed(c.name) != nil {
 		return fmt.Errorf("%w: name %q already taken", ErrDuplicate, c.name)
 	}
-	next := &tables{byType: make(map[reflect.Type]*codec, len(old.byType)+1), byName: make(map[string]*codec, len(old.byName)+1)}
+	next := &tables{byType: make(map[reflect.Type]*codec, len(old.byType)+1), byName: make(map[string]*codec, len(old.byName)+1), sentinels: old.sentinels}
 	maps.Copy(next.byType, old.byType)
 	maps.Copy(next.byName, old.byName)
 	next.byType[t], next.byName[c.name] = c, c
