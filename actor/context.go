@@ -37,7 +37,12 @@ func (x *Context) Parent() Ref {
 }
 
 // System returns the actor's system.
-func (x *Context) System() *System { return x.c().system() }
+func (x *Context) System() *System {
+	if h := harnessOf(x.c()); h != nil {
+		return h.sends
+	}
+	return x.c().system()
+}
 
 // Logger returns the actor's logger, carrying its kind and id.
 // During the handling of a traced message its lines also carry the

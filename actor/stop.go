@@ -42,6 +42,9 @@ func (c *cell) stopRequested() bool {
 // [ErrSystemClosed] once the system is shut down (test with [errors.Is]).
 // Safe from any goroutine.
 func (s *System) Poison(r Ref) error {
+	if s.harness != nil {
+		return s.harness.fx.Poison(r)
+	}
 	c := s.lookup(r)
 	if c == nil {
 		return s.closedErr(r, fmt.Errorf("%w: %s", ErrNotFound, r))

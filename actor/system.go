@@ -32,6 +32,8 @@ type System struct {
 	obs         observer                     // introspection's counters; see introspect_side.go
 	transport   atomic.Pointer[transportBox] // see attach
 	tracer      atomic.Pointer[tracerBox]    // set by observe.EnableTracing; see trace.go
+
+	harness *harnessSends // the System of a test harness's actor; see testhook.go
 }
 
 // Option configures a [System] at [NewSystem].
@@ -180,7 +182,12 @@ func NewSystem(name string, opts ...Option) (*System, error) {
 }
 
 // Name returns the system's name.
-func (s *System) Name() string { return s.name }
+func (s *System) Name() string {
+	if s.harness != nil {
+		return s.harness.name
+	}
+	return s.name
+}
 
 // Logger returns the system's logger.
 func (s *System) Logger() *zap.Logger { return s.log }

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -34,20 +35,77 @@ func orderlyStop(reason error) bool {
 // keeps the check to one atomic load for every other cell.
 var (
 	harnessed atomic.Int32
-	harnesses sync.Map // *cell -> actorhook.Effects
+	harnesses sync.Map // *cell -> *harness
 )
+
+// harness is where a harnessed cell's effects go: fx, for what its handlers
+// do through their Context, and sends, the System they see
+// ([Context.System]), for what they do through a System (typed refs send
+// there).
+type harness struct {
+	fx    actorhook.Effects
+	sends *System
+}
+
+// harnessOf returns a harnessed cell's harness, nil for a cell of a
+// running system.
+func harnessOf(c *cell) *harness {
+	if harnessed.Load() == 0 {
+		return nil
+	}
+	h, ok := harnesses.Load(c)
+	if !ok {
+		return nil
+	}
+	return h.(*harness)
+}
 
 // effectsOf returns where a harnessed cell's effects go, nil for a cell of
 // a running system.
 func effectsOf(c *cell) actorhook.Effects {
-	if harnessed.Load() == 0 {
-		return nil
+	if h := harnessOf(c); h != nil {
+		return h.fx
 	}
-	fx, ok := harnesses.Load(c)
-	if !ok {
-		return nil
+	return nil
+}
+
+// harnessSends is what makes a System record, for a test harness, the
+// sends made through it. Such a System hosts no actor and is named "" for
+// the runtime, so that every send through it takes the path of a send to
+// another system, which hands it to record (sendRemote, systemRemote);
+// System.Name says name.
+type harnessSends struct {
+	name string
+	fx   actorhook.Effects
+}
+
+// newHarnessSends returns the System through which a harnessed actor of
+// the system named name, with effects fx, sends.
+func newHarnessSends(name string, log *zap.Logger, fx actorhook.Effects) *System {
+	base := defaultSpawnConfig
+	s := &System{log: log, reg: newRegistry(), spawnBase: &base, harness: &harnessSends{name: name, fx: fx}}
+	base.sys = s
+	s.closed.Store(true) // it spawns nothing
+	return s
+}
+
+// send records a tell made through a harness's System; an ask fails, as
+// it would from a handler of a running system. Its error is the send's.
+func (h *harnessSends) send(to Ref, msg any, reply replyFunc) error {
+	if reply != nil {
+		err := fmt.Errorf("%w: %s asked through the System in a behavior test, which answers no asks", ErrWouldBlock, to)
+		reply(nil, err)
+		return err
 	}
-	return fx.(actorhook.Effects)
+	return h.fx.Tell(to, msg)
+}
+
+// system records a stop made through a harness's System; nothing else of
+// a System's reaches another system.
+func (h *harnessSends) system(to Ref, sig any) {
+	if _, ok := sig.(stopSignal); ok {
+		h.fx.Stop(to)
+	}
 }
 
 // newHarnessContext makes a cell that belongs to no running system: an
@@ -67,7 +125,8 @@ func newHarnessContext(parent any, system, kind, id string, log *zap.Logger, fx 
 		c = &cell{cfg: &base, state: cellRunning}
 		name(c, NewRef(system, kind, id))
 	}
-	harnesses.Store(c, fx)
+	sys := c.system()
+	harnesses.Store(c, &harness{fx: fx, sends: newHarnessSends(sys.name, sys.log, fx)})
 	harnessed.Add(1)
 	var once sync.Once
 	return c.context(), func() {

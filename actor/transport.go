@@ -53,6 +53,9 @@ func (s *System) AskTimeout() time.Duration { return s.askTimeout }
 // sendRemote hands a message for another system to the transport, or
 // dead-letters it.
 func (s *System) sendRemote(ctx context.Context, to Ref, msg any, reply replyFunc) error {
+	if s.harness != nil {
+		return s.harness.send(to, msg, reply)
+	}
 	var err error
 	if s.down() {
 		// Once the system's actors are gone, nothing of it speaks to other
@@ -76,6 +79,10 @@ func (s *System) sendRemote(ctx context.Context, to Ref, msg any, reply replyFun
 // systemRemote carries a system message for an actor of another system:
 // death watch is all that crosses systems.
 func (s *System) systemRemote(to Ref, sig any) {
+	if s.harness != nil {
+		s.harness.system(to, sig)
+		return
+	}
 	t := s.getTransport()
 	if t == nil {
 		return

@@ -23,10 +23,14 @@ import (
 // Behavior of its own.
 //
 // Recorded through the Context: Tell, Spawn, Stop, Watch, Unwatch,
-// Timers and SetReceiveTimeout. Context.Self, Parent, Logger (to t.Log)
-// and its context.Context methods work; anything needing a loop (Loop,
-// AskAsync, Stash, promise replies) or the system (System, which has no
-// actors) is outside a behavior test: test it with [NewSystem].
+// Timers and SetReceiveTimeout. Recorded through the System the Context
+// returns (Context.System), which typed refs a handler makes or is given
+// with it send through: Tell and Send as [Sent], Stop as [Stopped], Poison
+// as [Poisoned]; an ask through it fails with [actor.ErrWouldBlock], and
+// its other operations say [actor.ErrSystemClosed] (it hosts no actors).
+// Context.Self, Parent, Logger (to t.Log) and its context.Context methods
+// work; anything needing a loop (Loop, AskAsync, Stash, promise replies) is
+// outside a behavior test: test it with [NewSystem].
 type Behavior struct {
 	t        testing.TB
 	self     actor.Ref
@@ -222,7 +226,11 @@ func (r *recorder) Spawn(child, f, _ any) error {
 	return nil
 }
 
-func (r *recorder) Stop(ref any)    { r.add(Stopped{Ref: ref.(actor.Ref)}) }
+func (r *recorder) Stop(ref any) { r.add(Stopped{Ref: ref.(actor.Ref)}) }
+func (r *recorder) Poison(ref any) error {
+	r.add(Poisoned{Ref: ref.(actor.Ref)})
+	return nil
+}
 func (r *recorder) Watch(ref any)   { r.add(Watched{Ref: ref.(actor.Ref)}) }
 func (r *recorder) Unwatch(ref any) { r.add(Unwatched{Ref: ref.(actor.Ref)}) }
 

@@ -38,8 +38,16 @@
 // [Probe.ExpectMessage], [ExpectMessageType], [Probe.ExpectNoMessage] (on
 // virtual time), [Probe.ReceiveN], [Probe.FishForMessage] and
 // [Probe.ExpectTerminated] (after [Probe.Watch]). [Probe.Reply] scripts
-// its answers to asks. Each expectation settles the system first; a
-// failure names what arrived instead, with its Go type and value.
+// its answers to asks; [Answer], [Answer1] and their kin answer a generated
+// actor's asks typed, reading arguments of messages whose types the
+// generated package does not export ([MessageArgs] reads them too). Each
+// expectation settles the system first; a failure names what arrived
+// instead, with its Go type and value.
+//
+// Failures are reported at the test's line: the kit's functions are test
+// helpers, and what is reported at cleanup (dead letters, failures not
+// taken) points at the test's call of NewSystem and names the call that
+// takes or allows it.
 //
 // # Behavior tests
 //
@@ -47,7 +55,9 @@
 // goroutine, without a system or scheduler, as Akka's BehaviorTestKit
 // does: [Behavior.Run] returns Receive's reply, and what the handler asked
 // its Context to do (tell, spawn, stop, watch, timers, receive timeout) is
-// recorded as an [Effect] instead of happening.
+// recorded as an [Effect] instead of happening. So is what it does through
+// the System its Context returns, where generated typed refs send (tell,
+// stop, poison).
 //
 // # JS actors and remote nodes
 //

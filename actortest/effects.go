@@ -7,11 +7,12 @@ import (
 )
 
 // Effect is something a handler run by a [Behavior] asked its Context to
-// do: one of [Sent], [Spawned], [Stopped], [Watched], [Unwatched],
-// [TimerStarted], [TimerCancelled] and [ReceiveTimeoutSet].
+// do: one of [Sent], [Spawned], [Stopped], [Poisoned], [Watched],
+// [Unwatched], [TimerStarted], [TimerCancelled] and [ReceiveTimeoutSet].
 type Effect interface{ effect() }
 
-// Sent: the handler told msg to To (Context.Tell).
+// Sent: the handler told msg to To (Context.Tell, or a Tell or Send
+// through Context.System, as typed refs do).
 type Sent struct {
 	To  actor.Ref
 	Msg any
@@ -23,9 +24,13 @@ type Spawned struct {
 	Ref actor.Ref
 }
 
-// Stopped: the handler asked the actor Ref to stop (Context.Stop); Ref is
-// the actor's own when it stops itself.
+// Stopped: the handler asked the actor Ref to stop (Context.Stop, or Stop
+// through Context.System); Ref is the actor's own when it stops itself.
 type Stopped struct{ Ref actor.Ref }
+
+// Poisoned: the handler poisoned Ref (Poison through Context.System, as a
+// typed ref's Poison does).
+type Poisoned struct{ Ref actor.Ref }
 
 // Watched: the handler watched Ref (Context.Watch).
 type Watched struct{ Ref actor.Ref }
@@ -53,6 +58,7 @@ type ReceiveTimeoutSet struct{ D time.Duration }
 func (Sent) effect()              {}
 func (Spawned) effect()           {}
 func (Stopped) effect()           {}
+func (Poisoned) effect()          {}
 func (Watched) effect()           {}
 func (Unwatched) effect()         {}
 func (TimerStarted) effect()      {}

@@ -10,25 +10,30 @@ import (
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/actortest"
+	"github.com/troupe-go/troupe/actortest/internal/bankgen"
 	"github.com/troupe-go/troupe/jsactor"
 )
 
-// Metronome is a typed ref, as troupegen generates them: Count asks the
-// metronome actor how often it ticked.
-type Metronome struct{ ref actor.Ref }
+// MetronomeRef is a typed ref, shaped as troupegen generates them: Count
+// asks the metronome actor how often it ticked.
+type MetronomeRef struct {
+	ref actor.Ref
+	sys *actor.System
+}
 
 type metronomeTick struct{}
 type metronomeCount struct{}
 
 // SpawnMetronome starts a metronome ticking at a fixed rate.
-func SpawnMetronome(s *actor.System, id string, every time.Duration) (Metronome, error) {
+func SpawnMetronome(s *actor.System, id string, every time.Duration) (MetronomeRef, error) {
 	ref, err := s.Spawn("metronome", id, func() actor.Actor { return &metronome{every: every} })
-	return Metronome{ref}, err
+	return MetronomeRef{ref: ref, sys: s}, err
 }
 
-// Count returns the ticks so far.
-func (m Metronome) Count(s *actor.System) (int, error) {
-	return actor.Ask[int](context.Background(), s, m.ref, metronomeCount{})
+// Count returns the ticks so far; without a deadline in ctx, the system's
+// ask timeout applies.
+func (m MetronomeRef) Count(ctx context.Context) (int, error) {
+	return actor.Ask[int](ctx, m.sys, m.ref, metronomeCount{})
 }
 
 type metronome struct {
@@ -60,7 +65,7 @@ func Example() {
 	s := actortest.NewSystem(t)
 	m, _ := SpawnMetronome(s.System, "m", 100*time.Millisecond)
 	s.Advance(350 * time.Millisecond)
-	n, _ := m.Count(s.System)
+	n, _ := m.Count(context.Background())
 	fmt.Println("ticks after 350ms:", n)
 	// Output: ticks after 350ms: 3
 }
@@ -111,6 +116,30 @@ func ExampleProbe_jsActor() {
 	s.Advance(time.Millisecond)
 	fmt.Println(actortest.ExpectMessageType[string](p))
 	// Output: hello ann
+}
+
+// A probe stands in for a generated actor of another package (here
+// bankgen's Bank) and answers its asks typed: Answer2 reads the two
+// arguments of Deposit's message, whose type is unexported there.
+func ExampleAnswer2() {
+	t := exampleT()
+	defer t.finish()
+
+	s := actortest.NewSystem(t)
+	bank := s.NewProbe("bank")
+	actortest.Answer2(bank, bankgen.BankMessages{}.Deposit("", 0), func(account string, amount int) (int, error) {
+		return 100 + amount, nil
+	})
+	balance, err := bankgen.BankRefOf(s.System, bank.Ref()).Deposit(context.Background(), "alice", 5)
+	fmt.Println(balance, err)
+	bank.ExpectMessage(bankgen.BankMessages{}.Deposit("alice", 5))
+	// Output: 105 <nil>
+}
+
+// The arguments of a generated message, in its handler's order.
+func ExampleMessageArgs() {
+	fmt.Println(actortest.MessageArgs(bankgen.BankMessages{}.Transfer("alice", "bob", 5, time.Minute)))
+	// Output: [alice bob 5 1m0s]
 }
 
 // A behavior test of one handler: no system, no concurrency; the effects

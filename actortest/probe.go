@@ -11,9 +11,9 @@ import (
 
 // Probe is an actor that records what it receives, for a test to assert
 // on: give its [Probe.Ref] to the actor under test in place of a
-// collaborator. It answers asks with the replies set by [Probe.Reply]
-// (none by default: the ask fails with [actor.ErrNoReply]) and can watch
-// actors. Its expectations first settle the system, so they are exact: a
+// collaborator. It answers asks with the replies set by [Answer] (typed,
+// for a generated actor's messages) and [Probe.Reply] (none by default:
+// the ask fails with [actor.ErrNoReply]) and can watch actors. Its expectations first settle the system, so they are exact: a
 // message that is not there once every loop is idle was not sent.
 type Probe struct {
 	s   *System
@@ -22,6 +22,7 @@ type Probe struct {
 	mu      sync.Mutex
 	queue   []any
 	reply   func(msg any) (any, error)
+	answers map[reflect.Type]func(msg any) (any, error) // see Answer
 	arrived chan struct{}
 }
 
@@ -54,6 +55,9 @@ func (p *Probe) receive(c *actor.Context, msg any) (any, error) {
 	p.mu.Lock()
 	p.queue = append(p.queue, msg)
 	reply := p.reply
+	if a, ok := p.answers[reflect.TypeOf(msg)]; ok {
+		reply = a
+	}
 	p.mu.Unlock()
 	select {
 	case p.arrived <- struct{}{}:
@@ -69,8 +73,10 @@ func (p *Probe) receive(c *actor.Context, msg any) (any, error) {
 func (p *Probe) Ref() actor.Ref { return p.ref }
 
 // Reply makes the probe answer every ask with fn's result (still recording
-// the message). fn runs on the probe's loop; for a tell its result is
-// dropped. Set it before the asks it should answer are sent.
+// the message), but those an [Answer] matches. fn runs on the probe's
+// loop; for a tell its result is dropped. Set it before the asks it should
+// answer are sent. To read a generated message's arguments, which are
+// unexported, use [Answer1] and its kin, or [MessageArgs].
 func (p *Probe) Reply(fn func(msg any) (any, error)) {
 	p.mu.Lock()
 	p.reply = fn
@@ -189,8 +195,13 @@ func ExpectMessageType[T any](p *Probe) T {
 
 // ExpectNoMessage advances virtual time by d (see [System.Advance]) and
 // fails the test if the probe received a message meanwhile (or had one
-// not taken yet). It does not wait for messages from outside the
-// system (another node's): one still in flight is not seen.
+// not taken yet). The interval includes its end, as Advance does: a
+// message sent by a timer due exactly d from now fails it (check up to
+// just before a deadline with ExpectNoMessage(d - 1), then expect the
+// message). The kit's other expectations wait no virtual time: they settle
+// the system as it stands, and only [WithOutsideWait] makes them wait, in
+// real time, for messages from outside its loops. ExpectNoMessage does not
+// wait for those (another node's): one still in flight is not seen.
 func (p *Probe) ExpectNoMessage(d time.Duration) {
 	p.s.t.Helper()
 	p.s.Advance(d)

@@ -83,7 +83,7 @@ func (s *System) ExpectDeadLetter() actor.DeadLetter {
 		}
 		break
 	}
-	s.t.Fatalf("actortest: system %s: want a dead letter, got none (idle at %v)", s.Name(), s.Now())
+	s.t.Fatalf("actortest: system %s: want a dead letter, got none (system idle at %v)", s.Name(), s.Now())
 	return actor.DeadLetter{}
 }
 
@@ -113,7 +113,12 @@ func (s *System) TakeFailures() []actor.Event {
 
 // report fails the test (without stopping it) for dead letters and
 // failures not taken by the end of the test.
+//
+// It runs at cleanup, where the test has no line of its own: marked a
+// helper, as cleanup and NewSystem's closure are, its failures point at
+// the test's call of NewSystem, which made the system.
 func (s *System) report() {
+	s.t.Helper()
 	s.mu.Lock()
 	logged := s.failLogs
 	s.mu.Unlock()
@@ -125,15 +130,23 @@ func (s *System) report() {
 		logged = nil // the events say it
 	}
 	for _, line := range logged {
-		s.t.Errorf("actortest: system %s: unexpected actor failure: %s", s.Name(), line)
+		s.t.Errorf("actortest: system %s: unexpected actor failure: %s\n\t%s", s.Name(), line, allowFailures)
 	}
 	for _, x := range d {
-		s.t.Errorf("actortest: system %s: unexpected dead letter to %v: %T %+v: %v", s.Name(), x.To, x.Message, x.Message, x.Reason)
+		s.t.Errorf("actortest: system %s: unexpected dead letter to %v: %T %+v: %v\n\t%s", s.Name(), x.To, x.Message, x.Message, x.Reason, allowDeadLetters)
 	}
 	for _, e := range f {
-		s.t.Errorf("actortest: system %s: unexpected actor failure: %v %v: %v", s.Name(), e.Actor, e.Kind, e.Reason)
+		s.t.Errorf("actortest: system %s: unexpected actor failure: %v %v: %v\n\t%s", s.Name(), e.Actor, e.Kind, e.Reason, allowFailures)
 	}
 }
+
+// What a failure of the report says to do about it.
+const (
+	allowDeadLetters = "(expected? take it with s.ExpectDeadLetter() or s.TakeDeadLetters() before the test ends, " +
+		"or allow every dead letter with actortest.NewSystem(t, actortest.AllowDeadLetters()))"
+	allowFailures = "(expected? take it with s.TakeFailures() before the test ends, " +
+		"or allow every failure with actortest.NewSystem(t, actortest.AllowFailures()))"
+)
 
 // shutdownWithin bounds the shutdown at cleanup, in real time: a hang
 // guard, never a timing assertion.

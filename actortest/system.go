@@ -122,7 +122,10 @@ func NewSystem(t testing.TB, opts ...Option) *System {
 	s.System, s.sched = sys, actorhook.Scheduler(sys)
 	sys.SubscribeDeadLetters(s.recordDead)
 	sys.SubscribeEvents(s.recordEvent)
-	t.Cleanup(func() { s.cleanup(leakOpts) })
+	t.Cleanup(func() {
+		t.Helper() // failures at cleanup point at the call of NewSystem
+		s.cleanup(leakOpts)
+	})
 	return s
 }
 

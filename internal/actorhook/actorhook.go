@@ -36,6 +36,9 @@ type Effects interface {
 	// child.
 	Spawn(ref, f, opts any) error
 	Stop(r any)
+	// Poison records a poison sent through the System the harness's
+	// Context returns; its error is the poison's.
+	Poison(r any) error
 	Watch(r any)
 	Unwatch(r any)
 	StartTimer(key any, d time.Duration, msg any, period time.Duration, fixedRate bool) error
@@ -47,7 +50,8 @@ type Effects interface {
 
 // NewContext returns the *actor.Context of an actor system/kind/id that is
 // not running anywhere: its logger derives from log, and its operations
-// (tell, spawn, stop, watch, timers, receive timeout) go to fx. With a
+// (tell, spawn, stop, watch, timers, receive timeout) go to fx, as do the
+// tells, stops and poisons made through the System it returns. With a
 // parent (an *actor.Context made by NewContext; nil for a top-level
 // actor) the actor is that one's child: its ref is the parent's Child,
 // and system is the parent's. release ends the diversion.
