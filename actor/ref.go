@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -226,4 +227,20 @@ func unhex(c byte) byte {
 		return c - 'a' + 10
 	}
 	return c - 'A' + 10
+}
+
+// KindRegistrar is where a node registers the factory of an actor kind,
+// so that other nodes may spawn actors of that kind on it: a
+// *remote.Node. The RegisterXKind functions troupegen generates for
+// remote actors take one, so that generated code need not import remote.
+type KindRegistrar interface {
+	RegisterKind(kind string, f Factory) error
+}
+
+// RemoteSpawner spawns an actor of a registered kind, named id, on the
+// node of another system and returns its ref, waiting for that node's
+// answer under ctx: a *remote.Node. The SpawnXOn functions troupegen
+// generates for remote actors take one.
+type RemoteSpawner interface {
+	Spawn(ctx context.Context, system, kind, id string) (Ref, error)
 }

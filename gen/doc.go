@@ -129,6 +129,13 @@
 // "<import path>.Account.<Method>" and each reply type a new wire.Registry
 // lacks, under its qualified type name. Every node sending to or hosting
 // the actor calls it on the registry it passes to remote.WithRegistry.
+// Two more functions let one node start the actor on another:
+// RegisterAccountKind(node, f) lets other nodes spawn Accounts made by f on
+// this node, and SpawnAccountOn(ctx, sys, node, "other", id) spawns one on
+// the node named other and returns its AccountRef. They take the
+// interfaces [actor.KindRegistrar] and [actor.RemoteSpawner], which
+// *remote.Node implements, so the generated file imports no more of
+// remote than remote/wire.
 //
 // Parameters may be integers (zigzag for signed ones and time.Duration),
 // floats, bools, strings, []byte, actor.Ref, types implementing
@@ -202,6 +209,8 @@
 // [actor.System]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#System
 // [actor.Actor]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Actor
 // [actor.Box]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Box
+// [actor.KindRegistrar]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#KindRegistrar
+// [actor.RemoteSpawner]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#RemoteSpawner
 // [actor.Timers]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#Timers
 // [actor.ErrNotFound]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ErrNotFound
 // [actor.ErrUnhandled]: https://pkg.go.dev/github.com/troupe-go/troupe/actor#ErrUnhandled

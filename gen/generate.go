@@ -213,7 +213,7 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 			u.top = append(u.top, n.conn)
 		}
 		if spec.remote {
-			u.top = append(u.top, registerFunc(spec))
+			u.top = append(u.top, registerFunc(spec), n.regKind, n.spawnOn)
 		}
 		if spec.hasTells() { // typed timers exist for actors with tells only
 			u.top = append(u.top, n.timers, n.timersOf)

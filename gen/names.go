@@ -20,6 +20,8 @@ type names struct {
 	timersOf string // CounterTimersOf, for an actor with tells
 	conn     string // CounterConn, for a connection actor
 	messages string // CounterMessages, for an actor with messages
+	regKind  string // RegisterCounterKind, for a remote actor
+	spawnOn  string // SpawnCounterOn, for a remote actor
 }
 
 // namesOf returns the generated names of actor type name: exported for an
@@ -42,6 +44,8 @@ func namesOf(name string) names {
 		timersOf: pub(upper + "TimersOf"),
 		conn:     pub(upper + "Conn"),
 		messages: pub(upper + "Messages"),
+		regKind:  pub("Register" + upper + "Kind"),
+		spawnOn:  pub("Spawn" + upper + "On"),
 	}
 }
 

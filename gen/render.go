@@ -23,7 +23,7 @@ var locals = []string{"c", "ctx", "d", "err", "key", "r", "t", "zero"}
 // take them, so that none shadows an import where it is used.
 var bodyLocals = []string{
 	"a", "args", "buf", "c", "conn", "ctx", "d", "data", "e", "err", "f", "id", "key", "m", "msg",
-	"ok", "opts", "p", "parent", "r", "reason", "ref", "reg", "script", "sys", "t", "v", "x", "zero",
+	"node", "ok", "opts", "p", "parent", "r", "reason", "ref", "reg", "script", "spawner", "sys", "t", "v", "x", "zero",
 }
 
 // renderer writes the file of one actor.
@@ -54,6 +54,7 @@ func render(pkg *types.Package, spec actorSpec, imps importSet, reserved, ownRef
 	r.adapter()
 	r.ref()
 	r.spawn()
+	r.remoteKind()
 	r.timers()
 	r.codecs()
 	return r.format()

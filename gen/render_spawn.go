@@ -52,3 +52,33 @@ func (r *renderer) spawn() {
 			jen.Id("opts").Op("...").Qual(actorPath, "SpawnOption")).
 		Params(jen.Id(n.ref), jen.Error()).Block(r.spawnBody(call, call)...)
 }
+
+// remoteKind renders, for a remote actor, the registration of its kind on
+// a node and its spawn on another node with a typed ref back. They take
+// the actor package's interfaces that remote.Node implements, so the
+// generated file imports no more of remote than remote/wire.
+func (r *renderer) remoteKind() {
+	s, n := r.spec, r.n
+	if !s.remote {
+		return
+	}
+	r.f.Add(doc("%s lets other nodes spawn %s actors (kind %q) on this node with %s: reg is this node's "+
+		"*remote.Node (an actor.KindRegistrar), and f makes a fresh %s at each spawn and restart. "+
+		"Call it once per node, before other nodes spawn; a kind registered twice is an error.",
+		n.regKind, s.name, s.kind, n.spawnOn, s.name))
+	r.f.Func().Id(n.regKind).Params(jen.Id("reg").Qual(actorPath, "KindRegistrar"), jen.Id("f").Func().Params().Op("*").Id(s.name)).
+		Error().Block(jen.Return(jen.Id("reg").Dot("RegisterKind").Call(jen.Lit(s.kind), jen.Id(n.factory).Call(jen.Id("f")))))
+
+	r.f.Add(doc("%s starts %s actor named id on node, the node of that name, which registered the kind with %s, "+
+		"and returns its typed ref, which sends through sys, this node's system. spawner is this node's "+
+		"*remote.Node (an actor.RemoteSpawner); it waits for the other node's answer under ctx (the system's "+
+		"ask timeout without a deadline). Call it from outside actors.", n.spawnOn, withArticle(s.name), n.regKind))
+	r.f.Func().Id(n.spawnOn).Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("sys").Op("*").Qual(actorPath, "System"),
+		jen.Id("spawner").Qual(actorPath, "RemoteSpawner"), jen.List(jen.Id("node"), jen.Id("id")).String(),
+	).Params(jen.Id(n.ref), jen.Error()).Block(
+		jen.List(jen.Id("ref"), jen.Err()).Op(":=").Id("spawner").Dot("Spawn").Call(jen.Id("ctx"), jen.Id("node"), jen.Lit(s.kind), jen.Id("id")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(n.ref).Values(), jen.Err())),
+		jen.Return(jen.Id(n.refOf).Call(jen.Id("sys"), jen.Id("ref")), jen.Nil()),
+	)
+}

@@ -201,6 +201,29 @@ func SpawnCourier[P *actor.System | *actor.Context](parent P, id string, f func(
 	return ref, nil
 }
 
+// RegisterCourierKind lets other nodes spawn Courier actors (kind "courier")
+// on this node with SpawnCourierOn: reg is this node's *remote.Node (an
+// actor.KindRegistrar), and f makes a fresh Courier at each spawn and
+// restart. Call it once per node, before other nodes spawn; a kind
+// registered twice is an error.
+func RegisterCourierKind(reg actor.KindRegistrar, f func() *Courier) error {
+	return reg.RegisterKind("courier", courierFactory(f))
+}
+
+// SpawnCourierOn starts a Courier actor named id on node, the node of that
+// name, which registered the kind with RegisterCourierKind, and returns its
+// typed ref, which sends through sys, this node's system. spawner is this
+// node's *remote.Node (an actor.RemoteSpawner); it waits for the other
+// node's answer under ctx (the system's ask timeout without a deadline).
+// Call it from outside actors.
+func SpawnCourierOn(ctx context.Context, sys *actor.System, spawner actor.RemoteSpawner, node, id string) (CourierRef, error) {
+	ref, err := spawner.Spawn(ctx, node, "courier", id)
+	if err != nil {
+		return CourierRef{}, err
+	}
+	return CourierRefOf(sys, ref), nil
+}
+
 // MarshalWire implements wire.Marshaler; zero fields are omitted.
 func (m courierDeliverMsg) MarshalWire(e *wire.Encoder) {
 	e.Message(1, false, m.o.MarshalWire)

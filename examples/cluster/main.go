@@ -162,7 +162,7 @@ func run(ctx context.Context, out io.Writer, url string, opts ...remote.Option) 
 	if _, err := shop.sys.Spawn("ledger", "main", ledger); err != nil {
 		return err
 	}
-	if err := couriers.node.RegisterKind("courier", courierFactory(func() *Courier { return &Courier{} })); err != nil {
+	if err := RegisterCourierKind(couriers.node, func() *Courier { return &Courier{} }); err != nil {
 		return err
 	}
 
@@ -170,11 +170,10 @@ func run(ctx context.Context, out io.Writer, url string, opts ...remote.Option) 
 	// refs: nothing is shared between the nodes but names.
 	w := WarehouseRefOf(shop.sys, actor.NewRef("warehouse", "warehouse", "main"))
 	p := PricerRefOf(shop.sys, actor.NewRef("warehouse", "pricer", "main"))
-	ref, err := shop.node.Spawn(ctx, "courier", "courier", "bike")
+	bike, err := SpawnCourierOn(ctx, shop.sys, shop.node, "courier", "bike")
 	if err != nil {
 		return err
 	}
-	bike := CourierRefOf(shop.sys, ref)
 	fmt.Fprintln(out, "shop spawned", bike)
 
 	if err := shopping(ctx, out, w, bike); err != nil {

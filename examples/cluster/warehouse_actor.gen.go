@@ -300,6 +300,29 @@ func SpawnWarehouse[P *actor.System | *actor.Context](parent P, id string, f fun
 	return ref, nil
 }
 
+// RegisterWarehouseKind lets other nodes spawn Warehouse actors (kind
+// "warehouse") on this node with SpawnWarehouseOn: reg is this node's
+// *remote.Node (an actor.KindRegistrar), and f makes a fresh Warehouse at
+// each spawn and restart. Call it once per node, before other nodes spawn; a
+// kind registered twice is an error.
+func RegisterWarehouseKind(reg actor.KindRegistrar, f func() *Warehouse) error {
+	return reg.RegisterKind("warehouse", warehouseFactory(f))
+}
+
+// SpawnWarehouseOn starts a Warehouse actor named id on node, the node of
+// that name, which registered the kind with RegisterWarehouseKind, and
+// returns its typed ref, which sends through sys, this node's system.
+// spawner is this node's *remote.Node (an actor.RemoteSpawner); it waits for
+// the other node's answer under ctx (the system's ask timeout without a
+// deadline). Call it from outside actors.
+func SpawnWarehouseOn(ctx context.Context, sys *actor.System, spawner actor.RemoteSpawner, node, id string) (WarehouseRef, error) {
+	ref, err := spawner.Spawn(ctx, node, "warehouse", id)
+	if err != nil {
+		return WarehouseRef{}, err
+	}
+	return WarehouseRefOf(sys, ref), nil
+}
+
 // WarehouseTimers schedules Warehouse's tells (its messages without results)
 // to the actor itself, by key, as the actor.Timers it embeds does: each tell
 // has a single-shot timer (After), a fixed-delay one (FixedDelay) and a

@@ -544,6 +544,29 @@ func SpawnWallet[P *actor.System | *actor.Context](parent P, id string, f func()
 	return ref, nil
 }
 
+// RegisterWalletKind lets other nodes spawn Wallet actors (kind "wallet") on
+// this node with SpawnWalletOn: reg is this node's *remote.Node (an
+// actor.KindRegistrar), and f makes a fresh Wallet at each spawn and
+// restart. Call it once per node, before other nodes spawn; a kind
+// registered twice is an error.
+func RegisterWalletKind(reg actor.KindRegistrar, f func() *Wallet) error {
+	return reg.RegisterKind("wallet", walletFactory(f))
+}
+
+// SpawnWalletOn starts a Wallet actor named id on node, the node of that
+// name, which registered the kind with RegisterWalletKind, and returns its
+// typed ref, which sends through sys, this node's system. spawner is this
+// node's *remote.Node (an actor.RemoteSpawner); it waits for the other
+// node's answer under ctx (the system's ask timeout without a deadline).
+// Call it from outside actors.
+func SpawnWalletOn(ctx context.Context, sys *actor.System, spawner actor.RemoteSpawner, node, id string) (WalletRef, error) {
+	ref, err := spawner.Spawn(ctx, node, "wallet", id)
+	if err != nil {
+		return WalletRef{}, err
+	}
+	return WalletRefOf(sys, ref), nil
+}
+
 // WalletTimers schedules Wallet's tells (its messages without results) to
 // the actor itself, by key, as the actor.Timers it embeds does: each tell
 // has a single-shot timer (After), a fixed-delay one (FixedDelay) and a

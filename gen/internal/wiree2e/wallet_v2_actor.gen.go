@@ -3,6 +3,7 @@
 package wiree2e
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -200,6 +201,29 @@ func SpawnWalletV2[P *actor.System | *actor.Context](parent P, id string, f func
 		return WalletV2Ref{}, err
 	}
 	return ref, nil
+}
+
+// RegisterWalletV2Kind lets other nodes spawn WalletV2 actors (kind
+// "wallet2") on this node with SpawnWalletV2On: reg is this node's
+// *remote.Node (an actor.KindRegistrar), and f makes a fresh WalletV2 at
+// each spawn and restart. Call it once per node, before other nodes spawn; a
+// kind registered twice is an error.
+func RegisterWalletV2Kind(reg actor.KindRegistrar, f func() *WalletV2) error {
+	return reg.RegisterKind("wallet2", walletV2Factory(f))
+}
+
+// SpawnWalletV2On starts a WalletV2 actor named id on node, the node of that
+// name, which registered the kind with RegisterWalletV2Kind, and returns its
+// typed ref, which sends through sys, this node's system. spawner is this
+// node's *remote.Node (an actor.RemoteSpawner); it waits for the other
+// node's answer under ctx (the system's ask timeout without a deadline).
+// Call it from outside actors.
+func SpawnWalletV2On(ctx context.Context, sys *actor.System, spawner actor.RemoteSpawner, node, id string) (WalletV2Ref, error) {
+	ref, err := spawner.Spawn(ctx, node, "wallet2", id)
+	if err != nil {
+		return WalletV2Ref{}, err
+	}
+	return WalletV2RefOf(sys, ref), nil
 }
 
 // WalletV2Timers schedules WalletV2's tells (its messages without results)
