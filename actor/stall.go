@@ -8,10 +8,21 @@ import (
 )
 
 // WithStallBudget sets how long one handler (more exactly, one activation
-// of an actor's loop) may hold a scheduler worker before the worker is
-// handed to a fresh goroutine (default [loop.DefaultStallBudget]); see
-// [loop.WithStallBudget]. A handler that never returns then costs its
-// actor and one goroutine, never the other actors' progress.
+// of an actor's loop) may run before the actor counts as stalled and a
+// warning is logged (default [loop.DefaultStallBudget], one second); see
+// [loop.WithStallBudget].
+//
+// What a handler that blocks (a slow database, a hung HTTP call, a
+// blocking read) costs: its actor, whose later messages wait for it, and
+// the goroutine it blocks, until it returns. Not the other actors: once
+// it has held its scheduler worker for a couple of milliseconds while
+// other actors have work, the worker goes to a fresh goroutine, and
+// helper goroutines (at most 128 at once, gone when the work is done)
+// find the actors queued behind further stuck handlers, so the others
+// wait milliseconds however many handlers are stuck (1000 stuck handlers
+// on 2 workers: asks of other actors answered within tens of
+// milliseconds, bench/RESULTS.md). [System.Shutdown] returns by its
+// deadline naming the stuck actors.
 func WithStallBudget(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

@@ -112,30 +112,33 @@
 // cannot be interrupted, a bug) holds the goroutine running it, never the
 // scheduler's worker. A worker is a slot (next slot, local run queue, wake
 // queue, fd driver) served by one goroutine at a time. One sampler per
-// scheduler ticks at a quarter of the stall budget ([WithStallBudget],
-// default [DefaultStallBudget], one second, real time) and reads each
-// serving goroutine's count of activations started; a count that has not
-// moved for a budget means one activation has held that goroutine that
-// long, and the slot, with everything queued in it, goes to a fresh
-// goroutine. Nothing is copied: the slot's fields are safe for two
-// goroutines, for the moment when the held one returns just as it is
-// replaced. A host that implements [StallObserver] is told (an actor logs
-// a warning).
+// scheduler ticks every millisecond while any worker is busy and reads
+// each serving goroutine's count of activations started; a count that has
+// not moved for a couple of milliseconds while other loops wait in a queue
+// (or for the stall budget, [WithStallBudget], in any case) means one
+// activation holds that goroutine, and the slot, with everything queued in
+// it, goes to a fresh goroutine, as Go's runtime hands a P off from a
+// thread blocked in a syscall. Since a fresh goroutine may take the next
+// stuck loop, each hand-off while work waits also starts helper goroutines
+// (twice as many as were found held, at most 128 running at once) that run
+// queued loops and exit when no work or no held goroutine is left; so the
+// stuck loops are found in a few sampling rounds, however many there are,
+// and other loops wait milliseconds, not a budget per stuck callback. A
+// host that implements [StallObserver] is told once a callback has held
+// its goroutine for the budget (an actor logs a warning).
 //
 // The held loop stays with the held goroutine, so its callbacks never run
 // concurrently, and work sent to it waits in its queue; when the callback
 // returns, that goroutine finishes the activation, hands the loop back to
 // the pool if it still has work, and exits. So one stuck callback costs
 // one goroutine (and its loop), never the pool's progress; the goroutines
-// are the workers plus one per callback that has not returned.
+// are the workers, plus one per callback that has not returned, plus the
+// helpers while stuck loops are being found ([Scheduler.Stats] counts
+// both).
 //
-// The hot path pays one atomic store per activation for this, and the next
-// slot is an atomic pointer (a handed-over slot's next loop must not be
-// lost): on a shared, loaded 2-core machine, BenchmarkDrivenPingPong (one
-// worker, every hop an activation from the next slot) measured 208 CPU-ns
-// per hop before and 213 after, within its noise (p=0.87, 15 interleaved
-// runs each). The sampler sleeps while every worker is parked, so an idle
-// scheduler costs no wake-ups.
+// The hot path pays one atomic store per activation for this; the sampler
+// sleeps while every worker is parked, so an idle scheduler costs no
+// wake-ups.
 //
 // [Scheduler.Shutdown] returns by its context's deadline even then, with a
 // *[ShutdownError] naming the loops still open ([Loop.Host] says whose):

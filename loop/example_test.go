@@ -270,6 +270,7 @@ func ExampleDurationEstimator() {
 func ExampleScheduler_Stats() {
 	s, _ := loop.NewScheduler(loop.WithWorkers(2))
 	defer s.Shutdown(context.Background())
-	fmt.Println(len(s.Stats().Workers), "workers")
-	// Output: 2 workers
+	st := s.Stats()
+	fmt.Println(len(st.Workers), "workers,", st.Held, "held by stuck callbacks,", st.Helpers, "helpers")
+	// Output: 2 workers, 0 held by stuck callbacks, 0 helpers
 }

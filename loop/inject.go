@@ -66,3 +66,15 @@ func (q *injectQueue) take(start, parts int, moved []*Loop) (*Loop, int) {
 	}
 	return nil, 0
 }
+
+// takeNewest pops the loop queued last in a shard, trying shard start
+// first and then the others in turn (see runQueue.popNewest).
+func (q *injectQueue) takeNewest(start int) *Loop {
+	n := len(q.shards)
+	for i := range n {
+		if l := q.shards[(start+i)%n].popNewest(); l != nil {
+			return l
+		}
+	}
+	return nil
+}

@@ -81,6 +81,20 @@ func (q *runQueue) takeHalf(buf []*Loop) []*Loop {
 	return got
 }
 
+// popNewest takes the loop queued last, or nil: helpers take from this end
+// (helper.go), so work queued after a burst of stuck loops runs without
+// waiting for the burst to be found.
+func (q *runQueue) popNewest() *Loop {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.mu.Lock()
+	l := q.ring.popNewest()
+	q.n.Store(int32(q.ring.len()))
+	q.mu.Unlock()
+	return l
+}
+
 // loopRing is a FIFO of loops; callers synchronize.
 type loopRing struct {
 	buf        []*Loop
@@ -112,6 +126,24 @@ func (r *loopRing) pop() *Loop {
 	r.size--
 	if r.size == 0 && len(r.buf) > keptRingLen {
 		r.buf, r.head = nil, 0 // a burst's array is not kept once drained
+	}
+	return l
+}
+
+// popNewest takes the loop pushed last, or nil.
+func (r *loopRing) popNewest() *Loop {
+	if r.size == 0 {
+		return nil
+	}
+	i := (r.head + r.size - 1) % len(r.buf)
+	l := r.buf[i]
+	r.buf[i] = nil
+	r.size--
+	if r.size == 0 {
+		r.head = 0
+		if len(r.buf) > keptRingLen {
+			r.buf = nil
+		}
 	}
 	return l
 }

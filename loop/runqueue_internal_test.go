@@ -10,8 +10,9 @@ func TestRunQueue(t *testing.T) {
 	loops := make([]Loop, 40)
 	tests := []struct {
 		name     string
-		push     int // loops[0:push], in order
-		halfBuf  int // takeHalf with a buffer this long; 0: pop once
+		push     int  // loops[0:push], in order
+		halfBuf  int  // takeHalf with a buffer this long; 0: pop once
+		newest   bool // popNewest instead of pop
 		wantTake []int
 		wantLen  int
 	}{
@@ -21,16 +22,27 @@ func TestRunQueue(t *testing.T) {
 		{name: "half rounds up", push: 5, halfBuf: 8, wantTake: []int{0, 1, 2}, wantLen: 2},
 		{name: "half of one", push: 1, halfBuf: 8, wantTake: []int{0}},
 		{name: "half bounded by the buffer", push: 40, halfBuf: 4, wantTake: []int{0, 1, 2, 3}, wantLen: 36},
+		{name: "newest of empty", newest: true},
+		{name: "newest", push: 3, newest: true, wantTake: []int{2}, wantLen: 2},
+		{name: "newest of a wrapped ring", push: 17, newest: true, wantTake: []int{16}, wantLen: 15},
+		{name: "newest of one", push: 1, newest: true, wantTake: []int{0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var q runQueue
 			for i := range tc.push {
 				q.push(&loops[i])
+				if i == 15 && tc.push == 17 { // the ring's 16 are full: the 17th wraps around
+					q.pop()
+				}
 			}
 			var got []*Loop
 			if tc.halfBuf > 0 {
 				got = q.takeHalf(make([]*Loop, tc.halfBuf))
+			} else if tc.newest {
+				if l := q.popNewest(); l != nil {
+					got = []*Loop{l}
+				}
 			} else if l := q.pop(); l != nil {
 				got = []*Loop{l}
 			}

@@ -9,6 +9,14 @@ type SchedulerStats struct {
 	GlobalQueue int
 	// Workers describes each worker, in a fixed order.
 	Workers []WorkerStats
+	// Held is the number of goroutines held by a callback that has not
+	// returned, whose worker went to a fresh goroutine ([WithStallBudget]):
+	// each exits when its callback returns.
+	Held int
+	// Helpers is the number of helper goroutines running beside the
+	// workers while stuck loops are being found ([WithStallBudget]); 0
+	// once no callback holds a goroutine or no work waits.
+	Helpers int
 }
 
 // WorkerStats describes one worker of a [Scheduler].
@@ -26,6 +34,7 @@ func (s *Scheduler) Stats() SchedulerStats {
 	st := SchedulerStats{Workers: make([]WorkerStats, len(s.workers))}
 	s.mu.Lock()
 	st.Loops, st.GlobalQueue = s.count, s.global.len()
+	st.Held, st.Helpers = len(s.held), len(s.helpers)
 	for _, w := range s.idle {
 		for i, x := range s.workers {
 			if x == w {

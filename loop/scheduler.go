@@ -25,13 +25,20 @@ import (
 //
 // A callback that does not return (blocked in a syscall, on a channel, or
 // in a native call that cannot be interrupted) holds its goroutine, never
-// the worker: a sampler notices a worker whose current activation started
-// more than the stall budget ago ([WithStallBudget]) and hands the worker,
-// with the loops queued on it, to a fresh goroutine. The held loop stays
-// with the held goroutine until its callback returns, so its callbacks
-// never run concurrently; that goroutine then finishes the activation and
-// exits. One stuck callback costs one goroutine, never the pool's
-// progress. Still, run blocking work off the loop with [Go].
+// the worker: a sampler notices a worker whose current activation has run
+// for a couple of milliseconds while other loops wait (or for the stall
+// budget, [WithStallBudget], in any case) and hands the worker, with the
+// loops queued on it, to a fresh goroutine, as Go's runtime hands a P off
+// from a thread blocked in a syscall. While held workers are being handed
+// over, short-lived helper goroutines (at most 128 at once) run the loops
+// queued behind them, so other loops wait milliseconds however many
+// callbacks are stuck, not one budget per stuck callback. The held loop
+// stays with the held goroutine until its callback returns, so its
+// callbacks never run concurrently; that goroutine then finishes the
+// activation and exits. So a stuck callback costs its loop and one
+// goroutine, never the other loops' progress; [Scheduler.Stats] counts
+// the held goroutines and the helpers. Still, run blocking work off the
+// loop with [Go].
 type Scheduler struct {
 	cfg     loopConfig // the config its loops share unless they set hooks
 	clock   Clock
@@ -39,7 +46,10 @@ type Scheduler struct {
 	byGid   []atomic.Pointer[worker] // serving goroutine id -> slot; see currentWorker
 	spilled atomic.Bool              // a runner missed its byGid slot: look up by scan
 	stall   time.Duration            // stall budget; 0: no sampler
+	handoff time.Duration            // how long a worker may be held while work waits
 	epoch   time.Time                // the sampler's time origin
+
+	manualSampler bool // tests drive checkStalls themselves
 
 	global injectQueue // loops made runnable outside the pool; locks of its own
 
@@ -56,6 +66,10 @@ type Scheduler struct {
 	samplerAsleep bool          // every worker parked; popIdleLocked wakes the sampler
 	samplerWake   chan struct{} // cap 1
 
+	helpers    []*runner // helpers running, not held (helper.go)
+	held       []*runner // retired runners whose activation has not returned
+	unreported int       // held runners whose host was not told yet
+
 	// q is written on every hand-off by every worker: its own cache line
 	// keeps those writes off the fields above, which outside senders and
 	// parking workers read.
@@ -65,6 +79,8 @@ type Scheduler struct {
 
 	nIdle       atomic.Int32
 	stalls      atomic.Uint64 // runners retired so far
+	helped      atomic.Uint64 // helpers started so far
+	nHeld       atomic.Int32  // len(held), read by helpers without the lock
 	workersDone chan struct{} // closed by the last worker to exit
 	samplerDone chan struct{} // closed when the sampler exits, after workersDone
 }
@@ -121,7 +137,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 	}
 	for i := range s.workers {
 		w := &worker{s: s, id: i, wake: make(chan struct{}, 1), wq: newWakeQueue(s.clock)}
-		w.cur = &runner{w: w}
+		w.cur = newRunner(w)
 		s.workers[i] = w
 	}
 	s.global.init(len(s.workers))

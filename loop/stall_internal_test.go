@@ -19,6 +19,15 @@ import (
 
 const stallWaitLimit = 20 * time.Second
 
+// withManualSampler leaves the sampler to the test, which calls
+// checkStalls with made-up times.
+func withManualSampler() SchedulerOption {
+	return func(s *Scheduler) error {
+		s.manualSampler = true
+		return nil
+	}
+}
+
 // heldFn is the frame of a goroutine held by holdLoop, which the leak
 // checks expect to find until the test releases it.
 const heldFn = "github.com/troupe-go/troupe/loop.heldCallback"
@@ -141,7 +150,7 @@ func TestStalledWorkersAreReplaced(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("workers=%d/release-first=%v", tt.workers, tt.releaseBefore), func(t *testing.T) {
 			before := goleak.IgnoreCurrent()
-			s, err := NewScheduler(WithWorkers(tt.workers), WithStallBudget(time.Hour))
+			s, err := NewScheduler(WithWorkers(tt.workers), WithStallBudget(time.Hour), withManualSampler())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -282,7 +291,7 @@ func TestShutdownDeadlineWithHeldWorkers(t *testing.T) {
 // The sampler leaves parked workers, and workers that moved on, alone, and
 // sleeps while every worker is parked until one is woken.
 func TestSamplerSparesIdleAndProgressingWorkers(t *testing.T) {
-	s, err := NewScheduler(WithWorkers(2), WithStallBudget(time.Hour))
+	s, err := NewScheduler(WithWorkers(2), WithStallBudget(time.Hour), withManualSampler())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,19 +32,26 @@ type worker struct {
 	next atomic.Pointer[Loop]
 
 	// Under s.mu.
-	cur    *runner       // the runner serving the slot
-	exited bool          // the slot's last runner exited: the scheduler stopped
-	seen   uint64        // the sampler's last reading of cur.stamp
-	since  time.Duration // when the sampler first read seen
+	cur    *runner // the runner serving the slot
+	exited bool    // the slot's last runner exited: the scheduler stopped
 }
 
-// runner is one goroutine serving a worker slot.
+// runner is one goroutine serving a worker slot, or a helper (w nil; see
+// helper.go).
 type runner struct {
 	w *worker
 	// stamp counts the activations the runner started, 0 while parked: the
 	// sampler reads it, so the hot path pays one store per activation.
 	stamp atomic.Uint64
 	_     [cacheLine - 16]byte // the stamp's store stays off others' lines
+
+	gid atomic.Int64 // the runner's goroutine, once it started
+
+	// Under s.mu: the sampler's view.
+	seen     uint64        // the last reading of stamp
+	since    time.Duration // when the sampler first read seen
+	heldAt   int           // index in s.held once retired, else -1
+	reported bool          // held, and its host told (or not to be told)
 }
 
 const cacheLine = 64
@@ -65,6 +72,7 @@ const stealMax = 32
 func (r *runner) run() {
 	w := r.w
 	gid := currentGoroutine()
+	r.gid.Store(gid)
 	registerLoopGoroutine(gid)
 	defer unregisterLoopGoroutine(gid)
 	w.gid.Store(gid)
@@ -94,6 +102,7 @@ func (r *runner) run() {
 // just ran goes back to the pool if it still has work, unless no worker is
 // left to take it, in which case the runner finishes it itself.
 func (r *runner) retire(l *Loop, more bool, gid int64) {
+	r.w.s.released(r)
 	for more && !r.w.s.handBack(l) {
 		more = r.w.activate(l, gid)
 	}
@@ -199,7 +208,8 @@ func (w *worker) park(r *runner) bool {
 	s := w.s
 	s.mu.Lock()
 	r.stamp.Store(0) // under s.mu: the sampler never retires a parked runner
-	if w.cur != r {
+	if w.cur != r {  // retired after its last activation
+		s.releasedLocked(r)
 		s.mu.Unlock()
 		return false
 	}
@@ -210,7 +220,7 @@ func (w *worker) park(r *runner) bool {
 		}
 		w.exited = true
 		s.live--
-		last := s.live == 0
+		last := s.live == 0 && len(s.helpers) == 0
 		s.mu.Unlock()
 		if last {
 			s.workersExited()

@@ -1,0 +1,97 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// More callbacks that do not return than workers, queued ahead of other
+// work: with the budget an hour away, the sampler (driven by hand, one
+// hand-off period per round) hands the held workers over and starts
+// helpers, so the other loops run after a number of rounds, not after a
+// budget per stuck callback. Helpers stay within maxHelpers, and once the
+// callbacks return no held goroutine and no helper is left.
+func TestStuckLoopsDoNotHoldUpOthers(t *testing.T) {
+	for _, stuck := range []int{3, 32, 1000} {
+		t.Run(fmt.Sprintf("stuck=%d", stuck), func(t *testing.T) {
+			before := goleak.IgnoreCurrent()
+			s, err := NewScheduler(WithWorkers(2), WithStallBudget(time.Hour), withManualSampler())
+			if err != nil {
+				t.Fatal(err)
+			}
+			release := make(chan struct{})
+			var entered atomic.Int32
+			for range stuck {
+				l := newDriven(t, s)
+				if err := l.Submit(func() { entered.Add(1); heldCallback(make(chan struct{}), release) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			const others = 16
+			var ran atomic.Int32
+			for range others {
+				l := newDriven(t, s)
+				if err := l.Submit(func() { ran.Add(1) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			rounds := driveSampler(t, s, func() bool { return ran.Load() == others }, func(st SchedulerStats) {
+				if st.Helpers > maxHelpers {
+					t.Fatalf("%d helpers running, want at most %d", st.Helpers, maxHelpers)
+				}
+			})
+			st := s.Stats()
+			t.Logf("%d stuck: others ran after %d rounds; %d callbacks entered, %d held, %d helpers running, %d started",
+				stuck, rounds, entered.Load(), st.Held, st.Helpers, s.helped.Load())
+			if st.Held > stuck {
+				t.Errorf("%d goroutines held, more than the %d stuck callbacks", st.Held, stuck)
+			}
+
+			close(release)
+			waitFor(t, func() bool { st := s.Stats(); return st.Held == 0 && st.Helpers == 0 })
+			ctx, cancel := context.WithTimeout(context.Background(), stallWaitLimit)
+			defer cancel()
+			if err := s.Shutdown(ctx); err != nil {
+				t.Fatal(err)
+			}
+			goleak.VerifyNone(t, before)
+		})
+	}
+}
+
+// driveSampler calls checkStalls a hand-off period apart in made-up time,
+// letting the runners move between rounds, until done; it checks each
+// round's stats and returns how many rounds it took.
+func driveSampler(t *testing.T, s *Scheduler, done func() bool, check func(SchedulerStats)) int {
+	t.Helper()
+	deadline := time.Now().Add(stallWaitLimit)
+	var now time.Duration
+	rounds := 0
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("hang guard: not done after %d rounds (%v of made-up time, budget %v)", rounds, now, s.stall)
+		}
+		s.checkStalls(now)
+		check(s.Stats())
+		now += s.handoff
+		rounds++
+		time.Sleep(100 * time.Microsecond) // pacing only: the runners move
+	}
+	return rounds
+}
+
+// waitFor waits until cond holds, as a hang guard.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(stallWaitLimit); !cond(); time.Sleep(100 * time.Microsecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("hang guard: gave up waiting")
+		}
+	}
+}
