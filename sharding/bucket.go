@@ -1,0 +1,176 @@
+package sharding
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-go/troupe/remote"
+)
+
+// EmbeddedJetStream returns the remote option that turns JetStream on in
+// a node's embedded NATS server, storing in dir (a temporary directory if
+// empty): the bucket of a cluster whose nodes join that node (as leaf
+// nodes, remote.WithLeafRemotes) lives there. For development and tests;
+// in production use a clustered JetStream.
+func EmbeddedJetStream(dir string) remote.Option {
+	return remote.WithServerOptions(func(o *server.Options) {
+		o.JetStream = true
+		o.StoreDir = dir
+		o.JetStreamDomain = DefaultDomain
+	})
+}
+
+// DefaultDomain is the JetStream domain [EmbeddedJetStream] gives its
+// server, and the one [Start] looks for the bucket in unless told
+// otherwise ([WithDomain]): a domain is what lets the nodes joined to the
+// server as leaf nodes reach its JetStream.
+const DefaultDomain = "troupe"
+
+// keyToken encodes a name as a key-value key token: remote's subject
+// encoding, with '=' for its escape character, which keys do not allow.
+func keyToken(s string) string { return strings.ReplaceAll(remote.EncodeToken(s), "~", "=") }
+
+func leaseKey(kind string, shard int) string {
+	return "shard." + keyToken(kind) + "." + strconv.Itoa(shard)
+}
+
+func memberKey(node string) string { return "node." + keyToken(node) }
+
+// leaseValue is what a lease says: the owning node and its incarnation.
+func (c *Cluster) leaseValue() []byte { return []byte(c.self + "\n" + c.inc) }
+
+func parseLease(v []byte) (node, inc string) {
+	node, inc, _ = strings.Cut(string(v), "\n")
+	return node, inc
+}
+
+// putMember writes (or renews) this node's member key.
+func (c *Cluster) putMember(ctx context.Context) error {
+	v, _ := json.Marshal(member{Roles: c.cfg.roles, Inc: c.inc})
+	if _, err := c.kv.Put(ctx, memberKey(c.self), v); err != nil {
+		return fmt.Errorf("sharding: member key: %w", err)
+	}
+	return nil
+}
+
+// watch starts applying the bucket's changes to the tables, and returns
+// once the current contents are applied.
+func (c *Cluster) watch(ctx context.Context) error {
+	w, err := c.kv.WatchAll(c.ctx)
+	if err != nil {
+		return fmt.Errorf("sharding: watch: %w", err)
+	}
+	ready := make(chan struct{})
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer func() { _ = w.Stop() }()
+		for {
+			select {
+			case <-c.ctx.Done():
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				if e == nil {
+					close(ready)
+					continue
+				}
+				c.apply(e)
+			}
+		}
+	}()
+	select {
+	case <-ready:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("sharding: reading the bucket: %w", ctx.Err())
+	}
+}
+
+// apply applies one change of the bucket.
+func (c *Cluster) apply(e jetstream.KeyValueEntry) {
+	put := e.Operation() == jetstream.KeyValuePut
+	key := e.Key()
+	switch {
+	case strings.HasPrefix(key, "node."):
+		c.applyMember(e, put)
+	case strings.HasPrefix(key, "shard."):
+		c.applyLease(e, put)
+	}
+	c.kickNow()
+}
+
+func (c *Cluster) applyMember(e jetstream.KeyValueEntry, put bool) {
+	name, err := remote.DecodeToken(strings.ReplaceAll(strings.TrimPrefix(e.Key(), "node."), "=", "~"))
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !put {
+		delete(c.members, name)
+		return
+	}
+	var m member
+	if json.Unmarshal(e.Value(), &m) == nil {
+		c.members[name] = m
+	}
+}
+
+func (c *Cluster) applyLease(e jetstream.KeyValueEntry, put bool) {
+	rest := strings.TrimPrefix(e.Key(), "shard.")
+	i := strings.LastIndexByte(rest, '.')
+	if i < 0 {
+		return
+	}
+	kindName, err := remote.DecodeToken(strings.ReplaceAll(rest[:i], "=", "~"))
+	s, serr := strconv.Atoi(rest[i+1:])
+	if err != nil || serr != nil || s < 0 {
+		return
+	}
+	owner, inc := "", ""
+	if put {
+		owner, inc = parseLease(e.Value())
+	}
+	c.mu.Lock()
+	k := c.kinds[kindName]
+	if k == nil {
+		if c.unknown[kindName] == nil {
+			c.unknown[kindName] = map[int]string{}
+		}
+		c.unknown[kindName][s] = owner
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	if s >= len(k.shards) {
+		return
+	}
+	k.applyOwner(s, owner, inc == c.inc, e.Revision())
+}
+
+// applyOwner records shard s's owner from the table; a lease of this
+// node's that the table shows gone or taken is lost at once.
+func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
+	now := time.Now()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	sh := &k.shards[s]
+	if rev < sh.ownerRev {
+		return
+	}
+	sh.owner, sh.ownerRev = owner, rev
+	if sh.lease.held && !ours && rev > sh.lease.rev {
+		k.revokeLocked(s, fmt.Sprintf("the bucket shows it gone or taken (rev %d > %d, owner %q)", rev, sh.lease.rev, owner))
+	}
+	k.flushLocked(s, now)
+}

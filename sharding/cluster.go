@@ -1,0 +1,280 @@
+package sharding
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"go.uber.org/zap"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote"
+)
+
+// Cluster is this node's part of a sharded cluster: it holds the node's
+// leases and membership in the bucket, watches the table of owners, and
+// runs the kinds registered on it ([Register]). Methods are safe from any
+// goroutine.
+type Cluster struct {
+	sys    *actor.System
+	node   *remote.Node
+	cfg    config
+	logger *zap.Logger
+	self   string // the node's name
+	inc    string // this incarnation, so that a restarted node knows its old leases
+	kv     jetstream.KeyValue
+
+	mu      sync.Mutex
+	kinds   map[string]*Kind
+	members map[string]member
+	unknown map[string]map[int]string // leases of kinds not registered here
+
+	asks   sync.Map // ask id -> askEntry
+	askSeq atomic.Uint64
+	dead   atomic.Uint64
+
+	kick    chan struct{}
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	leaving atomic.Bool
+	closed  atomic.Bool
+}
+
+// member is a live node, as its key in the bucket says.
+type member struct {
+	Roles []string `json:"roles,omitempty"`
+	Inc   string   `json:"inc"`
+}
+
+// askEntry is an ask sent to another node, waiting for its reply.
+type askEntry struct {
+	reply    replyFunc
+	deadline time.Time
+}
+
+// clusters finds the cluster of a system, for handlers that have only
+// their Context.
+var clusters sync.Map // *actor.System -> *Cluster
+
+func clusterOf(sys *actor.System) *Cluster {
+	if v, ok := clusters.Load(sys); ok {
+		return v.(*Cluster)
+	}
+	return nil
+}
+
+// Start joins sys, whose transport node is, to the sharded cluster whose leases live in
+// the bucket (created if absent) of the JetStream that node's connection
+// reaches: start that JetStream with [EmbeddedJetStream] on one node, or
+// use a NATS cluster with JetStream (remote.WithURL). Start returns once
+// the node is a member and knows the table of owners. One cluster per
+// system.
+func Start(sys *actor.System, node *remote.Node, opts ...Option) (*Cluster, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.strategy == nil {
+		cfg.strategy = LeastShards{Threshold: cfg.threshold}
+	}
+	if sys == nil || node == nil || sys.Name() != node.Name() {
+		return nil, errors.New("sharding: Start needs a system and its remote node")
+	}
+	c, err := newCluster(sys, node, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, loaded := clusters.LoadOrStore(c.sys, c); loaded {
+		c.cancel()
+		return nil, errors.New("sharding: the system has a cluster already")
+	}
+	if err := c.start(); err != nil {
+		c.cancel()
+		clusters.Delete(c.sys)
+		return nil, err
+	}
+	return c, nil
+}
+
+func newCluster(sys *actor.System, node *remote.Node, cfg config) (*Cluster, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Cluster{
+		sys: sys, node: node, cfg: cfg, logger: sys.Logger(),
+		self: node.Name(), inc: hex.EncodeToString(b[:]),
+		kinds: map[string]*Kind{}, members: map[string]member{}, unknown: map[string]map[int]string{},
+		kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
+	}
+	if err := registerWire(node.Registry()); err != nil {
+		cancel()
+		return nil, err
+	}
+	return c, nil
+}
+
+// start opens the bucket, joins, reads the table and starts the
+// coordinator.
+func (c *Cluster) start() error {
+	js, err := jetstream.New(c.node.Conn())
+	if c.cfg.domain != "" {
+		js, err = jetstream.NewWithDomain(c.node.Conn(), c.cfg.domain)
+	}
+	if err != nil {
+		return fmt.Errorf("sharding: jetstream: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+	defer cancel()
+	c.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:         c.cfg.bucket,
+		Description:    "troupe sharding: shard leases and members",
+		History:        1,
+		TTL:            c.cfg.ttl,
+		LimitMarkerTTL: max(c.cfg.ttl, time.Second),
+		Storage:        c.cfg.storage,
+		Replicas:       c.cfg.replicas,
+	})
+	if err != nil {
+		return fmt.Errorf("sharding: bucket %s: %w", c.cfg.bucket, err)
+	}
+	if err := c.putMember(ctx); err != nil {
+		return err
+	}
+	if err := c.watch(ctx); err != nil {
+		return err
+	}
+	c.wg.Add(1)
+	go c.run()
+	return nil
+}
+
+// Name returns this node's name.
+func (c *Cluster) Name() string { return c.self }
+
+// System returns the node's actor system.
+func (c *Cluster) System() *actor.System { return c.sys }
+
+// Members returns the live nodes the bucket lists, sorted.
+func (c *Cluster) Members() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.members))
+	for n := range c.members {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DeadLetters returns how many messages this node's sharding could not
+// deliver.
+func (c *Cluster) DeadLetters() uint64 { return c.dead.Load() }
+
+// hasRole reports whether this node may run a kind of role.
+func (c *Cluster) hasRole(role string) bool {
+	return role == "" || slices.Contains(c.cfg.roles, role)
+}
+
+// addKind registers k and starts its region actor.
+func (c *Cluster) addKind(k *Kind) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.kinds[k.name]; ok {
+		return fmt.Errorf("%w: %s registered twice", ErrBadKind, k.name)
+	}
+	ref, err := c.sys.Spawn(regionKind, k.name, func() actor.Actor { return &region{k: k} })
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrBadKind, k.name, err)
+	}
+	k.region = ref
+	for s, owner := range c.unknown[k.name] {
+		if s < len(k.shards) {
+			k.shards[s].owner = owner
+		}
+	}
+	delete(c.unknown, k.name)
+	c.kinds[k.name] = k
+	c.kickNow()
+	return nil
+}
+
+// kind returns the kind registered under name, or nil.
+func (c *Cluster) kind(name string) *Kind {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kinds[name]
+}
+
+// kindList returns the registered kinds.
+func (c *Cluster) kindList() []*Kind {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]*Kind, 0, len(c.kinds))
+	for _, k := range c.kinds {
+		out = append(out, k)
+	}
+	return out
+}
+
+// kickNow makes the coordinator look at the table again soon.
+func (c *Cluster) kickNow() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// addAsk remembers the reply of an ask sent to another node.
+func (c *Cluster) addAsk(reply replyFunc) uint64 {
+	id := c.askSeq.Add(1)
+	c.asks.Store(id, askEntry{reply: reply, deadline: askDeadline(c.sys)})
+	return id
+}
+
+// settle hands an ask's reply, come back from another node, to its asker.
+func (c *Cluster) settle(id uint64, v any, err error) {
+	if e, ok := c.asks.LoadAndDelete(id); ok {
+		e.(askEntry).reply(v, err)
+	}
+}
+
+// sweepAsks forgets asks whose replies can no longer matter (their askers
+// gave up long ago: the node they went to is gone).
+func (c *Cluster) sweepAsks(now time.Time) {
+	c.asks.Range(func(id, e any) bool {
+		if now.After(e.(askEntry).deadline) {
+			c.asks.Delete(id)
+		}
+		return true
+	})
+}
+
+// deadLetter reports a message that could not be delivered.
+func (c *Cluster) deadLetter(d DeadLetter) {
+	c.dead.Add(1)
+	c.logger.Warn("sharding: dead letter", zap.Stringer("entity", d.Entity),
+		zap.String("message", fmt.Sprintf("%T", d.Message)), zap.Error(d.Reason))
+	if c.cfg.deadLetter != nil {
+		c.cfg.deadLetter(d)
+	}
+}
+
+// DeadLetter is a message sharding could not deliver, and why.
+type DeadLetter struct {
+	Entity  Ref
+	Message any
+	Reason  error
+}

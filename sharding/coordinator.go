@@ -1,0 +1,279 @@
+package sharding
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"go.uber.org/zap"
+)
+
+// run is the coordinator: it renews this node's leases and membership
+// every renew interval, stops serving leases that run out, and claims and
+// hands off shards when the table changes. All the node's writes to the
+// bucket happen here, one at a time.
+func (c *Cluster) run() {
+	defer c.wg.Done()
+	t := time.NewTicker(c.cfg.renew)
+	defer t.Stop()
+	c.renew()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+			c.renew()
+		case <-c.kick:
+		}
+		c.pass()
+	}
+}
+
+// pass does what does not wait for the renew interval.
+func (c *Cluster) pass() {
+	now := time.Now()
+	for _, k := range c.kindList() {
+		c.expire(k, now)
+		c.allocate(k)
+		c.release(k)
+	}
+	c.sweepAsks(now)
+}
+
+// opCtx bounds one write to the bucket: a reply later than the margin
+// would be of no use.
+func (c *Cluster) opCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.ctx, max(c.cfg.margin, c.cfg.renew))
+}
+
+// renew renews the member key and every lease held.
+func (c *Cluster) renew() {
+	if !c.leaving.Load() {
+		ctx, cancel := c.opCtx()
+		err := c.putMember(ctx)
+		cancel()
+		if err != nil && c.ctx.Err() == nil {
+			c.logger.Debug("sharding: renew membership", zap.Error(err))
+		}
+	}
+	// in parallel: a round must end well within the margin, however many
+	// shards the node holds
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, renewParallel)
+	for _, k := range c.kindList() {
+		for _, s := range k.held() {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				c.renewLease(k, s)
+			})
+		}
+	}
+	wg.Wait()
+}
+
+// renewParallel bounds the renewals in flight at once.
+const renewParallel = 64
+
+// held returns the shards whose lease this node holds.
+func (k *Kind) held() []int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []int
+	for i := range k.shards {
+		if k.shards[i].lease.held {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// renewLease renews one lease by compare-and-set on its revision.
+func (c *Cluster) renewLease(k *Kind, s int) {
+	k.mu.Lock()
+	rev := k.shards[s].lease.rev
+	k.mu.Unlock()
+	ctx, cancel := c.opCtx()
+	sent := time.Now()
+	next, err := c.kv.Update(ctx, leaseKey(k.name, s), c.leaseValue(), rev)
+	cancel()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	l := &k.shards[s].lease
+	if !l.held || l.rev != rev {
+		return // released or lost meanwhile
+	}
+	switch {
+	case err == nil:
+		l.rev, l.valid = next, sent.Add(c.cfg.ttl-c.cfg.margin)
+	case refused(err):
+		k.revokeLocked(s, "its renewal was refused: "+err.Error())
+	default: // no answer: try again; the lease runs out by itself
+		c.logger.Debug("sharding: renew lease", zap.String("kind", k.name), zap.Int("shard", s), zap.Error(err))
+	}
+}
+
+// refused reports whether the bucket answered a write with a no (the
+// revision moved on, the key is gone), as opposed to not answering.
+func refused(err error) bool {
+	var api *jetstream.APIError
+	return errors.As(err, &api) || errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyNotFound)
+}
+
+// expire stops serving leases that ran out by this node's clock.
+func (c *Cluster) expire(k *Kind, now time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for s := range k.shards {
+		sh := &k.shards[s]
+		if sh.lease.held && !now.Before(sh.lease.valid) {
+			k.revokeLocked(s, "it ran out before a renewal")
+		}
+		k.expireLocked(s, now)
+	}
+}
+
+// revokeLocked gives up shard s without a hand-off: its entities stop at
+// once (what is queued for them goes to dead letters). Under mu.
+func (k *Kind) revokeLocked(s int, why string) {
+	sh := &k.shards[s]
+	if !sh.lease.held {
+		return
+	}
+	k.c.logger.Warn("sharding: lease lost", zap.String("kind", k.name), zap.Int("shard", s), zap.String("why", why))
+	sh.lease = lease{}
+	sh.releasing = false
+	for _, c := range sh.cells {
+		k.closeLocked(c, HandedOff, true)
+	}
+}
+
+// view is the kind as the strategy sees it.
+func (c *Cluster) view(k *Kind) View {
+	c.mu.Lock()
+	v := View{Kind: k.name, Self: c.self}
+	for name, m := range c.members {
+		if k.cfg.role == "" || slices.Contains(m.Roles, k.cfg.role) {
+			v.Nodes = append(v.Nodes, name)
+		}
+	}
+	c.mu.Unlock()
+	slices.Sort(v.Nodes)
+	k.mu.Lock()
+	v.Owners = make([]string, len(k.shards))
+	for i := range k.shards {
+		v.Owners[i] = k.shards[i].owner
+		if k.shards[i].lease.held {
+			v.Owners[i] = c.self
+		}
+	}
+	k.mu.Unlock()
+	return v
+}
+
+// allocate claims the unowned shards the strategy gives this node.
+func (c *Cluster) allocate(k *Kind) {
+	if k.factory == nil || c.leaving.Load() {
+		return
+	}
+	v := c.view(k)
+	if !slices.Contains(v.Nodes, c.self) {
+		return
+	}
+	for _, s := range c.cfg.strategy.Claim(v) {
+		if s >= 0 && s < len(k.shards) && v.Owners[s] == "" {
+			c.claim(k, s)
+		}
+	}
+}
+
+// claim tries to create shard s's lease; the one node whose create
+// succeeds owns it.
+func (c *Cluster) claim(k *Kind, s int) {
+	ctx, cancel := c.opCtx()
+	sent := time.Now()
+	rev, err := c.kv.Create(ctx, leaseKey(k.name, s), c.leaseValue())
+	cancel()
+	if err != nil {
+		if !refused(err) && c.ctx.Err() == nil {
+			c.logger.Debug("sharding: claim", zap.String("kind", k.name), zap.Int("shard", s), zap.Error(err))
+		}
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	sh := &k.shards[s]
+	sh.lease = lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)}
+	if rev > sh.ownerRev {
+		sh.owner, sh.ownerRev = c.self, rev
+	}
+	k.flushLocked(s, time.Now())
+}
+
+// release hands off the shards the strategy (or a leave) gives up: it
+// closes their entities, and deletes each lease once its entities have
+// stopped.
+func (c *Cluster) release(k *Kind) {
+	if !c.leaving.Load() {
+		v := c.view(k)
+		k.mu.Lock()
+		for _, s := range c.cfg.strategy.Release(v) {
+			if s >= 0 && s < len(k.shards) && k.shards[s].lease.held {
+				k.handOffLocked(s)
+			}
+		}
+		k.mu.Unlock()
+	}
+	for _, s := range k.drained() {
+		c.deleteLease(k, s)
+	}
+}
+
+// handOffLocked starts handing shard s off: later messages wait, its
+// entities stop after what is queued for them. Under mu.
+func (k *Kind) handOffLocked(s int) {
+	sh := &k.shards[s]
+	if sh.releasing {
+		return
+	}
+	sh.releasing = true
+	for _, c := range sh.cells {
+		k.closeLocked(c, HandedOff, false)
+	}
+}
+
+// drained returns the shards being handed off whose entities have all
+// stopped, now no longer held, with their revisions.
+func (k *Kind) drained() []drainedShard {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []drainedShard
+	for s := range k.shards {
+		sh := &k.shards[s]
+		if sh.releasing && sh.lease.held && len(sh.cells) == 0 {
+			out = append(out, drainedShard{s, sh.lease.rev})
+			sh.lease = lease{}
+			sh.releasing = false
+		}
+	}
+	return out
+}
+
+type drainedShard struct {
+	s   int
+	rev uint64
+}
+
+// deleteLease gives a drained shard's lease up, so the next owner can
+// claim it at once.
+func (c *Cluster) deleteLease(k *Kind, d drainedShard) {
+	ctx, cancel := c.opCtx()
+	err := c.kv.Delete(ctx, leaseKey(k.name, d.s), jetstream.LastRevision(d.rev))
+	cancel()
+	if err != nil && c.ctx.Err() == nil {
+		c.logger.Debug("sharding: release lease", zap.String("kind", k.name), zap.Int("shard", d.s), zap.Error(err))
+	}
+}

@@ -1,0 +1,130 @@
+// Package sharding runs entities: actors addressed by a kind and an id
+// anywhere in a cluster of troupe nodes, activated on first message on the
+// node that owns their shard, and moved when nodes join, leave or die. It
+// stands on package remote (NATS) and on one JetStream key-value bucket
+// per cluster; it needs no other service.
+//
+//	c, _ := sharding.Start(sys, node)               // node: sys's *remote.Node
+//	carts, _ := sharding.Register(c, "cart", newCart)
+//	cart := carts.Get("42")                         // a Ref: store it, print it
+//	_ = cart.Tell(AddItem{SKU: "tea"})
+//	n, err := sharding.Ask[int](ctx, cart, Count{})
+//
+// # Placement
+//
+// An entity id maps to a shard by a stable hash ([ShardOf]: FNV-1a, modulo
+// the kind's shard count, which is fixed per kind and must be the same on
+// every node; default 256, sized for growth: about ten times the largest
+// expected node count). A shard maps to the node that holds its lease.
+// Claims are per shard, never per entity: a key-value round trip costs
+// tens of local spawns, and a cluster holds one key per shard whatever the
+// number of entities.
+//
+// # Leases
+//
+// The bucket (default "troupe_sharding") has a TTL, the lease time
+// (default 2 s, [WithLease]). A lease is the key shard.<kind>.<n>, whose
+// value names the owning node. A node claims a shard by creating the key
+// (create-if-absent: exactly one claimant succeeds), renews it by an update
+// conditioned on the revision it last wrote (compare-and-set; default
+// every 500 ms), and gives it up by deleting it, conditioned the same way.
+// A key that is not renewed is removed by the server when its TTL passes,
+// and the removal is announced to every watcher (a limit marker), which
+// lets another node claim it. The revision of the entry that claimed a
+// shard is its fencing token: every later claim of that shard has a
+// higher one. An entity reads it with [Token] and hands it to a store
+// that refuses writes carrying a lower token than the last it saw.
+//
+// A node serves a shard while its lease is valid by its own clock: until
+// s + TTL - margin, where s is the node's monotonic time just before it
+// sent the request that wrote the lease's current revision (default margin
+// 400 ms). The server wrote that revision at or after s and removes it no
+// sooner than TTL later by its clock, so the owner stops serving before
+// another node can claim the shard, unless the owner's clock runs slower
+// than the server's by more than margin/TTL (20% by default). Offsets
+// between clocks do not matter; only rates do.
+//
+// # Single activation, precisely
+//
+// Within one node an entity has at most one activation at any time: a
+// successor starts only after its predecessor has stopped. Across nodes:
+//
+//   - Partition: a node cut off from the bucket cannot renew; it stops its
+//     shards' entities (at once, what is queued for them goes to dead
+//     letters) when its lease runs out by its own clock, which is before
+//     the server lets another node claim them (under the rate bound above).
+//     Nodes on the other side serve the shards after TTL plus one claim.
+//   - Paused process: a process paused (GC, SIGSTOP, a VM migration)
+//     across the end of its lease may, when it resumes, finish the message
+//     it was handling, and handle messages already in its entities'
+//     mailboxes before its lease keeper runs and stops them. Those
+//     handlings may overlap a new owner's. That is what the fencing token
+//     is for: a store given tokens rejects the stale owner's writes.
+//   - Clock drift: the guarantee holds while the owner's clock rate is
+//     within margin/TTL of the server's; a hosting clock that jumps
+//     (monotonic time does not) is irrelevant.
+//
+// The bucket's server is the one authority: with the embedded single
+// server ([EmbeddedJetStream]) that is one process (for development); in
+// production use a clustered JetStream (remote.WithURL, and [WithReplicas]
+// 3), where the bucket survives a server's restart.
+//
+// # Membership and allocation
+//
+// Each node keeps a key node.<name> in the same bucket, renewed with its
+// leases: a node that stops renewing is gone within one TTL, and its
+// shards are free within one TTL, announced to everyone at once, so a
+// killed node's shards are served again after about TTL plus a claim
+// (about 2 s by default). Nodes need not agree on anything but the
+// bucket's contents. Each node watches the bucket and computes, from the
+// same view, which unowned shards it should claim: by default the node
+// with the fewest shards takes the next one ([LeastShards], ties by name),
+// and a node that holds more than the threshold above the least loaded
+// hands off the difference ([WithRebalance]). A [Strategy] replaces this
+// rule. A kind may run only on nodes with a role ([WithRole],
+// [WithRoles]); other nodes route to it.
+//
+// # Routing
+//
+// Every node keeps a table of owners, from the bucket's watch; it does
+// not subscribe to a subject per shard. A message for an entity on the
+// sender's own node takes the local path: a lock-free lookup of the
+// active entity and a plain local tell, with no NATS and no
+// serialization. A message for another node travels as a tell to that
+// node's region actor for the kind (remote batches it with everything
+// else for that node, in order), which routes it locally; an ask travels
+// as a tell too, with an id its reply comes back under, so tells and asks
+// of one sender keep their order. A stale table is harmless: a node that
+// does not serve a shard forwards to the owner it knows, or buffers. We
+// chose the table over per-shard subjects because it keeps the local path
+// free of NATS, reuses remote's per-node ordering and batching, and costs
+// one watch per node instead of one subscription per shard.
+//
+// # Hand-off, buffering and dead letters
+//
+// A node that gives up a shard (rebalance, [Cluster.Leave]) first stops
+// routing to the shard's entities and sends each a [Stopping] message
+// behind what is queued for it, so every message that reached the entity
+// is handled; it buffers what arrives for the shard meanwhile, deletes the
+// lease once every entity has stopped, and forwards the buffer, in order,
+// to the next owner once the table names one. Messages for a shard that
+// has no owner wait in a bounded buffer per shard ([WithBuffer]: a number
+// of messages and a time); past either bound they become [DeadLetter]s
+// with the reason ([ErrNoOwner], [ErrBufferFull]): the tell or ask fails
+// with it, and it is logged and passed to [WithDeadLetters]. Per-sender
+// order holds on a shard that does not move; while one moves, messages
+// buffered at the old owner are forwarded in order, but a message a sender
+// sent to the old owner just before it learned of the new one may be
+// overtaken by its next message, sent to the new owner directly.
+//
+// # Passivation
+//
+// An entity idle for the kind's idle timeout (default 2 min,
+// [WithIdleTimeout]; on the system's clock, so virtual in tests) is
+// stopped, and costs nothing until its next message activates it again.
+// A kind may cap its active entities per node ([WithMaxActive]): past
+// the cap, the least recently used entity among a sample is passivated. An
+// entity passivates itself with [Passivate]. Passivation, as hand-off,
+// sends [Stopping] behind what is queued; what arrives meanwhile waits
+// and activates a fresh instance.
+package sharding

@@ -1,0 +1,197 @@
+package sharding
+
+import (
+	"fmt"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
+)
+
+// StopReason says why an entity stops.
+type StopReason uint8
+
+const (
+	// Passivated: idle past the kind's idle timeout, or least recently
+	// used past its cap on active entities.
+	Passivated StopReason = iota + 1
+	// SelfPassivated: the entity called [Passivate].
+	SelfPassivated
+	// HandedOff: its shard moves to another node.
+	HandedOff
+)
+
+// String returns the reason's name.
+func (r StopReason) String() string {
+	switch r {
+	case Passivated:
+		return "passivated"
+	case SelfPassivated:
+		return "self-passivated"
+	case HandedOff:
+		return "handed off"
+	}
+	return fmt.Sprintf("StopReason(%d)", uint8(r))
+}
+
+// Stopping is the last message an entity handles before it stops for a
+// passivation or a hand-off: every message sent to it before has been
+// handled. An entity may ignore it (returning an error wrapping
+// [actor.ErrUnhandled] is fine); state worth keeping should be persisted
+// by then. An entity whose shard's lease is lost (its node cut off) is
+// stopped at once instead, without it.
+type Stopping struct{ Reason StopReason }
+
+// askEnvelope carries an ask to an entity, with the function that
+// receives its outcome.
+type askEnvelope struct {
+	msg   any
+	reply replyFunc
+}
+
+// stopMarker tells an entity to stop; it follows every message sent to
+// it through its cell.
+type stopMarker struct{}
+
+// entity wraps the user's actor: it answers asks that came through the
+// sharding layer, arms the idle timeout, and stops on the marker.
+type entity struct {
+	k     *Kind
+	c     *cell
+	inner actor.Actor
+	armed bool
+}
+
+// entityStarted is an entity whose actor has a Started hook (an entity
+// without one starts without a turn of its loop).
+type entityStarted struct{ *entity }
+
+// entityFactory makes the actor of the activation c.
+func (k *Kind) entityFactory(c *cell) actor.Factory {
+	return func() actor.Actor {
+		inner := k.factory()
+		e := &entity{k: k, c: c, inner: inner}
+		if _, ok := inner.(actor.StartedHook); ok {
+			return entityStarted{e}
+		}
+		return e
+	}
+}
+
+// Receive implements [actor.Actor].
+func (e *entity) Receive(c *actor.Context, msg any) (any, error) {
+	e.c.last.Store(e.k.epoch.Load())
+	if !e.armed && e.k.cfg.idle > 0 {
+		e.armed = true
+		c.SetReceiveTimeout(e.k.cfg.idle)
+	}
+	switch m := msg.(type) {
+	case askEnvelope:
+		e.ask(c, m)
+		return nil, nil
+	case stopMarker:
+		_, _ = e.inner.Receive(c, Stopping{Reason: e.c.reason})
+		c.Stop(c.Self())
+		return nil, nil
+	case actor.ReceiveTimeout:
+		e.k.passivate(e.c, Passivated)
+		return nil, nil
+	}
+	return e.inner.Receive(c, msg)
+}
+
+// ask hands an ask to the user's actor and its outcome to the asker; a
+// panic fails the ask, then the actor, as a plain ask's does.
+func (e *entity) ask(c *actor.Context, m askEnvelope) {
+	done := false
+	defer func() {
+		if !done {
+			r := recover()
+			m.reply(nil, fmt.Errorf("%w: %s panicked: %v", actor.ErrStopped, c.Self(), r))
+			panic(r)
+		}
+	}()
+	v, err := e.inner.Receive(c, m.msg)
+	done = true
+	if u, ok := v.(loop.Untyped); ok && err == nil {
+		u.WhenSettled(m.reply)
+		return
+	}
+	m.reply(v, err)
+}
+
+// Started forwards the hook to the user's actor.
+func (e entityStarted) Started(c *actor.Context) { e.inner.(actor.StartedHook).Started(c) }
+
+// Stopping forwards the hook to the user's actor.
+func (e *entity) Stopping(c *actor.Context) {
+	if h, ok := e.inner.(actor.StoppingHook); ok {
+		h.Stopping(c)
+	}
+}
+
+// Stopped forwards the hook to the user's actor.
+func (e *entity) Stopped(c *actor.Context) {
+	if h, ok := e.inner.(actor.StoppedHook); ok {
+		h.Stopped(c)
+	}
+}
+
+// Restarting forwards the hook to the user's actor.
+func (e *entity) Restarting(c *actor.Context, reason error) {
+	if h, ok := e.inner.(actor.RestartingHook); ok {
+		h.Restarting(c, reason)
+	}
+}
+
+// entityOf finds the activation whose actor c is.
+func entityOf(c *actor.Context) (*cell, error) {
+	cl := clusterOf(c.System())
+	if cl == nil {
+		return nil, fmt.Errorf("%w: %s (no cluster on its system)", ErrNotEntity, c.Self())
+	}
+	k := cl.kind(c.Self().Kind())
+	if k == nil || !c.Parent().IsZero() {
+		return nil, fmt.Errorf("%w: %s", ErrNotEntity, c.Self())
+	}
+	v, ok := k.cells.Load(c.Self().ID())
+	if !ok || v.(*cell).ref != c.Self() {
+		return nil, fmt.Errorf("%w: %s (not active)", ErrNotEntity, c.Self())
+	}
+	return v.(*cell), nil
+}
+
+// Passivate stops the entity whose handler calls it, after the messages
+// already sent to it (it then gets [Stopping]); a message sent later
+// activates a fresh instance. It fails with [ErrNotEntity] for other
+// actors. Call it from the entity's own handler.
+func Passivate(c *actor.Context) error {
+	e, err := entityOf(c)
+	if err != nil {
+		return err
+	}
+	e.k.passivate(e, SelfPassivated)
+	return nil
+}
+
+// Token returns the fencing token of the entity whose handler calls it:
+// the revision of the lease its node holds on its shard. Every later
+// owner's token is higher, so a store that remembers the highest token it
+// saw for an entity and refuses writes with a lower one refuses a stale
+// owner's writes. It fails with [ErrNotEntity] for other actors, and
+// with an error wrapping [ErrNoOwner] if the node no longer holds the
+// lease.
+func Token(c *actor.Context) (uint64, error) {
+	e, err := entityOf(c)
+	if err != nil {
+		return 0, err
+	}
+	k := e.k
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	l := k.shards[e.shard].lease
+	if !l.held {
+		return 0, fmt.Errorf("%w: %s no longer holds shard %d of %s", ErrNoOwner, k.c.self, e.shard, k.name)
+	}
+	return l.claimRev, nil
+}
+

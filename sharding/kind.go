@@ -1,0 +1,130 @@
+package sharding
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+// Kind is an entity kind registered on one node ([Register]): it hands out
+// refs to its entities ([Kind.Get]) and runs those of the shards this node
+// owns. Methods are safe from any goroutine.
+type Kind struct {
+	c       *Cluster
+	name    string
+	cfg     kindConfig
+	factory actor.Factory // nil: this node only routes (a proxy)
+	region  actor.Ref     // this node's region actor for the kind
+
+	cells  sync.Map // id -> *cell: the local path, read without a lock
+	epoch  atomic.Uint64
+	active atomic.Int64
+
+	mu     sync.Mutex
+	shards []shardState
+}
+
+// shardState is one shard as this node sees it. Guarded by the kind's mu.
+type shardState struct {
+	owner    string // the table's owner; "" for none
+	ownerRev uint64 // the revision that named it
+	lease    lease  // this node's lease, if held
+	// releasing: handing off; the lease is deleted once cells is empty.
+	releasing bool
+	cells     map[string]*cell
+	buf       []pending // waiting for an owner, or for the hand-off
+}
+
+// lease is a shard lease this node holds.
+type lease struct {
+	held     bool
+	claimRev uint64    // the fencing token
+	rev      uint64    // the revision to renew from
+	valid    time.Time // serve until, by this node's monotonic clock
+}
+
+// serving reports whether this node routes the shard's messages to local
+// entities.
+func (s *shardState) serving(now time.Time) bool {
+	return s.lease.held && !s.releasing && now.Before(s.lease.valid)
+}
+
+// pending is a message on the slow path: buffered, or being routed.
+type pending struct {
+	id    string
+	msg   any
+	reply replyFunc // nil for a tell
+	hops  int
+	from  string // the asking node, for a reply that comes back by tell
+	askID uint64
+	at    time.Time // when it was buffered
+}
+
+// replyFunc receives the outcome of an ask. It may be called on any
+// goroutine and must not block.
+type replyFunc func(v any, err error)
+
+// Register registers an entity kind on c's node: f makes its entities
+// (each activation calls it; so does each restart), or nil makes the node a
+// proxy that only routes the kind's messages to other nodes. Register the
+// kind on every node that sends to it or runs it, under the same name and
+// with the same [WithShards]. Registering a kind twice fails with
+// [ErrBadKind].
+func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Kind, error) {
+	if kind == "" {
+		return nil, fmt.Errorf("%w: empty kind", ErrBadKind)
+	}
+	cfg := defaultKindConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	k := &Kind{c: c, name: kind, cfg: cfg, factory: f, shards: make([]shardState, cfg.shards)}
+	if f != nil && !c.hasRole(cfg.role) {
+		k.factory = nil // never claims, so never runs one
+	}
+	return k, c.addKind(k)
+}
+
+// Name returns the kind's name.
+func (k *Kind) Name() string { return k.name }
+
+// Shards returns the kind's shard count.
+func (k *Kind) Shards() int { return k.cfg.shards }
+
+// Get returns the ref of the entity id of the kind. It does no I/O: the
+// entity is activated by its first message.
+func (k *Kind) Get(id string) Ref { return Ref{kind: k.name, id: id, k: k} }
+
+// Active returns how many of the kind's entities are active on this node.
+func (k *Kind) Active() int { return int(k.active.Load()) }
+
+// Owned returns the shards this node serves now, in order.
+func (k *Kind) Owned() []int {
+	now := time.Now()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []int
+	for i := range k.shards {
+		if k.shards[i].serving(now) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Owner returns the node the table names as the owner of shard, and
+// whether one does.
+func (k *Kind) Owner(shard int) (string, bool) {
+	if shard < 0 || shard >= len(k.shards) {
+		return "", false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	o := k.shards[shard].owner
+	return o, o != ""
+}

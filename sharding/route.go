@@ -1,0 +1,230 @@
+package sharding
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+)
+
+// maxHops bounds how often a message goes from node to node while the
+// nodes' tables of owners disagree.
+const maxHops = 8
+
+// send routes msg (an ask if reply is set) to the entity id. The local
+// path is a lookup and a tell; everything else takes the kind's lock.
+func (k *Kind) send(p pending) error {
+	if v, ok := k.cells.Load(p.id); ok {
+		if c := v.(*cell); c.enter() {
+			err := k.post(c, p.msg, p.reply)
+			c.exit()
+			return err
+		}
+	}
+	now := time.Now()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.routeLocked(ShardOf(p.id, k.cfg.shards), p, now)
+}
+
+// post tells the entity's actor msg, wrapped with reply for an ask.
+func (k *Kind) post(c *cell, msg any, reply replyFunc) error {
+	if reply != nil {
+		msg = askEnvelope{msg: msg, reply: reply}
+	}
+	err := k.c.sys.Tell(c.ref, msg)
+	if err != nil && reply != nil {
+		reply(nil, err)
+	}
+	return err
+}
+
+// routeLocked delivers p to a local entity, forwards it to the owner, or
+// buffers it. Under mu.
+func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
+	sh := &k.shards[s]
+	switch {
+	case sh.serving(now):
+		return k.deliverLocked(sh, s, p)
+	case sh.releasing || sh.owner == "" || sh.owner == k.c.self:
+		return k.bufferLocked(sh, p, now)
+	default:
+		return k.forward(sh.owner, p)
+	}
+}
+
+// deliverLocked hands p to the entity's activation, activating it if
+// needed; a closing activation keeps p for its successor. Under mu.
+func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
+	if c := sh.cells[p.id]; c != nil {
+		if c.enter() {
+			err := k.post(c, p.msg, p.reply)
+			c.exit()
+			return err
+		}
+		if len(c.waiting) >= k.c.cfg.bufferN {
+			return k.fail(p, fmt.Errorf("%w: %d messages wait for %s/%s to stop", ErrBufferFull, len(c.waiting), k.name, p.id))
+		}
+		c.waiting = append(c.waiting, p)
+		return nil
+	}
+	c, err := k.activateLocked(sh, s, p.id)
+	if err != nil {
+		return k.fail(p, err)
+	}
+	return k.post(c, p.msg, p.reply)
+}
+
+// activateLocked starts an activation of the entity id. Under mu.
+func (k *Kind) activateLocked(sh *shardState, s int, id string) (*cell, error) {
+	if k.factory == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoEntity, k.name)
+	}
+	c := newCell(k, id, s)
+	ref, err := k.c.sys.Spawn(k.name, id, k.entityFactory(c), k.cfg.spawn...)
+	if err != nil {
+		return nil, fmt.Errorf("sharding: activate %s/%s: %w", k.name, id, err)
+	}
+	c.ref = ref
+	c.last.Store(k.epoch.Add(1))
+	if sh.cells == nil {
+		sh.cells = map[string]*cell{}
+	}
+	sh.cells[id] = c
+	k.cells.Store(id, c)
+	// the region watches it, to start a successor once it has stopped
+	if err := k.c.sys.Tell(k.region, watchRequest{c: c}); err != nil {
+		k.c.logger.Warn("sharding: cannot watch an entity: " + err.Error())
+	}
+	if n := k.active.Add(1); k.cfg.maxActive > 0 && int(n) > k.cfg.maxActive {
+		k.evictLocked(c)
+	}
+	return c, nil
+}
+
+// bufferLocked keeps p until the shard has an owner. Under mu.
+func (k *Kind) bufferLocked(sh *shardState, p pending, now time.Time) error {
+	if len(sh.buf) >= k.c.cfg.bufferN {
+		return k.fail(p, fmt.Errorf("%w: %d messages wait for shard %d of %s", ErrBufferFull, len(sh.buf), ShardOf(p.id, k.cfg.shards), k.name))
+	}
+	if p.at.IsZero() {
+		p.at = now
+	}
+	sh.buf = append(sh.buf, p)
+	return nil
+}
+
+// flushLocked routes again what shard s buffered, in order. Under mu.
+func (k *Kind) flushLocked(s int, now time.Time) {
+	sh := &k.shards[s]
+	if len(sh.buf) == 0 || sh.releasing {
+		return
+	}
+	buf := sh.buf
+	sh.buf = nil
+	for _, p := range buf {
+		_ = k.routeLocked(s, p, now)
+	}
+}
+
+// expireLocked dead-letters what waited in shard s's buffer longer than
+// the buffer time. Under mu.
+func (k *Kind) expireLocked(s int, now time.Time) {
+	sh := &k.shards[s]
+	n := 0
+	for n < len(sh.buf) && now.Sub(sh.buf[n].at) > k.c.cfg.bufferTime {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	for _, p := range sh.buf[:n] {
+		_ = k.fail(p, fmt.Errorf("%w: shard %d of %s, after %v", ErrNoOwner, s, k.name, k.c.cfg.bufferTime))
+	}
+	sh.buf = append(sh.buf[:0:0], sh.buf[n:]...)
+}
+
+// fail settles p with err: its ask fails, and it is a dead letter.
+func (k *Kind) fail(p pending, err error) error {
+	if p.reply != nil {
+		p.reply(nil, err)
+	}
+	k.c.deadLetter(DeadLetter{Entity: Ref{kind: k.name, id: p.id, k: k}, Message: p.msg, Reason: err})
+	return err
+}
+
+// markerFor tells a closed cell's entity to stop, behind every message
+// sent through the cell. Called by the last sender out.
+func (k *Kind) markerFor(c *cell) {
+	if c.kill.Load() {
+		k.c.sys.Stop(c.ref)
+		return
+	}
+	_ = k.c.sys.Tell(c.ref, stopMarker{})
+}
+
+// passivate closes an activation for reason; the entity stops after what
+// is queued for it. Safe from any goroutine.
+func (k *Kind) passivate(c *cell, reason StopReason) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.closeLocked(c, reason, false)
+}
+
+// closeLocked closes c for reason: with kill, its entity stops at once
+// (a lost lease), else after what is queued for it. Under mu.
+func (k *Kind) closeLocked(c *cell, reason StopReason, kill bool) {
+	if c.closing {
+		if kill && !c.kill.Swap(true) { // a lost lease overtakes a passivation
+			k.c.sys.Stop(c.ref)
+		}
+		return
+	}
+	c.closing, c.reason = true, reason
+	c.kill.Store(kill)
+	c.close()
+}
+
+// stopped is the region's news that an activation's actor has stopped:
+// what waited for it starts a successor, or goes where the shard's
+// messages now go. On the region's loop.
+func (k *Kind) stopped(ref actor.Ref) {
+	now := time.Now()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	s := ShardOf(ref.ID(), k.cfg.shards)
+	sh := &k.shards[s]
+	c := sh.cells[ref.ID()]
+	if c == nil || c.ref != ref {
+		return
+	}
+	delete(sh.cells, c.id)
+	k.cells.CompareAndDelete(c.id, c)
+	k.active.Add(-1)
+	for _, p := range c.waiting {
+		_ = k.routeLocked(s, p, now)
+	}
+	c.waiting = nil
+	if sh.releasing && len(sh.cells) == 0 {
+		k.c.kickNow()
+	}
+}
+
+// evictLocked passivates the least recently used of a sample of active
+// entities other than keep. Under mu.
+func (k *Kind) evictLocked(keep *cell) {
+	const sample = 16
+	var victim *cell
+	n := 0
+	k.cells.Range(func(_, v any) bool {
+		c := v.(*cell)
+		if c != keep && !c.closing && (victim == nil || c.last.Load() < victim.last.Load()) {
+			victim = c
+		}
+		n++
+		return n < sample
+	})
+	if victim != nil {
+		k.closeLocked(victim, Passivated, false)
+	}
+}

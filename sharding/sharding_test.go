@@ -1,0 +1,267 @@
+package sharding_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/troupe-go/troupe/sharding"
+)
+
+// TestOneNode: tells and asks by id on one node, activation on first
+// message, one activation per entity, per-sender order.
+func TestOneNode(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1})
+	n := nodes[0]
+	allOwned(t, n)
+	for i := 0; i < 10; i++ {
+		e := n.kind.Get(fmt.Sprint("e", i))
+		for j := 1; j <= 100; j++ {
+			if err := e.Tell(j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := ask[int](t, e, "sum"); got != 5050 {
+			t.Fatalf("%s sum = %d, want 5050", e, got)
+		}
+		if got := w.count(e.ID()); got != 1 {
+			t.Fatalf("%s activated %d times", e, got)
+		}
+	}
+	if n.kind.Active() != 10 {
+		t.Fatalf("active = %d, want 10", n.kind.Active())
+	}
+}
+
+// TestThreeNodes: shards spread evenly over three nodes; every node reaches
+// every entity, each entity lives on the node its shard's owner is, and
+// one sender's messages arrive in order across nodes.
+func TestThreeNodes(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 30})
+	allOwned(t, nodes...)
+	eventually(t, "10 shards each", func() bool {
+		for _, n := range nodes {
+			if len(n.kind.Owned()) != 10 {
+				return false
+			}
+		}
+		return true
+	})
+	for i := 0; i < 30; i++ {
+		id := fmt.Sprint("e", i)
+		from := nodes[i%3]
+		e := from.kind.Get(id)
+		for j := 1; j <= 50; j++ {
+			if err := e.Tell(j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := ask[int](t, e, "sum"); got != 1275 {
+			t.Fatalf("%s sum = %d, want 1275", e, got)
+		}
+		where := ask[string](t, nodes[(i+1)%3].kind.Get(id), "where")
+		owner, _ := from.kind.Owner(sharding.ShardOf(id, 30))
+		if where != owner {
+			t.Fatalf("%s runs on %s, its shard's owner is %s", e, where, owner)
+		}
+		w.mu.Lock()
+		seen := w.seen[id]
+		w.mu.Unlock()
+		for j, v := range seen {
+			if v != j+1 {
+				t.Fatalf("%s handled %v: out of order", e, seen)
+			}
+		}
+		if c := w.count(id); c != 1 {
+			t.Fatalf("%s activated %d times", e, c)
+		}
+	}
+}
+
+// TestPassivation: an idle entity stops after the idle timeout on its
+// system's virtual clock, gets Stopping first, and its next message
+// activates a fresh instance; an entity can passivate itself.
+func TestPassivation(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, idle: time.Minute})
+	n := nodes[0]
+	allOwned(t, n)
+	e := n.kind.Get("idle")
+	if err := e.Tell(5); err != nil {
+		t.Fatal(err)
+	}
+	if got := ask[int](t, e, "sum"); got != 5 {
+		t.Fatalf("sum = %d", got)
+	}
+	n.Advance(time.Minute - time.Millisecond)
+	if n.kind.Active() != 1 {
+		t.Fatal("passivated before its idle timeout")
+	}
+	n.Advance(time.Millisecond)
+	eventually(t, "the idle entity stopped", func() bool { return n.kind.Active() == 0 })
+	if got := w.stopReasons("idle"); !slices.Equal(got, []sharding.StopReason{sharding.Passivated}) {
+		t.Fatalf("stop reasons = %v", got)
+	}
+	if got := ask[int](t, e, "sum"); got != 0 {
+		t.Fatalf("sum after passivation = %d, want a fresh 0", got)
+	}
+	if got := w.count("idle"); got != 2 {
+		t.Fatalf("activations = %d, want 2", got)
+	}
+
+	// self-passivation: messages sent before it are handled, those sent
+	// after it go to a fresh instance, in order
+	s := n.kind.Get("self")
+	for _, m := range []any{1, 2, "passivate", 3, 4} {
+		if m == "passivate" {
+			if _, err := sharding.Ask[any](context.Background(), s, m); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := s.Tell(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ask[int](t, s, "sum"); got != 7 {
+		t.Fatalf("sum after self-passivation = %d, want 3+4", got)
+	}
+	if got := w.count("self"); got != 2 {
+		t.Fatalf("activations = %d, want 2", got)
+	}
+	w.mu.Lock()
+	seen := w.seen["self"]
+	w.mu.Unlock()
+	if !slices.Equal(seen, []int{1, 2, 3, 4}) {
+		t.Fatalf("handled %v", seen)
+	}
+}
+
+// TestMaxActive: past the per-node cap, the least recently used entity is
+// passivated.
+func TestMaxActive(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, kindOpts: []sharding.KindOption{sharding.WithMaxActive(3)}})
+	n := nodes[0]
+	allOwned(t, n)
+	for _, id := range []string{"a", "b", "c"} {
+		ask[int](t, n.kind.Get(id), "sum")
+	}
+	ask[int](t, n.kind.Get("a"), "sum") // b is now the least recently used
+	ask[int](t, n.kind.Get("d"), "sum")
+	eventually(t, "back to the cap", func() bool { return n.kind.Active() == 3 })
+	if got := w.stopReasons("b"); len(got) != 1 {
+		t.Fatalf("b stopped for %v; a %v, c %v", got, w.stopReasons("a"), w.stopReasons("c"))
+	}
+}
+
+// TestLeave: a node that leaves hands its shards to the others; its
+// entities get Stopping after what was sent to them, messages sent during
+// the hand-off reach the next owner, and none is lost.
+func TestLeave(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 30})
+	allOwned(t, nodes...)
+	n1, n3 := nodes[0], nodes[2]
+	eventually(t, "n3 owns shards", func() bool { return len(n3.kind.Owned()) == 10 })
+	const entities, msgs = 60, 100
+	send := func(from, to int) {
+		for j := from; j <= to; j++ {
+			for i := 0; i < entities; i++ {
+				if err := n1.kind.Get(fmt.Sprint("e", i)).Tell(j); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+	}
+	send(1, msgs/2)
+	done := make(chan struct{})
+	go func() { defer close(done); send(msgs/2+1, msgs) }()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := n3.c.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if got := n3.kind.Owned(); len(got) != 0 {
+		t.Fatalf("n3 still owns %v", got)
+	}
+	allOwned(t, nodes[:2]...)
+	eventually(t, "every message handled", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for i := 0; i < entities; i++ {
+			if len(w.seen[fmt.Sprint("e", i)]) < msgs {
+				return false
+			}
+		}
+		return true
+	})
+	moved := 0
+	for i := 0; i < entities; i++ {
+		id := fmt.Sprint("e", i)
+		w.mu.Lock()
+		seen := slices.Clone(w.seen[id])
+		w.mu.Unlock()
+		slices.Sort(seen)
+		for j, v := range seen {
+			if v != j+1 {
+				t.Fatalf("%s handled %d messages, not each of 1..%d once: %v", id, len(seen), msgs, seen)
+			}
+		}
+		if r := w.stopReasons(id); len(r) > 0 {
+			moved++
+			if r[0] != sharding.HandedOff {
+				t.Fatalf("%s stopped for %v", id, r)
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no entity was handed off")
+	}
+	for _, n := range nodes {
+		select {
+		case d := <-n.dead:
+			t.Fatalf("dead letter on %s: %v %v", n.Name(), d.Entity, d.Reason)
+		default:
+		}
+	}
+	if o := w.overlaps(); o != 0 {
+		t.Fatalf("%d overlapping activations", o)
+	}
+}
+
+// TestKill: a node killed without a goodbye loses its leases when they
+// run out; the survivors claim its shards and serve its entities, never
+// while its activations still run.
+func TestKill(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 30})
+	allOwned(t, nodes...)
+	n3 := nodes[2]
+	eventually(t, "n3 owns shards", func() bool { return len(n3.kind.Owned()) == 10 })
+	var onN3 []string
+	for i := 0; len(onN3) < 5; i++ {
+		id := fmt.Sprint("e", i)
+		if ask[string](t, nodes[0].kind.Get(id), "where") == "n3" {
+			onN3 = append(onN3, id)
+		}
+	}
+	n3.Remote.Kill()
+	eventually(t, "n3 stopped serving", func() bool { return len(n3.kind.Owned()) == 0 && n3.kind.Active() == 0 })
+	allOwned(t, nodes[:2]...)
+	for _, id := range onN3 {
+		for _, n := range nodes[:2] {
+			if where := ask[string](t, n.kind.Get(id), "where"); where == "n3" {
+				t.Fatalf("%s still answered from n3", id)
+			}
+		}
+	}
+	if o := w.overlaps(); o != 0 {
+		t.Fatalf("%d overlapping activations", o)
+	}
+}

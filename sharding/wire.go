@@ -1,0 +1,202 @@
+package sharding
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote/wire"
+)
+
+// envelope carries a message for an entity to another node's region.
+type envelope struct {
+	ID    string
+	Msg   any
+	Hops  int
+	From  string // the asking node, for an ask
+	AskID uint64 // the ask's id there; 0 for a tell
+}
+
+// reply carries an ask's outcome back to the asking node's region.
+type reply struct {
+	AskID uint64
+	Value any
+	Err   string
+	Code  int // index in knownErrors of the sentinel Err wraps, or 0
+}
+
+// knownErrors are the sentinels an error keeps across nodes.
+var knownErrors = []error{nil, ErrNoOwner, ErrBufferFull, ErrTooManyHops, ErrNoEntity, ErrUnbound, ErrClosed,
+	actor.ErrUnhandled, actor.ErrStopped, actor.ErrTimeout, actor.ErrNotFound, actor.ErrNoReply, actor.ErrMailboxFull}
+
+// Error is an error an entity's ask met on another node: its text there,
+// and the known sentinel it wraps, if any (test with errors.Is).
+type Error struct {
+	Message string
+	known   error
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the known error e stands for, or nil.
+func (e *Error) Unwrap() error { return e.known }
+
+func (m reply) err() error {
+	if m.Err == "" {
+		return nil
+	}
+	e := &Error{Message: m.Err}
+	if m.Code > 0 && m.Code < len(knownErrors) {
+		e.known = knownErrors[m.Code]
+	}
+	return e
+}
+
+func errorCode(err error) int {
+	for i, k := range knownErrors[1:] {
+		if errors.Is(err, k) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Wire names of the envelopes; part of the cluster's wire format.
+const (
+	envelopeName = "troupe.sharding.Envelope"
+	replyName    = "troupe.sharding.Reply"
+)
+
+// registerWire registers the envelopes in reg, whose codecs carry the
+// messages inside by reg's own codecs. A registry used by several nodes of
+// one process has them already.
+func registerWire(reg *wire.Registry) error {
+	err := wire.RegisterFuncs(reg, envelopeName,
+		func(buf []byte, m envelope) []byte {
+			name, data, _ := reg.Marshal(nil, m.Msg) // forward checked the type
+			var e wire.Encoder
+			e.String(1, m.ID)
+			e.String(2, name)
+			e.BytesField(3, data)
+			e.Int(4, int64(m.Hops))
+			e.String(5, m.From)
+			e.Uint(6, m.AskID)
+			return append(buf, e.Bytes()...)
+		},
+		func(data []byte) (envelope, error) {
+			var m envelope
+			var name string
+			var body []byte
+			d := wire.NewDecoder(data)
+			for d.Next() {
+				switch d.Field() {
+				case 1:
+					m.ID = d.String()
+				case 2:
+					name = d.String()
+				case 3:
+					body = bytes.Clone(d.Bytes())
+				case 4:
+					m.Hops = int(d.Int())
+				case 5:
+					m.From = d.String()
+				case 6:
+					m.AskID = d.Uint()
+				default:
+					d.Skip()
+				}
+			}
+			if err := d.Err(); err != nil {
+				return m, err
+			}
+			var err error
+			m.Msg, err = reg.Unmarshal(name, body)
+			return m, err
+		})
+	if err != nil && !errors.Is(err, wire.ErrDuplicate) {
+		return fmt.Errorf("sharding: register envelope: %w", err)
+	}
+	err = wire.RegisterFuncs(reg, replyName,
+		func(buf []byte, m reply) []byte {
+			name, data, _ := reg.Marshal(nil, m.Value) // sendReply checked the type
+			var e wire.Encoder
+			e.Uint(1, m.AskID)
+			e.String(2, name)
+			e.BytesField(3, data)
+			e.String(4, m.Err)
+			e.Int(5, int64(m.Code))
+			return append(buf, e.Bytes()...)
+		},
+		func(data []byte) (reply, error) {
+			var m reply
+			var name string
+			var body []byte
+			d := wire.NewDecoder(data)
+			for d.Next() {
+				switch d.Field() {
+				case 1:
+					m.AskID = d.Uint()
+				case 2:
+					name = d.String()
+				case 3:
+					body = bytes.Clone(d.Bytes())
+				case 4:
+					m.Err = d.String()
+				case 5:
+					m.Code = int(d.Int())
+				default:
+					d.Skip()
+				}
+			}
+			if err := d.Err(); err != nil {
+				return m, err
+			}
+			var err error
+			m.Value, err = reg.Unmarshal(name, body)
+			return m, err
+		})
+	if err != nil && !errors.Is(err, wire.ErrDuplicate) {
+		return fmt.Errorf("sharding: register reply: %w", err)
+	}
+	return nil
+}
+
+// forward sends p to the kind's region on node owner.
+func (k *Kind) forward(owner string, p pending) error {
+	if p.hops >= maxHops {
+		return k.fail(p, fmt.Errorf("%w: %s/%s after %d hops", ErrTooManyHops, k.name, p.id, p.hops))
+	}
+	reg := k.c.node.Registry()
+	if _, ok := reg.Name(p.msg); !ok && p.msg != nil {
+		return k.fail(p, fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg))
+	}
+	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, From: p.from, AskID: p.askID}
+	if p.reply != nil && p.askID == 0 {
+		m.From, m.AskID = k.c.self, k.c.addAsk(p.reply)
+	}
+	if err := k.c.sys.Tell(actor.NewRef(owner, regionKind, k.name), m); err != nil {
+		if p.askID == 0 && m.AskID != 0 {
+			k.c.asks.Delete(m.AskID)
+		}
+		return k.fail(p, err)
+	}
+	return nil
+}
+
+// sendReply sends an ask's outcome back to the asking node.
+func (c *Cluster) sendReply(to, kind string, id uint64, v any, err error) {
+	m := reply{AskID: id, Value: v}
+	if _, ok := c.node.Registry().Name(v); !ok && v != nil && err == nil {
+		err = fmt.Errorf("sharding: reply %w: %T", wire.ErrUnknownType, v)
+	}
+	if err != nil {
+		m.Value, m.Err, m.Code = nil, err.Error(), errorCode(err)
+	}
+	if to == c.self {
+		c.settle(id, m.Value, m.err())
+		return
+	}
+	_ = c.sys.Tell(actor.NewRef(to, regionKind, kind), m)
+}
