@@ -170,6 +170,11 @@ func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
 	}
 	sh.owner, sh.ownerRev = owner, rev
 	if sh.lease.held && !ours && rev > sh.lease.rev {
+		if sh.releasing && len(sh.cells) == 0 { // our own release's delete
+			sh.lease, sh.releasing = lease{}, false
+			k.flushLocked(s, now)
+			return
+		}
 		k.revokeLocked(s, fmt.Sprintf("the bucket shows it gone or taken (rev %d > %d, owner %q)", rev, sh.lease.rev, owner))
 	}
 	k.flushLocked(s, now)

@@ -27,9 +27,9 @@ type cell struct {
 	// kill: close with a stop now rather than the marker (a lost lease).
 	kill atomic.Bool
 	// Guarded by the kind's mu.
-	closing  bool
-	reason   StopReason
-	waiting  []pending // what arrived while closing, for the successor
+	closing bool
+	reason  StopReason
+	waiting []pending // what arrived while closing, for the successor
 }
 
 const (
@@ -74,4 +74,3 @@ func (c *cell) close() bool {
 		}
 	}
 }
-

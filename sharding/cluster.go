@@ -153,8 +153,9 @@ func (c *Cluster) start() error {
 	if err := c.watch(ctx); err != nil {
 		return err
 	}
-	c.wg.Add(1)
+	c.wg.Add(2)
 	go c.run()
+	go c.keep()
 	return nil
 }
 

@@ -11,28 +11,25 @@ import (
 	"go.uber.org/zap"
 )
 
-// run is the coordinator: it renews this node's leases and membership
-// every renew interval, stops serving leases that run out, and claims and
-// hands off shards when the table changes. All the node's writes to the
-// bucket happen here, one at a time.
+// run is the coordinator: it claims and hands off shards when the table
+// changes, and expires buffers and asks. Renewals run on a goroutine of
+// their own (keep), so that no claim or hand-off ever delays them.
 func (c *Cluster) run() {
 	defer c.wg.Done()
 	t := time.NewTicker(c.cfg.renew)
 	defer t.Stop()
-	c.renew()
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-t.C:
-			c.renew()
 		case <-c.kick:
 		}
 		c.pass()
 	}
 }
 
-// pass does what does not wait for the renew interval.
+// pass looks at the table once.
 func (c *Cluster) pass() {
 	now := time.Now()
 	for _, k := range c.kindList() {
@@ -41,6 +38,35 @@ func (c *Cluster) pass() {
 		c.release(k)
 	}
 	c.sweepAsks(now)
+}
+
+// keep renews this node's leases and membership every renew interval,
+// and stops serving a lease the moment it runs out by this node's clock.
+func (c *Cluster) keep() {
+	defer c.wg.Done()
+	next := time.Now()
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		if !now.Before(next) {
+			c.renew()
+			next = now.Add(c.cfg.renew)
+			now = time.Now()
+		}
+		wake := next
+		for _, k := range c.kindList() {
+			if v := c.expire(k, now); !v.IsZero() && v.Before(wake) {
+				wake = v
+			}
+		}
+		t.Reset(max(time.Until(wake), 0))
+	}
 }
 
 // opCtx bounds one write to the bucket: a reply later than the margin
@@ -97,9 +123,18 @@ func (c *Cluster) renewLease(k *Kind, s int) {
 	rev := k.shards[s].lease.rev
 	k.mu.Unlock()
 	ctx, cancel := c.opCtx()
+	defer cancel()
 	sent := time.Now()
 	next, err := c.kv.Update(ctx, leaseKey(k.name, s), c.leaseValue(), rev)
-	cancel()
+	if err != nil && refused(err) {
+		// A renewal whose answer came too late for us may have been
+		// written all the same: the entry with our incarnation is ours.
+		// Its validity stays as it was: we do not know when it was written.
+		if cur, gerr := c.kv.Get(ctx, leaseKey(k.name, s)); gerr == nil && string(cur.Value()) == string(c.leaseValue()) {
+			k.adopt(s, rev, cur.Revision())
+			return
+		}
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	l := &k.shards[s].lease
@@ -116,6 +151,16 @@ func (c *Cluster) renewLease(k *Kind, s int) {
 	}
 }
 
+// adopt takes rev as the revision of shard s's lease, which this node
+// wrote, if the lease is still held from was.
+func (k *Kind) adopt(s int, was, rev uint64) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if l := &k.shards[s].lease; l.held && l.rev == was {
+		l.rev = rev
+	}
+}
+
 // refused reports whether the bucket answered a write with a no (the
 // revision moved on, the key is gone), as opposed to not answering.
 func refused(err error) bool {
@@ -123,8 +168,10 @@ func refused(err error) bool {
 	return errors.As(err, &api) || errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyNotFound)
 }
 
-// expire stops serving leases that ran out by this node's clock.
-func (c *Cluster) expire(k *Kind, now time.Time) {
+// expire stops serving leases that ran out by this node's clock, and
+// dead-letters buffered messages past their time; it returns when the
+// next lease runs out (zero if none is held).
+func (c *Cluster) expire(k *Kind, now time.Time) (next time.Time) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for s := range k.shards {
@@ -132,8 +179,12 @@ func (c *Cluster) expire(k *Kind, now time.Time) {
 		if sh.lease.held && !now.Before(sh.lease.valid) {
 			k.revokeLocked(s, "it ran out before a renewal")
 		}
+		if sh.lease.held && (next.IsZero() || sh.lease.valid.Before(next)) {
+			next = sh.lease.valid
+		}
 		k.expireLocked(s, now)
 	}
+	return next
 }
 
 // revokeLocked gives up shard s without a hand-off: its entities stop at
@@ -183,11 +234,18 @@ func (c *Cluster) allocate(k *Kind) {
 	if !slices.Contains(v.Nodes, c.self) {
 		return
 	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, renewParallel)
 	for _, s := range c.cfg.strategy.Claim(v) {
 		if s >= 0 && s < len(k.shards) && v.Owners[s] == "" {
-			c.claim(k, s)
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				c.claim(k, s)
+			})
 		}
 	}
+	wg.Wait()
 }
 
 // claim tries to create shard s's lease; the one node whose create
@@ -246,7 +304,7 @@ func (k *Kind) handOffLocked(s int) {
 }
 
 // drained returns the shards being handed off whose entities have all
-// stopped, now no longer held, with their revisions.
+// stopped, with their lease revisions.
 func (k *Kind) drained() []drainedShard {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -255,8 +313,6 @@ func (k *Kind) drained() []drainedShard {
 		sh := &k.shards[s]
 		if sh.releasing && sh.lease.held && len(sh.cells) == 0 {
 			out = append(out, drainedShard{s, sh.lease.rev})
-			sh.lease = lease{}
-			sh.releasing = false
 		}
 	}
 	return out
@@ -267,13 +323,30 @@ type drainedShard struct {
 	rev uint64
 }
 
-// deleteLease gives a drained shard's lease up, so the next owner can
-// claim it at once.
+// deleteLease gives a drained shard's lease up, so that the next owner
+// can claim it at once. A delete that gets no answer is tried again at the
+// next pass (the lease is renewed meanwhile); one refused, or one that
+// got through though its answer did not, leaves the lease no longer ours.
 func (c *Cluster) deleteLease(k *Kind, d drainedShard) {
 	ctx, cancel := c.opCtx()
-	err := c.kv.Delete(ctx, leaseKey(k.name, d.s), jetstream.LastRevision(d.rev))
-	cancel()
-	if err != nil && c.ctx.Err() == nil {
+	defer cancel()
+	key := leaseKey(k.name, d.s)
+	err := c.kv.Delete(ctx, key, jetstream.LastRevision(d.rev))
+	if err != nil && !refused(err) {
 		c.logger.Debug("sharding: release lease", zap.String("kind", k.name), zap.Int("shard", d.s), zap.Error(err))
+		return
+	}
+	if err != nil { // a renewal moved the revision on meanwhile: try again
+		if cur, gerr := c.kv.Get(ctx, key); gerr == nil && string(cur.Value()) == string(c.leaseValue()) {
+			k.adopt(d.s, d.rev, cur.Revision())
+			return
+		}
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	sh := &k.shards[d.s]
+	if sh.lease.held && sh.lease.rev == d.rev {
+		sh.lease, sh.releasing = lease{}, false
+		k.flushLocked(d.s, time.Now())
 	}
 }

@@ -194,4 +194,3 @@ func Token(c *actor.Context) (uint64, error) {
 	}
 	return l.claimRev, nil
 }
-

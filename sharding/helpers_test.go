@@ -23,15 +23,19 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // waitLimit bounds every real-time wait; tests never sleep to wait.
 const waitLimit = 30 * time.Second
 
-// testLease keeps leases short, so that a killed node's shards are free
-// within seconds, with a margin wide enough for a loaded machine running
-// the race detector (a coordinator late by a second loses its leases).
-var testLease = sharding.WithLease(3*time.Second, 300*time.Millisecond, time.Second)
+// Leases in tests: long ones, so that a loaded machine running the race
+// detector (a renewal seconds late) does not lose them, unless the test
+// is about losing them; then short ones, so that a killed node's shards
+// are free within seconds.
+var (
+	longLease  = sharding.WithLease(10*time.Second, time.Second, 4*time.Second)
+	shortLease = sharding.WithLease(3*time.Second, 300*time.Millisecond, time.Second)
+)
 
 // world records what the entities of a test do, across nodes.
 type world struct {
 	mu          sync.Mutex
-	activations map[string]int          // entity id -> activations
+	activations map[string]int // entity id -> activations
 	stops       map[string][]sharding.StopReason
 	where       map[string]string // entity id -> node of its last activation
 	seen        map[string][]int  // entity id -> the ints it handled, in order
@@ -150,7 +154,7 @@ var registry = sync.OnceValue(func() *wire.Registry { return wire.NewRegistry() 
 
 func addNode(t *testing.T, rc *remotetest.Cluster, name string, w *world, spec clusterSpec) *tnode {
 	t.Helper()
-	ropts := []remote.Option{remote.WithRegistry(registry()), remote.WithHeartbeat(200*time.Millisecond, 3)}
+	ropts := []remote.Option{remote.WithRegistry(registry())}
 	if len(rc.Nodes()) == 0 {
 		ropts = append(ropts, sharding.EmbeddedJetStream(t.TempDir()))
 	}
@@ -159,7 +163,7 @@ func addNode(t *testing.T, rc *remotetest.Cluster, name string, w *world, spec c
 		remotetest.WithSystemOptions(actortest.WithActorOptions(actor.WithAskTimeout(waitLimit))),
 		remotetest.WithRemoteOptions(ropts...))
 	tn := &tnode{Node: n, dead: make(chan sharding.DeadLetter, 1000)}
-	opts := append([]sharding.Option{sharding.WithMemoryStorage(), testLease,
+	opts := append([]sharding.Option{sharding.WithMemoryStorage(), longLease,
 		sharding.WithDeadLetters(func(d sharding.DeadLetter) {
 			select {
 			case tn.dead <- d:

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-go/troupe/actor"
 )
 
 // Leave leaves the cluster gracefully: the node stops counting as a
@@ -106,6 +108,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 	}
 	var leases []held
 	var failed []pending
+	var refs []actor.Ref
 	k.mu.Lock()
 	for s := range k.shards {
 		sh := &k.shards[s]
@@ -115,6 +118,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 		sh.lease, sh.releasing = lease{}, false
 		for _, cl := range sh.cells {
 			k.closeLocked(cl, HandedOff, true)
+			refs = append(refs, cl.ref)
 			failed = append(failed, cl.waiting...)
 			cl.waiting = nil
 		}
@@ -128,5 +132,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 	for _, l := range leases {
 		_ = c.kv.Delete(ctx, leaseKey(k.name, l.s), jetstream.LastRevision(l.rev))
 	}
-	c.sys.Stop(k.region)
+	if c.sys.Tell(k.region, closeRegion{refs: refs}) != nil {
+		c.sys.Stop(k.region)
+	}
 }

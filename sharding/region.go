@@ -13,6 +13,10 @@ const regionKind = "troupe-sharding"
 // the kind's entities.
 type region struct{ k *Kind }
 
+// closeRegion stops the region once it no longer watches refs: the
+// entities its cluster's Close stopped.
+type closeRegion struct{ refs []actor.Ref }
+
 // watchRequest asks the region to watch an activation's actor.
 type watchRequest struct{ c *cell }
 
@@ -27,6 +31,11 @@ func (r *region) Receive(c *actor.Context, msg any) (any, error) {
 		c.Watch(m.c.ref)
 	case actor.Terminated:
 		r.k.stopped(m.Actor)
+	case closeRegion:
+		for _, ref := range m.refs {
+			c.Unwatch(ref)
+		}
+		c.Stop(c.Self())
 	default:
 		return nil, actor.ErrUnhandled
 	}

@@ -240,7 +240,7 @@ func TestLeave(t *testing.T) {
 // while its activations still run.
 func TestKill(t *testing.T) {
 	w := newWorld()
-	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 30})
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 30, opts: []sharding.Option{shortLease}})
 	allOwned(t, nodes...)
 	n3 := nodes[2]
 	eventually(t, "n3 owns shards", func() bool { return len(n3.kind.Owned()) == 10 })
