@@ -65,3 +65,5 @@ tool (
 	github.com/troupe-go/troupe/gen/cmd/troupegen
 	golang.org/x/perf/cmd/benchstat
 )
+
+replace github.com/dop251/goja => ./third_party/goja

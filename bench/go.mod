@@ -70,3 +70,5 @@ require (
 )
 
 replace github.com/troupe-go/troupe => ../
+
+replace github.com/dop251/goja => ../third_party/goja

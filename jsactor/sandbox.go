@@ -4,6 +4,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/dop251/goja"
+
 	"github.com/troupe-go/troupe/jsactor/internal/sandbox"
 )
 
@@ -48,6 +50,7 @@ func (c *config) memoryBudget() int64 {
 // after installGlobals, before the script runs.
 func (in *instance) installMemGuards() {
 	in.cached().mem = sandbox.NewMemGuard(in.rt, in.cached().origGlobal, in.cfg.memoryBudget())
+	in.rt.SetMaxBigIntBits(int(min(in.cfg.memoryBudget()*8, goja.DefaultMaxBigIntBits)))
 }
 
 // RegexpMatchTimeout bounds one match of a backtracking regular
