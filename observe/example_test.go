@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/observe"
 )
 
@@ -79,4 +81,26 @@ func ExampleRegisterOTel() {
 		}
 	}
 	// Output: troupe.actors worker 2 {actor}
+}
+
+// A test drives the observer's readings with a virtual clock: here the
+// rate history it keeps while no page is open.
+func ExampleWithClock() {
+	s := exampleSystem()
+	defer s.Shutdown(context.Background())
+	clock := loop.NewVirtualClock()
+	obs, _ := observe.NewObserver(s, observe.WithClock(clock))
+	defer obs.Close()
+	for range 2 {
+		clock.Advance(5 * time.Second) // a background reading
+	}
+
+	rec := httptest.NewRecorder()
+	obs.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/summary", nil))
+	var sum struct {
+		Rates struct{ Times []int64 }
+	}
+	json.Unmarshal(rec.Body.Bytes(), &sum)
+	fmt.Println(len(sum.Rates.Times), "rate readings,", sum.Rates.Times[1]-sum.Rates.Times[0], "ms apart")
+	// Output: 2 rate readings, 5000 ms apart
 }

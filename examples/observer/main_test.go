@@ -148,6 +148,25 @@ fetch(%s + "api/actor/stop?ref=" + encodeURIComponent(%s), {method: "POST", mode
 		t.Fatalf("%s after another origin's stop request: %v", victim.Path(), err)
 	}
 
+	// waitRows waits until the rows sel selects name exactly the refs
+	// (space-separated), in order.
+	waitRows := func(sel, refs string) {
+		t.Helper()
+		expr := `Array.from(document.querySelectorAll(` + jsString(sel) + `)).map(r => r.dataset.ref).join(" ")`
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if _, err := chromedp.Run(sctx, chromedp.Poll[bool](expr+` === `+jsString(refs), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			shot()
+			t.Fatalf("rows %s: %q, want %q: %v", sel, eval(expr), refs, err)
+		}
+	}
+	// setFilter sets a filter control and tells the page as typing would.
+	setFilter := func(sel, value, event string) {
+		t.Helper()
+		eval(`(() => { const e = document.querySelector(` + jsString(sel) + `); e.value = ` + jsString(value) +
+			`; e.dispatchEvent(new Event(` + jsString(event) + `)); return ""; })()`)
+	}
+
 	step("load", chromedp.Navigate(a.URL))
 	step("tree", chromedp.WaitVisible(chromedp.CSS(`#tree .row`)))
 	step("live", chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
@@ -157,15 +176,36 @@ fetch(%s + "api/actor/stop?ref=" + encodeURIComponent(%s), {method: "POST", mode
 		chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
 		t.Fatalf("the handled counter stays at %s: %v", first, err)
 	}
-	if rows := eval(`String(document.querySelectorAll("#tree > .row").length)`); rows == "0" {
-		t.Fatal("no top-level row")
-	}
-	// Expand the desk: its clerks load as children.
+	// The tree is sorted by kind, then id; numbers in ids as numbers.
+	topLevel := `desk/front feeder/main flaky/printer pricer/js sessions/all slow/archive`
+	waitRows(`#tree > .rows > .row`, topLevel)
+	// Expand the desk: its clerks load as children, in order.
 	step("expand", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="desk/front"] .caret`)))
-	step("children", chromedp.WaitVisible(chromedp.CSS(`#tree .kids .row[data-ref="desk/front/clerk/0"]`)))
-	if kids := eval(`String(document.querySelectorAll("#tree .kids .row").length)`); kids != "12" {
-		t.Fatalf("%s children of the desk, want 12", kids)
+	waitRows(`#tree .kids .row`, clerkRefs(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+	// The sessions' level groups them, so the janitor among them shows.
+	step("expand the sessions", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="sessions/all"] .caret`)))
+	step("the sessions' group", chromedp.WaitVisible(chromedp.CSS(`#tree .kids .group[data-kind="session"]`)))
+	waitRows(`#tree .row[data-ref="sessions/all"] + .kids .row`, `sessions/all/janitor/main`)
+	step("open the group", chromedp.Click(chromedp.CSS(`#tree .kids .group[data-kind="session"]`)))
+	step("its first page", chromedp.WaitVisible(chromedp.CSS(`#tree .row[data-ref="sessions/all/session/s099"]`)))
+	if n := eval(`String(document.querySelectorAll('#tree .row[data-ref^="sessions/all/session/"]').length)`); n != "100" {
+		t.Fatalf("%s sessions on the group's first page, want 100", n)
 	}
+	// Filter by name: matches from anywhere in the tree, sorted.
+	setFilter(`#tree-q`, "CLERK/1", "input")
+	waitRows(`#tree > .row`, clerkRefs(1, 10, 11))
+	if got := eval(`document.getElementById("tree-count").textContent`); got != "3 matches" {
+		t.Fatalf("filter count %q", got)
+	}
+	// By kind.
+	setFilter(`#tree-q`, "", "input")
+	setFilter(`#tree-kind`, "janitor", "change")
+	waitRows(`#tree > .row`, `sessions/all/janitor/main`)
+	// No filter: the tree again, with the desk expanded for the picture.
+	setFilter(`#tree-kind`, "", "change")
+	waitRows(`#tree > .rows > .row`, topLevel)
+	step("expand again", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="desk/front"] .caret`)))
+	waitRows(`#tree .kids .row`, clerkRefs(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
 	// Dead letters arrive with their reasons.
 	step("dead letters", chromedp.WaitVisible(chromedp.CSS(`#dead-list .dead`)))
 	reasons := eval(`Array.from(document.querySelectorAll("#dead-list .dead .r")).map(e => e.textContent).join(",")`)
@@ -177,6 +217,15 @@ fetch(%s + "api/actor/stop?ref=" + encodeURIComponent(%s), {method: "POST", mode
 	step("own stats", chromedp.WaitVisible(chromedp.Search(`//div[@id="inspect"]//dt[text()="heap_bytes"]`)))
 	step("plot", chromedp.WaitVisible(chromedp.CSS(`#rates svg polyline`)))
 	shot()
+}
+
+// clerkRefs names the desk's clerks.
+func clerkRefs(ids ...int) string {
+	refs := make([]string, len(ids))
+	for i, id := range ids {
+		refs[i] = fmt.Sprintf("desk/front/clerk/%d", id)
+	}
+	return strings.Join(refs, " ")
 }
 
 // jsString quotes s as a JavaScript string literal.

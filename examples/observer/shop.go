@@ -87,9 +87,11 @@ func (p *pricer) Stats() []actor.Stat {
 	return []actor.Stat{{Name: "heap_bytes", Value: p.heap, Unit: "By"}, {Name: "budget_used", Value: 0.12, Unit: "1"}}
 }
 
-// sessions holds 250 idle children: enough to page.
+// sessions holds 250 idle children, enough to page, and a janitor among
+// them: the page groups the sessions so that the janitor shows.
 func sessions() actor.Actor {
-	return &parent{kind: "session", n: 250, f: idle, id: func(i ...any) string { return fmt.Sprintf("s%03d", i...) }}
+	return &parent{kind: "session", n: 250, f: idle, id: func(i ...any) string { return fmt.Sprintf("s%03d", i...) },
+		also: [2]string{"janitor", "main"}}
 }
 
 func idle() actor.Actor {
@@ -102,11 +104,15 @@ type parent struct {
 	n    int
 	f    actor.Factory
 	id   func(...any) string
+	also [2]string // kind and id of an idle child of another kind, if any
 }
 
 func (p *parent) Started(c *actor.Context) {
 	for i := range p.n {
 		_, _ = c.Spawn(p.kind, p.id(i), p.f)
+	}
+	if p.also[0] != "" {
+		_, _ = c.Spawn(p.also[0], p.also[1], idle)
 	}
 }
 
@@ -127,8 +133,9 @@ func (f *feederActor) Receive(c *actor.Context, msg any) (any, error) {
 	f.tick++
 	t := f.tick
 	sys := c.System()
+	desk := actor.NewRef(sys.Name(), "desk", "front")
 	for i := range 20 {
-		_ = c.Tell(actor.NewRef(sys.Name(), "clerk", fmt.Sprint((t+i)%clerks)), order{t})
+		_ = c.Tell(desk.Child("clerk", fmt.Sprint((t+i)%clerks)), order{t})
 	}
 	_ = c.Tell(actor.NewRef(sys.Name(), "flaky", "printer"), order{t})
 	_ = c.Tell(actor.NewRef(sys.Name(), "pricer", "js"), order{t})
@@ -136,7 +143,7 @@ func (f *feederActor) Receive(c *actor.Context, msg any) (any, error) {
 		_ = c.Tell(actor.NewRef(sys.Name(), "courier", "gone"), order{t})
 	}
 	if t%35 == 0 {
-		_ = c.Tell(actor.NewRef(sys.Name(), "clerk", "0"), "a note")
+		_ = c.Tell(desk.Child("clerk", "0"), "a note")
 	}
 	if t%40 == 0 {
 		for range 100 {

@@ -64,6 +64,7 @@ function render(s) {
   const busy = (s.workers || []).filter((w) => !w.idle).length;
   $("stat-workers").textContent = busy + " / " + (s.workers || []).length;
   renderKinds(s);
+  renderKindOptions(s);
   renderTop();
   renderWorkers(s);
   renderDead(s);
@@ -187,26 +188,40 @@ function renderRates(r) {
 
 // ---- the tree ------------------------------------------------------------
 
-// levels maps a parent ("" for the top level) to its loaded level: the
-// container of its rows and the cursors of the pages loaded.
-const levels = new Map();
-let selected = null;
+// The server sorts and filters; the page shows, at each level, the
+// actors grouped by kind: a kind with few actors (or the only kind of a
+// level) in full, a crowded one as a group to open. With a filter (a
+// name, a kind), the page shows the matches from anywhere in the tree.
 
-function actorsURL(parent, after) {
+// GROUP_OPEN is the most actors of a kind a level shows without asking.
+const GROUP_OPEN = 20;
+// PAGE is how many actors a "load more" adds.
+const PAGE = 100;
+
+// lists maps a key to a loaded list of rows (a kind's actors in a level,
+// or the filter's matches): its container, its query and the cursors of
+// the pages loaded. expanded holds the actors whose children show.
+const lists = new Map();
+const expanded = new Set();
+let selected = null;
+let filter = { q: "", kind: "" };
+
+function actorsURL(query, after, limit) {
   const q = new URLSearchParams();
-  if (parent) q.set("parent", parent);
+  for (const [k, v] of Object.entries(query)) if (v) q.set(k, v);
   if (after) q.set("after", after);
-  q.set("limit", "100");
+  q.set("limit", String(limit || PAGE));
   return "api/actors?" + q;
 }
 
-function row(a) {
+function row(a, flat) {
   const r = el("div", "row");
   r.dataset.ref = a.ref;
   const name = el("div", "name");
   const caret = el("span", "caret", "▸");
   caret.onclick = () => toggle(a.ref, r);
   const link = el("a");
+  if (flat && a.parent) link.append(el("span", "path", a.parent + "/"));
   link.append(el("span", "kind", a.kind), document.createTextNode("/" + a.id));
   link.onclick = () => inspect(a.ref, true);
   name.append(caret, link);
@@ -228,52 +243,137 @@ function update(r, a) {
   r.classList.toggle("sel", a.ref === selected);
 }
 
-async function loadLevel(parent, box, after) {
-  const page = await getJSON(actorsURL(parent, after));
-  let lv = levels.get(parent);
-  if (!lv) { lv = { box, pages: [] }; levels.set(parent, lv); }
-  lv.box.querySelector(":scope > .more")?.remove();
-  for (const a of page.actors) lv.box.append(row(a), el("div", "kids"));
-  lv.pages.push(after || "");
+// loadList adds a page of the list key to box.
+async function loadList(key, query, box, after) {
+  const page = await getJSON(actorsURL(query, after));
+  if (!box.isConnected) return page; // the tree was reloaded meanwhile
+  let ls = lists.get(key);
+  if (!ls) { ls = { box, query, pages: [] }; lists.set(key, ls); }
+  if (ls.box !== box) return page; // reloaded meanwhile
+  box.querySelector(":scope > .more")?.remove();
+  for (const a of page.actors) box.append(row(a, query.all), el("div", "kids"));
+  ls.pages.push(after || "");
   if (page.next) {
-    const more = el("div", "more", "load more…");
-    more.onclick = () => loadLevel(parent, box, page.next);
-    lv.box.append(more);
+    const more = el("div", "more", "load more… (" + num(page.total) + " in all)");
+    more.onclick = () => loadList(key, query, box, page.next);
+    box.append(more);
   }
-  if (!parent && !page.actors.length && !after) box.replaceChildren(el("div", "empty", "No actors."));
+  return page;
+}
+
+// loadLevel shows the children of parent ("" for the top level) in box,
+// grouped by kind.
+async function loadLevel(parent, box) {
+  const head = await getJSON(actorsURL({ parent }, "", 1));
+  box.replaceChildren();
+  if (!head.kinds.length) { box.append(el("div", "empty", parent ? "No children." : "No actors.")); return; }
+  const single = head.kinds.length === 1;
+  for (const k of head.kinds) {
+    const key = parent + "\u0000" + k.kind, query = { parent, kind: k.kind };
+    const rows = el("div", "rows");
+    if (single || k.actors <= GROUP_OPEN) {
+      box.append(rows);
+      loadList(key, query, rows, "").catch((e) => rows.replaceChildren(el("div", "empty", e.message)));
+      continue;
+    }
+    const g = el("div", "group");
+    g.dataset.kind = k.kind;
+    const caret = el("span", "caret", "▸");
+    g.append(caret, el("span", "kind", k.kind), el("span", "hint", num(k.actors) + " actors"));
+    g.onclick = () => {
+      if (lists.has(key)) { forget(key); rows.replaceChildren(); caret.textContent = "▸"; return; }
+      caret.textContent = "▾";
+      loadList(key, query, rows, "").catch((e) => rows.replaceChildren(el("div", "empty", e.message)));
+    };
+    box.append(g, rows);
+  }
+}
+
+// forget drops a list and the lists of the children shown inside it.
+function forget(key) {
+  const ls = lists.get(key);
+  lists.delete(key);
+  if (!ls) return;
+  for (const r of ls.box.querySelectorAll(".row")) {
+    if (expanded.delete(r.dataset.ref)) forgetLevel(r.dataset.ref);
+  }
+}
+
+function forgetLevel(ref) {
+  for (const key of [...lists.keys()]) if (key.startsWith(ref + "\u0000")) forget(key);
 }
 
 async function toggle(ref, r) {
   const kids = r.nextElementSibling;
   const caret = r.querySelector(".caret");
-  if (levels.has(ref)) {
-    levels.delete(ref);
+  if (expanded.has(ref)) {
+    expanded.delete(ref);
+    forgetLevel(ref);
     kids.replaceChildren();
     caret.textContent = "▸";
     return;
   }
+  expanded.add(ref);
   caret.textContent = "▾";
-  await loadLevel(ref, kids, "");
+  await loadLevel(ref, kids);
+}
+
+// reloadTree shows the tree from the top, or the filter's matches.
+async function reloadTree() {
+  lists.clear();
+  expanded.clear();
+  const box = $("tree");
+  box.replaceChildren();
+  if (!filter.q && !filter.kind) {
+    $("tree-count").textContent = "";
+    await loadLevel("", box);
+    return;
+  }
+  const page = await loadList("*", { all: "1", q: filter.q, kind: filter.kind }, box, "");
+  $("tree-count").textContent = num(page.total) + (page.total === 1 ? " match" : " matches");
+  if (!page.actors.length) box.append(el("div", "empty", "No actor matches."));
 }
 
 // refreshTree updates the rows of the loaded pages in place.
 async function refreshTree() {
-  for (const [parent, lv] of levels) {
-    for (const after of lv.pages) {
+  for (const ls of [...lists.values()]) {
+    for (const after of ls.pages) {
       let page;
-      try { page = await getJSON(actorsURL(parent, after)); } catch { continue; }
+      try { page = await getJSON(actorsURL(ls.query, after)); } catch { continue; }
       for (const a of page.actors) {
-        const r = lv.box.querySelector(`:scope > .row[data-ref="${CSS.escape(a.ref)}"]`);
+        const r = ls.box.querySelector(`:scope > .row[data-ref="${CSS.escape(a.ref)}"]`);
         if (r) update(r, a);
         else {
-          const more = lv.box.querySelector(":scope > .more");
-          lv.box.insertBefore(row(a), more);
-          lv.box.insertBefore(el("div", "kids"), more);
+          const more = ls.box.querySelector(":scope > .more");
+          ls.box.insertBefore(row(a, ls.query.all), more);
+          ls.box.insertBefore(el("div", "kids"), more);
         }
       }
     }
   }
 }
+
+// renderKindOptions keeps the kind filter's choices those of the system.
+function renderKindOptions(s) {
+  const sel = $("tree-kind");
+  const kinds = (s.kinds || []).map((k) => k.kind);
+  const have = Array.from(sel.options).slice(1).map((o) => o.value);
+  if (kinds.join("\n") === have.join("\n")) return;
+  const keep = sel.value;
+  sel.replaceChildren(el("option", "", "all kinds"));
+  sel.options[0].value = "";
+  for (const k of kinds) { const o = el("option", "", k); o.value = k; sel.append(o); }
+  sel.value = kinds.includes(keep) ? keep : "";
+}
+
+let filterTimer = null;
+$("tree-q").addEventListener("input", () => {
+  clearTimeout(filterTimer);
+  filterTimer = setTimeout(() => { filter.q = $("tree-q").value.trim(); reloadTree().catch(treeError); }, 250);
+});
+$("tree-kind").addEventListener("change", () => { filter.kind = $("tree-kind").value; reloadTree().catch(treeError); });
+
+function treeError(e) { $("tree").replaceChildren(el("div", "empty", e.message)); }
 
 // stat formats a figure an actor reports, by its unit.
 function stat(s) {
@@ -348,5 +448,5 @@ document.querySelectorAll("#top-tabs button").forEach((b) => {
   };
 });
 
-loadLevel("", $("tree"), "").catch((e) => $("tree").replaceChildren(el("div", "empty", e.message)));
+reloadTree().catch(treeError);
 connect();
