@@ -106,7 +106,8 @@ type ActorDetail struct {
 	// Failures lists the actor's recent failures, oldest first.
 	Failures []Failure
 	// Stats holds the figures the actor reports itself, if it implements
-	// [StatsReporter] (a JavaScript actor: its heap and budget use).
+	// [StatsReporter] (a JavaScript actor: its turns, pending timers and
+	// asks, and its budgets; goja keeps no account of a runtime's heap).
 	Stats []Stat
 }
 
@@ -116,7 +117,7 @@ const MaxDetailChildren = 100
 
 // Stat is one figure an actor reports about itself.
 type Stat struct {
-	// Name is a short snake_case name, such as "heap_bytes".
+	// Name is a short snake_case name, such as "js_timers_pending".
 	Name string
 	// Value is the figure, in Unit.
 	Value float64
@@ -125,7 +126,8 @@ type Stat struct {
 }
 
 // StatsReporter is implemented by an actor with figures of its own to
-// report, such as a JavaScript actor's heap and time budget use.
+// report, such as a JavaScript actor's turns, pending timers and asks, and
+// budgets.
 // [System.Inspect] calls Stats on the actor's loop, between messages; it
 // must be quick and must not block.
 type StatsReporter interface {

@@ -42,7 +42,8 @@ func (s *System) Totals() Totals {
 	return t
 }
 
-// PeerInfo describes another node a [Transport] talks to.
+// PeerInfo describes another node a transport
+// ([github.com/troupe-go/troupe/actor/transport.Transport]) talks to.
 type PeerInfo struct {
 	// Node is the peer's name.
 	Node string
@@ -66,7 +67,8 @@ type TransportStats struct {
 	Counters map[string]uint64
 }
 
-// TransportReporter is implemented by a [Transport] that can describe
+// TransportReporter is implemented by a transport
+// ([github.com/troupe-go/troupe/actor/transport.Transport]) that can describe
 // its link to other nodes ([System.TransportStats]); package remote's
 // does. Its method must be safe from any goroutine.
 type TransportReporter interface {

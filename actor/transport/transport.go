@@ -1,7 +1,8 @@
 // Package transport is the service-provider interface between an
 // [actor.System] and the packages that carry its messages to other
 // systems, in the manner of database/sql/driver: package remote
-// implements a [Transport] over NATS and [Attach]es it to a system. Users
+// implements a [Transport] over NATS and attaches it to a system with
+// [Attach]. Users
 // of actors never import this package; they call [actor.System.Tell],
 // [actor.Ask] and [actor.Context.Watch] on refs of other systems as on
 // local ones.
