@@ -47,7 +47,7 @@ func NewMemoryStore() *MemoryStore {
 
 // Append implements Journal.
 func (m *MemoryStore) Append(ctx context.Context, entity string, after Cursor, events []Event) (Cursor, error) {
-	if err := checkRun(after, events); err != nil {
+	if err := CheckWrite(after, events); err != nil {
 		return after, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -71,20 +71,6 @@ func (m *MemoryStore) Append(ctx context.Context, entity string, after Cursor, e
 	}
 	j.end = Cursor{Seq: events[len(events)-1].Seq, Rev: m.rev}
 	return j.end, nil
-}
-
-// checkRun checks that events are a write a journal ending at after can
-// take: at least one, numbered on from after.Seq.
-func checkRun(after Cursor, events []Event) error {
-	if len(events) == 0 {
-		return fmt.Errorf("persist: append of no events")
-	}
-	for i, e := range events {
-		if want := after.Seq + uint64(i) + 1; e.Seq != want {
-			return fmt.Errorf("persist: append after %d: event %d has sequence number %d, want %d", after.Seq, i, e.Seq, want)
-		}
-	}
-	return nil
 }
 
 // Read implements Journal.

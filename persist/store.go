@@ -1,6 +1,9 @@
 package persist
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // A Cursor is where an entity's journal ends, as a writer last saw it: the
 // last event's sequence number and the store's own revision of the write
@@ -95,4 +98,19 @@ type States interface {
 type Store interface {
 	Journal
 	Snapshots
+}
+
+// CheckWrite checks that events are a write a journal ending at after can
+// take: at least one event, numbered on from after.Seq. Stores call it
+// first in Append.
+func CheckWrite(after Cursor, events []Event) error {
+	if len(events) == 0 {
+		return fmt.Errorf("persist: append of no events")
+	}
+	for i, e := range events {
+		if want := after.Seq + uint64(i) + 1; e.Seq != want {
+			return fmt.Errorf("persist: append after %d: event %d has sequence number %d, want %d", after.Seq, i, e.Seq, want)
+		}
+	}
+	return nil
 }
