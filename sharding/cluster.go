@@ -39,6 +39,7 @@ type Cluster struct {
 	asks   sync.Map // ask id -> askEntry
 	askSeq atomic.Uint64
 	dead   atomic.Uint64
+	stats  counters
 
 	kick    chan struct{}
 	ctx     context.Context

@@ -144,6 +144,8 @@ func (c *Cluster) renewLease(k *Kind, s int) {
 	switch {
 	case err == nil:
 		l.rev, l.valid = next, sent.Add(c.cfg.ttl-c.cfg.margin)
+		c.stats.renewals.Add(1)
+		c.stats.renewLat.add(time.Since(sent))
 	case refused(err):
 		k.revokeLocked(s, "its renewal was refused: "+err.Error())
 	default: // no answer: try again; the lease runs out by itself
@@ -194,6 +196,7 @@ func (k *Kind) revokeLocked(s int, why string) {
 	if !sh.lease.held {
 		return
 	}
+	k.c.stats.lost.Add(1)
 	k.c.logger.Warn("sharding: lease lost", zap.String("kind", k.name), zap.Int("shard", s), zap.String("why", why))
 	sh.lease = lease{}
 	sh.releasing = false
@@ -261,6 +264,8 @@ func (c *Cluster) claim(k *Kind, s int) {
 		}
 		return
 	}
+	c.stats.claimLat.add(time.Since(sent))
+	c.stats.claims.Add(1)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	sh := &k.shards[s]
@@ -346,6 +351,7 @@ func (c *Cluster) deleteLease(k *Kind, d drainedShard) {
 	defer k.mu.Unlock()
 	sh := &k.shards[d.s]
 	if sh.lease.held && sh.lease.rev == d.rev {
+		c.stats.handOffs.Add(1)
 		sh.lease, sh.releasing = lease{}, false
 		k.flushLocked(d.s, time.Now())
 	}

@@ -86,6 +86,7 @@ func (k *Kind) activateLocked(sh *shardState, s int, id string) (*cell, error) {
 		return nil, fmt.Errorf("sharding: activate %s/%s: %w", k.name, id, err)
 	}
 	c.ref = ref
+	k.c.stats.activations.Add(1)
 	c.last.Store(k.epoch.Add(1))
 	if sh.cells == nil {
 		sh.cells = map[string]*cell{}
@@ -181,6 +182,9 @@ func (k *Kind) closeLocked(c *cell, reason StopReason, kill bool) {
 		return
 	}
 	c.closing, c.reason = true, reason
+	if reason != HandedOff {
+		k.c.stats.passivations.Add(1)
+	}
 	c.kill.Store(kill)
 	c.close()
 }

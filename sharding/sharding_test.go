@@ -34,6 +34,10 @@ func TestOneNode(t *testing.T) {
 	if n.kind.Active() != 10 {
 		t.Fatalf("active = %d, want 10", n.kind.Active())
 	}
+	st := n.c.Stats()
+	if st.Activations != 10 || st.Claims != 16 || st.Forwarded != 0 || st.DeadLetters != 0 || st.ClaimLatency.P50 <= 0 {
+		t.Fatalf("stats = %+v", st)
+	}
 }
 
 // TestThreeNodes: shards spread evenly over three nodes; every node reaches
@@ -223,6 +227,9 @@ func TestLeave(t *testing.T) {
 	if moved == 0 {
 		t.Fatal("no entity was handed off")
 	}
+	if st := n3.c.Stats(); st.HandOffs != 10 || st.LeasesLost != 0 {
+		t.Fatalf("n3 stats = %+v, want 10 hand-offs, no lease lost", st)
+	}
 	for _, n := range nodes {
 		select {
 		case d := <-n.dead:
@@ -253,6 +260,9 @@ func TestKill(t *testing.T) {
 	}
 	n3.Remote.Kill()
 	eventually(t, "n3 stopped serving", func() bool { return len(n3.kind.Owned()) == 0 && n3.kind.Active() == 0 })
+	if st := n3.c.Stats(); st.LeasesLost < 10 {
+		t.Fatalf("n3 lost %d leases, want its 10", st.LeasesLost)
+	}
 	allOwned(t, nodes[:2]...)
 	for _, id := range onN3 {
 		for _, n := range nodes[:2] {
