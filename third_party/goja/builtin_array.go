@@ -166,6 +166,9 @@ func (r *Runtime) arrayproto_pop(call FunctionCall) Value {
 // Returns true if the object is already in the stack (circular reference detected), false otherwise.
 // If false is returned, the caller must ensure the object is popped from the stack when done.
 func (r *Runtime) pushToStringStack(o *Object) bool {
+	if len(r.toStringStack) >= maxToStringNesting { // troupe patch: see interrupt_points.go
+		panic(r.newError(r.getRangeError(), "Maximum nesting depth exceeded"))
+	}
 	// Check for circular reference in the toString stack
 	for _, obj := range r.toStringStack {
 		if o == obj {
@@ -215,6 +218,7 @@ func (r *Runtime) arrayproto_join(call FunctionCall) Value {
 	}
 
 	for i := 1; i < l; i++ {
+		r.interruptPoint() // troupe patch
 		buf.WriteString(sep)
 		element := o.self.getIdx(valueInt(int64(i)), nil)
 		if element != nil && element != _undefined && element != _null {
@@ -285,6 +289,7 @@ func (r *Runtime) arrayproto_toLocaleString(call FunctionCall) Value {
 	} else {
 		length := toLength(array.self.getStr("length", nil))
 		for i := int64(0); i < length; i++ {
+			r.interruptPoint() // troupe patch
 			if i > 0 {
 				buf.WriteRune(',')
 			}
@@ -312,6 +317,7 @@ func (r *Runtime) arrayproto_concat_append(a *Object, item Value) {
 			panic(r.NewTypeError("Invalid array length"))
 		}
 		for i := int64(0); i < length; i++ {
+			r.interruptPoint() // troupe patch
 			v := obj.self.getIdx(valueInt(i), nil)
 			if v != nil {
 				createDataPropertyOrThrow(a, intToValue(aLength), v)
@@ -364,6 +370,7 @@ func (r *Runtime) arrayproto_slice(call FunctionCall) Value {
 
 	n := int64(0)
 	for start < end {
+		r.interruptPoint() // troupe patch
 		p := o.self.getIdx(valueInt(start), nil)
 		if p != nil {
 			createDataPropertyOrThrow(a, valueInt(n), p)
@@ -406,6 +413,7 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 		length := toLength(o.self.getStr("length", nil))
 		a := make([]Value, 0, length)
 		for i := int64(0); i < length; i++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(i)
 			if o.self.hasPropertyIdx(idx) {
 				a = append(a, nilSafe(o.self.getIdx(idx, nil)))
@@ -419,9 +427,11 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 
 		sort.Stable(&ctx)
 		for i := 0; i < len(a); i++ {
+			r.interruptPoint() // troupe patch
 			o.self.setOwnIdx(valueInt(i), a[i], true)
 		}
 		for i := int64(len(a)); i < length; i++ {
+			r.interruptPoint() // troupe patch
 			o.self.deleteIdx(valueInt(i), true)
 		}
 	}
@@ -453,6 +463,7 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 			setArrayValues(dst, values)
 		} else {
 			for k := int64(0); k < actualDeleteCount; k++ {
+				r.interruptPoint() // troupe patch
 				createDataPropertyOrThrow(a, intToValue(k), src.values[k+actualStart])
 			}
 			a.self.setOwnStr("length", intToValue(actualDeleteCount), true)
@@ -485,6 +496,7 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 		src.objCount = len(values)
 	} else {
 		for k := int64(0); k < actualDeleteCount; k++ {
+			r.interruptPoint() // troupe patch
 			from := valueInt(k + actualStart)
 			if o.self.hasPropertyIdx(from) {
 				createDataPropertyOrThrow(a, valueInt(k), nilSafe(o.self.getIdx(from, nil)))
@@ -493,6 +505,7 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 
 		if itemCount < actualDeleteCount {
 			for k := actualStart; k < length-actualDeleteCount; k++ {
+				r.interruptPoint() // troupe patch
 				from := valueInt(k + actualDeleteCount)
 				to := valueInt(k + itemCount)
 				if o.self.hasPropertyIdx(from) {
@@ -503,10 +516,12 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 			}
 
 			for k := length; k > length-actualDeleteCount+itemCount; k-- {
+				r.interruptPoint() // troupe patch
 				o.self.deleteIdx(valueInt(k-1), true)
 			}
 		} else if itemCount > actualDeleteCount {
 			for k := length - actualDeleteCount; k > actualStart; k-- {
+				r.interruptPoint() // troupe patch
 				from := valueInt(k + actualDeleteCount - 1)
 				to := valueInt(k + itemCount - 1)
 				if o.self.hasPropertyIdx(from) {
@@ -552,6 +567,7 @@ func (r *Runtime) arrayproto_unshift(call FunctionCall) Value {
 			arr.objCount = int(arr.length)
 		} else {
 			for k := length - 1; k >= 0; k-- {
+				r.interruptPoint() // troupe patch
 				from := valueInt(k)
 				to := valueInt(k + argCount)
 				if o.self.hasPropertyIdx(from) {
@@ -616,6 +632,7 @@ func (r *Runtime) arrayproto_indexOf(call FunctionCall) Value {
 	}
 
 	for ; n < length; n++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(n)
 		if o.self.hasPropertyIdx(idx) {
 			if val := o.self.getIdx(idx, nil); val != nil {
@@ -660,6 +677,7 @@ func (r *Runtime) arrayproto_includes(call FunctionCall) Value {
 	}
 
 	for ; n < length; n++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(n)
 		val := nilSafe(o.self.getIdx(idx, nil))
 		if searchElement.SameAs(val) {
@@ -695,6 +713,7 @@ func (r *Runtime) arrayproto_lastIndexOf(call FunctionCall) Value {
 	if arr := r.checkStdArrayObj(o); arr != nil {
 		vals := arr.values
 		for k := fromIndex; k >= 0; k-- {
+			r.interruptPoint() // troupe patch
 			if v := vals[k]; v != nil && searchElement.StrictEquals(v) {
 				return intToValue(k)
 			}
@@ -703,6 +722,7 @@ func (r *Runtime) arrayproto_lastIndexOf(call FunctionCall) Value {
 	}
 
 	for k := fromIndex; k >= 0; k-- {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		if o.self.hasPropertyIdx(idx) {
 			if val := o.self.getIdx(idx, nil); val != nil {
@@ -725,6 +745,7 @@ func (r *Runtime) arrayproto_every(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < length; k++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -746,6 +767,7 @@ func (r *Runtime) arrayproto_some(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < length; k++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -767,6 +789,7 @@ func (r *Runtime) arrayproto_forEach(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < length; k++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -790,6 +813,7 @@ func (r *Runtime) arrayproto_map(call FunctionCall) Value {
 		if arr, ok := a.self.(*arrayObject); ok {
 			values := make([]Value, length)
 			for k := int64(0); k < length; k++ {
+				r.interruptPoint() // troupe patch
 				idx := valueInt(k)
 				if val := o.self.getIdx(idx, nil); val != nil {
 					fc.Arguments[0] = val
@@ -802,6 +826,7 @@ func (r *Runtime) arrayproto_map(call FunctionCall) Value {
 		}
 	}
 	for k := int64(0); k < length; k++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -826,6 +851,7 @@ func (r *Runtime) arrayproto_filter(call FunctionCall) Value {
 			if arr := r.checkStdArrayObj(a); arr != nil {
 				var values []Value
 				for k := int64(0); k < length; k++ {
+					r.interruptPoint() // troupe patch
 					idx := valueInt(k)
 					if val := o.self.getIdx(idx, nil); val != nil {
 						fc.Arguments[0] = val
@@ -842,6 +868,7 @@ func (r *Runtime) arrayproto_filter(call FunctionCall) Value {
 
 		to := int64(0)
 		for k := int64(0); k < length; k++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(k)
 			if val := o.self.getIdx(idx, nil); val != nil {
 				fc.Arguments[0] = val
@@ -875,6 +902,7 @@ func (r *Runtime) arrayproto_reduce(call FunctionCall) Value {
 			fc.Arguments[0] = call.Argument(1)
 		} else {
 			for ; k < length; k++ {
+				r.interruptPoint() // troupe patch
 				idx := valueInt(k)
 				if val := o.self.getIdx(idx, nil); val != nil {
 					fc.Arguments[0] = val
@@ -889,6 +917,7 @@ func (r *Runtime) arrayproto_reduce(call FunctionCall) Value {
 		}
 
 		for ; k < length; k++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(k)
 			if val := o.self.getIdx(idx, nil); val != nil {
 				fc.Arguments[1] = val
@@ -919,6 +948,7 @@ func (r *Runtime) arrayproto_reduceRight(call FunctionCall) Value {
 			fc.Arguments[0] = call.Argument(1)
 		} else {
 			for ; k >= 0; k-- {
+				r.interruptPoint() // troupe patch
 				idx := valueInt(k)
 				if val := o.self.getIdx(idx, nil); val != nil {
 					fc.Arguments[0] = val
@@ -933,6 +963,7 @@ func (r *Runtime) arrayproto_reduceRight(call FunctionCall) Value {
 		}
 
 		for ; k >= 0; k-- {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(k)
 			if val := o.self.getIdx(idx, nil); val != nil {
 				fc.Arguments[1] = val
@@ -975,6 +1006,7 @@ func (r *Runtime) arrayproto_reverse_generic(o *Object, start int64) {
 	l := toLength(o.self.getStr("length", nil))
 	middle := l / 2
 	for lower := start; lower != middle; lower++ {
+		r.interruptPoint() // troupe patch
 		arrayproto_reverse_generic_step(o, lower, l-lower-1)
 	}
 }
@@ -985,6 +1017,7 @@ func (r *Runtime) arrayproto_reverse(call FunctionCall) Value {
 		l := len(a.values)
 		middle := l / 2
 		for lower := 0; lower != middle; lower++ {
+			r.interruptPoint() // troupe patch
 			upper := l - lower - 1
 			a.values[lower], a.values[upper] = a.values[upper], a.values[lower]
 		}
@@ -1018,6 +1051,7 @@ func (r *Runtime) arrayproto_shift(call FunctionCall) Value {
 	}
 	first := o.self.getIdx(valueInt(0), nil)
 	for i := int64(1); i < length; i++ {
+		r.interruptPoint() // troupe patch
 		idxFrom := valueInt(i)
 		idxTo := valueInt(i - 1)
 		if o.self.hasPropertyIdx(idxFrom) {
@@ -1069,6 +1103,7 @@ func (r *Runtime) arrayproto_copyWithin(call FunctionCall) Value {
 		dir = 1
 	}
 	for count > 0 {
+		r.interruptPoint() // troupe patch
 		if o.self.hasPropertyIdx(valueInt(from)) {
 			o.self.setOwnIdx(valueInt(to), nilSafe(o.self.getIdx(valueInt(from), nil)), true)
 		} else {
@@ -1100,10 +1135,12 @@ func (r *Runtime) arrayproto_fill(call FunctionCall) Value {
 	value := call.Argument(0)
 	if arr := r.checkStdArrayObj(o); arr != nil {
 		for ; k < final; k++ {
+			r.interruptPoint() // troupe patch
 			arr.values[k] = value
 		}
 	} else {
 		for ; k < final; k++ {
+			r.interruptPoint() // troupe patch
 			o.self.setOwnIdx(valueInt(k), value, true)
 		}
 	}
@@ -1119,6 +1156,7 @@ func (r *Runtime) arrayproto_find(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < l; k++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1139,6 +1177,7 @@ func (r *Runtime) arrayproto_findIndex(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < l; k++ {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1159,6 +1198,7 @@ func (r *Runtime) arrayproto_findLast(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(l - 1); k >= 0; k-- {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1179,6 +1219,7 @@ func (r *Runtime) arrayproto_findLastIndex(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(l - 1); k >= 0; k-- {
+		r.interruptPoint() // troupe patch
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1205,6 +1246,7 @@ func (r *Runtime) arrayproto_flat(call FunctionCall) Value {
 func (r *Runtime) flattenIntoArray(target, source *Object, sourceLen, start, depth int64, mapperFunction func(FunctionCall) Value, thisArg Value) int64 {
 	targetIndex, sourceIndex := start, int64(0)
 	for sourceIndex < sourceLen {
+		r.interruptPoint() // troupe patch
 		p := intToValue(sourceIndex)
 		if source.hasProperty(p.toString()) {
 			element := nilSafe(source.get(p, source))
@@ -1268,6 +1310,7 @@ func (r *Runtime) arrayproto_with(call FunctionCall) Value {
 	if src := r.checkStdArrayObj(o); src != nil {
 		a := make([]Value, 0, length)
 		for k := int64(0); k < length; k++ {
+			r.interruptPoint() // troupe patch
 			pk := valueInt(k)
 			var fromValue Value
 			if k == actualIndex {
@@ -1281,6 +1324,7 @@ func (r *Runtime) arrayproto_with(call FunctionCall) Value {
 	} else {
 		a := r.newArrayLength(length)
 		for k := int64(0); k < length; k++ {
+			r.interruptPoint() // troupe patch
 			pk := valueInt(k)
 			var fromValue Value
 			if k == actualIndex {
@@ -1301,6 +1345,7 @@ func (r *Runtime) arrayproto_toReversed(call FunctionCall) Value {
 	if src := r.checkStdArrayObj(o); src != nil {
 		a := make([]Value, 0, length)
 		for k := int64(0); k < length; k++ {
+			r.interruptPoint() // troupe patch
 			from := valueInt(length - k - 1)
 			fromValue := src.values[from]
 			a = append(a, fromValue)
@@ -1309,6 +1354,7 @@ func (r *Runtime) arrayproto_toReversed(call FunctionCall) Value {
 	} else {
 		a := r.newArrayLength(length)
 		for k := int64(0); k < length; k++ {
+			r.interruptPoint() // troupe patch
 			pk := valueInt(k)
 			from := valueInt(length - k - 1)
 			fromValue := o.self.getIdx(from, nil)
@@ -1343,6 +1389,7 @@ func (r *Runtime) arrayproto_toSorted(call FunctionCall) Value {
 	} else {
 		a = make([]Value, 0, length)
 		for i := int64(0); i < length; i++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(i)
 			a = append(a, nilSafe(o.self.getIdx(idx, nil)))
 		}
@@ -1394,6 +1441,7 @@ func (r *Runtime) arrayproto_toSpliced(call FunctionCall) Value {
 		rl := actualStart + actualSkipCount
 
 		for i < actualStart {
+			r.interruptPoint() // troupe patch
 			pi := valueInt(i)
 			iValue := nilSafe(o.self.getIdx(pi, nil))
 			createDataPropertyOrThrow(a, pi, iValue)
@@ -1408,6 +1456,7 @@ func (r *Runtime) arrayproto_toSpliced(call FunctionCall) Value {
 		}
 
 		for i < newLength {
+			r.interruptPoint() // troupe patch
 			pi := valueInt(i)
 			from := valueInt(rl)
 			fromValue := nilSafe(o.self.getIdx(from, nil))
@@ -1533,6 +1582,7 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 			if a := r.checkStdArrayObjWithProto(arr); a != nil {
 				values := make([]Value, l)
 				for k := int64(0); k < l; k++ {
+					r.interruptPoint() // troupe patch
 					values[k] = nilSafe(arrayLike.self.getIdx(valueInt(k), nil))
 				}
 				setArrayValues(a, values)
@@ -1540,6 +1590,7 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 			}
 		}
 		for k := int64(0); k < l; k++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(k)
 			item := arrayLike.self.getIdx(idx, nil)
 			if mapFn != nil {

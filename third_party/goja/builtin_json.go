@@ -82,6 +82,7 @@ func (r *Runtime) builtinJSON_decodeValue(d *json.Decoder) (Value, error) {
 func (r *Runtime) builtinJSON_decodeObject(d *json.Decoder) (*Object, error) {
 	object := r.NewObject()
 	for {
+		r.interruptPoint() // troupe patch
 		key, end, err := r.builtinJSON_decodeObjectKey(d)
 		if err != nil {
 			return nil, err
@@ -119,6 +120,7 @@ func (r *Runtime) builtinJSON_decodeObjectKey(d *json.Decoder) (string, bool, er
 func (r *Runtime) builtinJSON_decodeArray(d *json.Decoder) (*Object, error) {
 	var arrayValue []Value
 	for {
+		r.interruptPoint() // troupe patch
 		tok, err := d.Token()
 		if err != nil {
 			return nil, err
@@ -144,6 +146,7 @@ func (r *Runtime) builtinJSON_reviveWalk(reviver func(FunctionCall) Value, holde
 		if isArray(object) {
 			length := toLength(object.self.getStr("length", nil))
 			for index := int64(0); index < length; index++ {
+				r.interruptPoint() // troupe patch
 				name := asciiString(strconv.FormatInt(index, 10))
 				value := r.builtinJSON_reviveWalk(reviver, object, name)
 				if value == _undefined {

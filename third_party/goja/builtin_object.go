@@ -83,6 +83,7 @@ func (r *Runtime) object_getOwnPropertyDescriptors(call FunctionCall) Value {
 	o := call.Argument(0).ToObject(r)
 	result := r.newBaseObject(r.global.ObjectPrototype, classObject).val
 	for item, next := o.self.iterateKeys()(); next != nil; item, next = next() {
+		r.interruptPoint() // troupe patch
 		var prop Value
 		if item.value == nil {
 			prop = o.getOwnProp(item.name)
@@ -211,6 +212,7 @@ func (r *Runtime) _defineProperties(o *Object, p Value) {
 	props := p.ToObject(r)
 	var list []propItem
 	for item, next := iterateEnumerableProperties(props)(); next != nil; item, next = next() {
+		r.interruptPoint() // troupe patch
 		list = append(list, propItem{
 			name: item.name,
 			prop: r.toPropertyDescriptor(item.value),
@@ -266,6 +268,7 @@ func (r *Runtime) object_seal(call FunctionCall) Value {
 		}
 
 		for item, next := obj.self.iterateKeys()(); next != nil; item, next = next() {
+			r.interruptPoint() // troupe patch
 			if prop, ok := item.value.(*valueProperty); ok {
 				prop.configurable = false
 			} else {
@@ -284,6 +287,7 @@ func (r *Runtime) object_freeze(call FunctionCall) Value {
 		obj.self.preventExtensions(true)
 
 		for item, next := obj.self.iterateKeys()(); next != nil; item, next = next() {
+			r.interruptPoint() // troupe patch
 			if prop, ok := item.value.(*valueProperty); ok {
 				prop.configurable = false
 				if !prop.accessor {
@@ -323,6 +327,7 @@ func (r *Runtime) object_isSealed(call FunctionCall) Value {
 			return valueFalse
 		}
 		for item, next := obj.self.iterateKeys()(); next != nil; item, next = next() {
+			r.interruptPoint() // troupe patch
 			var prop Value
 			if item.value == nil {
 				prop = obj.getOwnProp(item.name)
@@ -350,6 +355,7 @@ func (r *Runtime) object_isFrozen(call FunctionCall) Value {
 			return valueFalse
 		}
 		for item, next := obj.self.iterateKeys()(); next != nil; item, next = next() {
+			r.interruptPoint() // troupe patch
 			var prop Value
 			if item.value == nil {
 				prop = obj.getOwnProp(item.name)
@@ -396,6 +402,7 @@ func (r *Runtime) object_entries(call FunctionCall) Value {
 	var values []Value
 
 	for item, next := iterateEnumerableStringProperties(obj)(); next != nil; item, next = next() {
+		r.interruptPoint() // troupe patch
 		values = append(values, r.newArrayValues([]Value{item.name, item.value}))
 	}
 
@@ -408,6 +415,7 @@ func (r *Runtime) object_values(call FunctionCall) Value {
 	var values []Value
 
 	for item, next := iterateEnumerableStringProperties(obj)(); next != nil; item, next = next() {
+		r.interruptPoint() // troupe patch
 		values = append(values, item.value)
 	}
 
@@ -428,6 +436,7 @@ func (r *Runtime) objectproto_isPrototypeOf(call FunctionCall) Value {
 	if v, ok := call.Argument(0).(*Object); ok {
 		o := call.This.ToObject(r)
 		for {
+			r.interruptPoint() // troupe patch
 			v = v.self.proto()
 			if v == nil {
 				break
@@ -527,6 +536,7 @@ func (r *Runtime) object_assign(call FunctionCall) Value {
 			if arg != _undefined && arg != _null {
 				source := arg.ToObject(r)
 				for item, next := iterateEnumerableProperties(source)(); next != nil; item, next = next() {
+					r.interruptPoint() // troupe patch
 					to.setOwn(item.name, item.value, true)
 				}
 			}

@@ -709,6 +709,7 @@ func (r *Runtime) getGlobalRegexpMatches(rxObj *Object, s String, fullUnicode bo
 	}
 	var a []Value
 	for {
+		r.interruptPoint() // troupe patch
 		res := r.regExpExec(execFn, rxObj, s)
 		if res == _null {
 			break
@@ -935,6 +936,7 @@ func (r *Runtime) regexpproto_stdSplitterGeneric(splitter *Object, s String, lim
 
 	q := p
 	for q < size {
+		r.interruptPoint() // troupe patch
 		splitter.self.setOwnStr("lastIndex", intToValue(int64(q)), true)
 		z := r.regExpExec(execFn, splitter, s)
 		if z == _null {
@@ -956,6 +958,7 @@ func (r *Runtime) regexpproto_stdSplitterGeneric(splitter *Object, s String, lim
 				}
 				numberOfCaptures := max(toLength(z.self.getStr("length", nil))-1, 0)
 				for i := int64(1); i <= numberOfCaptures; i++ {
+					r.interruptPoint() // troupe patch
 					a = append(a, nilSafe(z.self.getIdx(valueInt(i), nil)))
 					if int64(len(a)) == lim {
 						return r.newArrayValues(a)
@@ -1075,6 +1078,7 @@ func (r *Runtime) regexpproto_stdSplitter(call FunctionCall) Value {
 
 		captureCount := len(result.indexes) / 2
 		for index := 1; index < captureCount; index++ {
+			r.interruptPoint() // troupe patch
 			offset := index * 2
 			var value Value
 			if result.indexes[offset] != -1 {
@@ -1133,6 +1137,7 @@ func (r *Runtime) regexpproto_stdReplacerGeneric(rxObj *Object, s, replaceStr St
 		}
 		captures = append(captures, matched)
 		for n := int64(1); n <= nCaptures; n++ {
+			r.interruptPoint() // troupe patch
 			capN := nilSafe(obj.self.getIdx(valueInt(n), nil))
 			if capN != _undefined {
 				capN = capN.ToString()

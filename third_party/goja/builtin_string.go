@@ -114,6 +114,7 @@ func (r *Runtime) string_fromcharcode(call FunctionCall) Value {
 			bb[0] = unistring.BOM
 			bb1 := bb[1:]
 			for j := 0; j < i; j++ {
+				r.interruptPoint() // troupe patch
 				bb1[j] = uint16(b[j])
 			}
 			bb1[i] = chr
@@ -158,6 +159,7 @@ func (r *Runtime) string_raw(call FunctionCall) Value {
 	nextIndex := int64(0)
 	numberOfSubstitutions := int64(len(call.Arguments) - 1)
 	for {
+		r.interruptPoint() // troupe patch
 		nextSeg := nilSafe(raw.self.getIdx(valueInt(nextIndex), nil)).toString()
 		stringElements.WriteString(nextSeg)
 		if nextIndex+1 == literalSegments {
@@ -267,6 +269,7 @@ func (r *Runtime) stringproto_concat(call FunctionCall) Value {
 			switch s := s.(type) {
 			case asciiString:
 				for i := 0; i < len(s); i++ {
+					r.interruptPoint() // troupe patch
 					buf[pos] = uint16(s[i])
 					pos++
 				}
@@ -301,6 +304,7 @@ func (r *Runtime) stringproto_endsWith(call FunctionCall) Value {
 		return valueFalse
 	}
 	for i := 0; i < searchLength; i++ {
+		r.interruptPoint() // troupe patch
 		if s.CharAt(start+i) != searchStr.CharAt(i) {
 			return valueFalse
 		}
@@ -510,6 +514,7 @@ func (r *Runtime) _stringPad(call FunctionCall, start bool) Value {
 			sb.WriteString(string(strAscii))
 		}
 		for remaining >= fl {
+			r.interruptPoint() // troupe patch
 			sb.WriteString(string(fillerAscii))
 			remaining -= fl
 		}
@@ -528,6 +533,7 @@ func (r *Runtime) _stringPad(call FunctionCall, start bool) Value {
 	}
 	fl := filler.Length()
 	for remaining >= fl {
+		r.interruptPoint() // troupe patch
 		sb.writeString(filler)
 		remaining -= fl
 	}
@@ -569,6 +575,7 @@ func (r *Runtime) stringproto_repeat(call FunctionCall) Value {
 		var sb strings.Builder
 		sb.Grow(len(a) * num)
 		for i := 0; i < num; i++ {
+			r.interruptPoint() // troupe patch
 			sb.WriteString(string(a))
 		}
 		return asciiString(sb.String())
@@ -577,6 +584,7 @@ func (r *Runtime) stringproto_repeat(call FunctionCall) Value {
 	var sb unicodeStringBuilder
 	sb.Grow(u.Length() * num)
 	for i := 0; i < num; i++ {
+		r.interruptPoint() // troupe patch
 		sb.writeUnicodeString(u)
 	}
 	return sb.String()
@@ -612,6 +620,7 @@ func (r *Runtime) stringReplace(s String, found []regexpResult, newstring String
 			matchCount := len(item.indexes) / 2
 			argumentList := make([]Value, matchCount+2, matchCount+3)
 			for index := 0; index < matchCount; index++ {
+				r.interruptPoint() // troupe patch
 				offset := 2 * index
 				if item.indexes[offset] != -1 {
 					if u == nil {
@@ -732,6 +741,7 @@ func (r *Runtime) stringproto_replaceAll(call FunctionCall) Value {
 
 	pos := s.index(searchStr, 0)
 	for pos != -1 {
+		r.interruptPoint() // troupe patch
 		found = append(found, regexpResult{indexes: []int{pos, pos + searchLength}})
 		pos = s.index(searchStr, pos+advanceBy)
 	}
@@ -883,6 +893,7 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 				limit = min(math.MaxInt, math.MaxUint32)
 			}
 			for ; limit > 0; limit-- {
+				r.interruptPoint() // troupe patch
 				var sb strings.Builder
 				for i := range idx {
 					if su[i] >= utf8.RuneSelf {
@@ -913,6 +924,7 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 				su = su[:limit]
 			}
 			for len(su) > 0 {
+				r.interruptPoint() // troupe patch
 				c := su[0]
 				if c >= utf8.RuneSelf {
 					chunk := unicodeString{unistring.BOM, c}
@@ -947,6 +959,7 @@ func (r *Runtime) stringproto_startsWith(call FunctionCall) Value {
 		return valueFalse
 	}
 	for i := 0; i < searchLength; i++ {
+		r.interruptPoint() // troupe patch
 		if s.CharAt(start+i) != searchStr.CharAt(i) {
 			return valueFalse
 		}

@@ -497,6 +497,7 @@ func (r *Runtime) typedArrayProto_every(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := 0; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -528,6 +529,7 @@ func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 		value := ta.typedArray.toRaw(call.Argument(0))
 		ta.viewedArrayBuf.ensureNotDetached(true)
 		for ; k < final; k++ {
+			r.interruptPoint() // troupe patch
 			ta.typedArray.setRaw(ta.offset+k, value)
 		}
 		return call.This
@@ -548,6 +550,7 @@ func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 		captured := 0
 		rawVal := make([]byte, ta.elemSize)
 		for k := 0; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 				i := (ta.offset + k) * ta.elemSize
@@ -574,6 +577,7 @@ func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 			ret := r.typedArrayCreate(c, intToValue(int64(captured)))
 			keptTa := kept.self.(*typedArrayObject)
 			for i := 0; i < captured; i++ {
+				r.interruptPoint() // troupe patch
 				ret.typedArray.set(ret.offset+i, keptTa.typedArray.get(keptTa.offset+i))
 			}
 			return ret.val
@@ -591,6 +595,7 @@ func (r *Runtime) typedArrayProto_find(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := 0; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -615,6 +620,7 @@ func (r *Runtime) typedArrayProto_findIndex(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := 0; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -639,6 +645,7 @@ func (r *Runtime) typedArrayProto_findLast(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := ta.length - 1; k >= 0; k-- {
+			r.interruptPoint() // troupe patch
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -663,6 +670,7 @@ func (r *Runtime) typedArrayProto_findLastIndex(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := ta.length - 1; k >= 0; k-- {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -687,6 +695,7 @@ func (r *Runtime) typedArrayProto_forEach(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := 0; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -731,6 +740,7 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 		if ta.typedArray.typeMatch(searchElement) {
 			se := ta.typedArray.toRaw(searchElement)
 			for k := startIdx; k < ta.length; k++ {
+				r.interruptPoint() // troupe patch
 				if ta.typedArray.getRaw(ta.offset+k) == se {
 					return valueTrue
 				}
@@ -785,6 +795,7 @@ func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 			if !IsNaN(searchElement) && ta.typedArray.typeMatch(searchElement) {
 				se := ta.typedArray.toRaw(searchElement)
 				for k := toIntStrict(n); k < ta.length; k++ {
+					r.interruptPoint() // troupe patch
 					if ta.typedArray.getRaw(ta.offset+k) == se {
 						return intToValue(int64(k))
 					}
@@ -822,6 +833,7 @@ func (r *Runtime) typedArrayProto_join(call FunctionCall) Value {
 		}
 
 		for i := 1; i < l; i++ {
+			r.interruptPoint() // troupe patch
 			buf.WriteString(sep)
 			if ta.isValidIntegerIndex(i) {
 				element := ta.typedArray.get(ta.offset + i)
@@ -876,6 +888,7 @@ func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 			if !IsNaN(searchElement) && ta.typedArray.typeMatch(searchElement) {
 				se := ta.typedArray.toRaw(searchElement)
 				for k := toIntStrict(fromIndex); k >= 0; k-- {
+					r.interruptPoint() // troupe patch
 					if ta.typedArray.getRaw(ta.offset+k) == se {
 						return intToValue(int64(k))
 					}
@@ -898,6 +911,7 @@ func (r *Runtime) typedArrayProto_map(call FunctionCall) Value {
 		}
 		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(ta.length))})
 		for i := 0; i < ta.length; i++ {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(i) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + i)
 			} else {
@@ -932,6 +946,7 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 			panic(r.NewTypeError("Reduce of empty array with no initial value"))
 		}
 		for ; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[1] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -967,6 +982,7 @@ func (r *Runtime) typedArrayProto_reduceRight(call FunctionCall) Value {
 			panic(r.NewTypeError("Reduce of empty array with no initial value"))
 		}
 		for ; k >= 0; k-- {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[1] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -987,6 +1003,7 @@ func (r *Runtime) typedArrayProto_reverse(call FunctionCall) Value {
 		l := ta.length
 		middle := l / 2
 		for lower := 0; lower != middle; lower++ {
+			r.interruptPoint() // troupe patch
 			upper := l - lower - 1
 			ta.typedArray.swap(ta.offset+lower, ta.offset+upper)
 		}
@@ -1024,10 +1041,12 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 				if ta.elemSize == src.elemSize {
 					if curDst <= curSrc || curDst >= endSrc {
 						for i := 0; i < srcLen; i++ {
+							r.interruptPoint() // troupe patch
 							ta.typedArray.set(dstOffset+i, src.typedArray.get(srcOffset+i))
 						}
 					} else {
 						for i := srcLen - 1; i >= 0; i-- {
+							r.interruptPoint() // troupe patch
 							ta.typedArray.set(dstOffset+i, src.typedArray.get(srcOffset+i))
 						}
 					}
@@ -1040,16 +1059,20 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 					}
 					if ta.elemSize < src.elemSize {
 						for i := x; i < srcLen; i++ {
+							r.interruptPoint() // troupe patch
 							ta.typedArray.set(dstOffset+i, src.typedArray.get(srcOffset+i))
 						}
 						for i := x - 1; i >= 0; i-- {
+							r.interruptPoint() // troupe patch
 							ta.typedArray.set(dstOffset+i, src.typedArray.get(srcOffset+i))
 						}
 					} else {
 						for i := 0; i < x; i++ {
+							r.interruptPoint() // troupe patch
 							ta.typedArray.set(dstOffset+i, src.typedArray.get(srcOffset+i))
 						}
 						for i := srcLen - 1; i >= x; i-- {
+							r.interruptPoint() // troupe patch
 							ta.typedArray.set(dstOffset+i, src.typedArray.get(srcOffset+i))
 						}
 					}
@@ -1062,6 +1085,7 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 				panic(r.newError(r.getRangeError(), "Source is too large"))
 			}
 			for i := 0; i < srcLen; i++ {
+				r.interruptPoint() // troupe patch
 				val := nilSafe(srcObj.self.getIdx(valueInt(i), nil))
 				if ta.isValidIntegerIndex(targetOffset + i) {
 					ta.typedArray.set(ta.offset+targetOffset+i, val)
@@ -1106,12 +1130,14 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 				} else {
 					// Slices overlap forward, cannot just use copy() here because it's too smart
 					for i := 0; i < byteCount; i++ {
+						r.interruptPoint() // troupe patch
 						dstBuf[i] = srcBuf[i]
 					}
 				}
 			}
 		} else {
 			for i := 0; i < count; i++ {
+				r.interruptPoint() // troupe patch
 				ta.viewedArrayBuf.ensureNotDetached(true)
 				dst.typedArray.set(dst.offset+i, ta.typedArray.get(ta.offset+start+i))
 			}
@@ -1130,6 +1156,7 @@ func (r *Runtime) typedArrayProto_some(call FunctionCall) Value {
 			Arguments: []Value{nil, nil, call.This},
 		}
 		for k := 0; k < ta.length; k++ {
+			r.interruptPoint() // troupe patch
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -1190,6 +1217,7 @@ func (r *Runtime) typedArrayProto_toLocaleString(call FunctionCall) Value {
 		length := ta.length
 		var buf StringBuilder
 		for i := 0; i < length; i++ {
+			r.interruptPoint() // troupe patch
 			ta.viewedArrayBuf.ensureNotDetached(true)
 			if i > 0 {
 				buf.WriteRune(',')
@@ -1267,6 +1295,7 @@ func (r *Runtime) typedArrayProto_toReversed(call FunctionCall) Value {
 	a := r.typedArrayCreate(ta.defaultCtor, intToValue(int64(length)))
 
 	for k := 0; k < length; k++ {
+		r.interruptPoint() // troupe patch
 		from := length - k - 1
 		fromValue := ta.typedArray.get(ta.offset + from)
 		a.typedArray.set(k, fromValue)
@@ -1346,6 +1375,7 @@ func (r *Runtime) typedArray_from(call FunctionCall) Value {
 	ta := r.typedArrayCreate(c, intToValue(int64(length)))
 	if mapFc == nil {
 		for i := 0; i < length; i++ {
+			r.interruptPoint() // troupe patch
 			ta.typedArray.set(i, nilSafe(source.self.getIdx(valueInt(i), nil)))
 		}
 	} else {
@@ -1354,6 +1384,7 @@ func (r *Runtime) typedArray_from(call FunctionCall) Value {
 			Arguments: []Value{nil, nil},
 		}
 		for i := 0; i < length; i++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(i)
 			fc.Arguments[0], fc.Arguments[1] = source.self.getIdx(idx, nil), idx
 			ta.typedArray.set(i, mapFc(fc))
@@ -1432,6 +1463,7 @@ func (r *Runtime) typedArrayFrom(ctor, items *Object, mapFn, thisValue Value, ta
 	ta := r.allocateTypedArray(ctor, length, taCtor, proto)
 	if mapFc == nil {
 		for i := 0; i < length; i++ {
+			r.interruptPoint() // troupe patch
 			ta.typedArray.set(i, nilSafe(items.self.getIdx(valueInt(i), nil)))
 		}
 	} else {
@@ -1440,6 +1472,7 @@ func (r *Runtime) typedArrayFrom(ctor, items *Object, mapFn, thisValue Value, ta
 			Arguments: []Value{nil, nil},
 		}
 		for i := 0; i < length; i++ {
+			r.interruptPoint() // troupe patch
 			idx := valueInt(i)
 			fc.Arguments[0], fc.Arguments[1] = items.self.getIdx(idx, nil), idx
 			ta.typedArray.set(i, mapFc(fc))
@@ -1504,6 +1537,7 @@ func (r *Runtime) _newTypedArrayFromTypedArray(src *typedArrayObject, newTarget 
 	}
 	dst.length = l
 	for i := 0; i < l; i++ {
+		r.interruptPoint() // troupe patch
 		dst.typedArray.set(i, src.typedArray.get(src.offset+i))
 	}
 	return dst.val
