@@ -3,7 +3,10 @@ package jsactor_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -124,4 +127,45 @@ func TestAsyncFuncCancelledWithInstance(t *testing.T) {
 		t.Fatalf("inc = %v, want 1", v)
 	}
 	r.quiet(ref)
+}
+
+// A require that fails for any reason — a module that does not compile, a
+// name the file system refuses (a NUL, an over-long name), a symlink out
+// of an os.Root — is an error the script can catch; uncaught, it answers
+// the ask and reaches the error handler, as any throw of a handler does
+// (it used to be a Go panic that restarted the actor).
+func TestRequireFailuresCatchable(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(outside, "secret.js"), []byte(`module.exports = "escaped"`), 0o600))
+	must(os.WriteFile(filepath.Join(dir, "syntax.js"), []byte(`module.exports = (`), 0o600))
+	must(os.WriteFile(filepath.Join(dir, "deep.js"), []byte(strings.Repeat("[", 1e5)), 0o600))
+	must(os.Symlink(filepath.Join(outside, "secret.js"), filepath.Join(dir, "link.js")))
+	root, err := os.OpenRoot(dir)
+	must(err)
+	t.Cleanup(func() { _ = root.Close() })
+	r := newRig(t)
+	ref := r.spawn("main", `module.exports = {
+		try(name) { try { return require(name) } catch (e) { return e.name } },
+		uncaught(name) { return require(name) },
+		ping() { return "alive" },
+	};`, jsactor.WithFS(root.FS()))
+	for _, name := range []string{"./syntax", "./deep", "./link", "./a\x00b", "./" + strings.Repeat("x", 5000)} {
+		if got := r.call(ref, "try", name); got != "GoError" {
+			t.Errorf("require(%.20q): %v, want a caught GoError", name, got)
+		}
+	}
+	_, err = jsactor.Ask[any](r.ctx(), r.sys, ref, "uncaught", "./syntax")
+	if !errors.Is(err, jsactor.ErrModule) {
+		t.Fatalf("uncaught require of a module that does not compile: %v, want ErrModule", err)
+	}
+	r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "syntax") })
+	if got := r.call(ref, "ping"); got != "alive" {
+		t.Fatalf("after the failures: %v", got)
+	}
 }

@@ -203,7 +203,12 @@ func WithArgs(args ...any) Option {
 // once per actor instance: its module.exports is cached, a cycle gets
 // the exports filled in so far, as in Node. A module file sees exports,
 // module, require, __filename and __dirname (paths in fsys, from "/").
-// Nothing outside fsys can be reached: paths are confined to it.
+// Paths are confined to fsys, but what fsys opens is its own business:
+// os.DirFS follows symbolic links out of its directory, so for a
+// directory on disk pass an os.Root's file system instead
+// (root, err := os.OpenRoot(dir); ... WithFS(root.FS())), which refuses
+// them. A require that fails (a file that does not compile or cannot be
+// opened) throws an error wrapping ErrModule, which the script can catch.
 func WithFS(fsys fs.FS) Option {
 	return func(c *config) error {
 		if fsys == nil {

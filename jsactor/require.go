@@ -74,7 +74,10 @@ func isPathName(name string) bool {
 // runs, so a cycle gets the exports the module had filled in so far; a
 // module whose top level throws is dropped from the cache.
 func (in *instance) loadFile(dir, name string) goja.Value {
-	p, prog := in.cfg.resolveFile(dir, name)
+	p, prog, err := in.cfg.resolveFile(dir, name)
+	if err != nil { // a file that does not compile or cannot be read: a catchable error
+		panic(in.rt.NewGoError(fmt.Errorf("%w: %q (from %q): %w", ErrModule, name, dir, err)))
+	}
 	if prog == nil {
 		panic(in.rt.NewGoError(fmt.Errorf("%w: %q (from %q)", ErrModule, name, dir)))
 	}
@@ -114,8 +117,9 @@ type fileCache struct {
 // resolveFile finds name relative to dir in the granted fs.FS (trying
 // name, name.js and name/index.js, as Node does) and returns its clean
 // path and compiled program, or nil when there is no such file. A file
-// that does not compile throws its syntax error.
-func (cfg *config) resolveFile(dir, name string) (string, *goja.Program) {
+// that does not compile, or a lookup that fails otherwise (a name the
+// fs.FS refuses, a symlink out of an os.Root), is an error.
+func (cfg *config) resolveFile(dir, name string) (string, *goja.Program, error) {
 	base := path.Join(dir, name)
 	if strings.HasPrefix(name, "/") {
 		base = path.Clean(strings.TrimPrefix(name, "/"))
@@ -125,12 +129,12 @@ func (cfg *config) resolveFile(dir, name string) (string, *goja.Program) {
 			continue
 		}
 		if prog, err := cfg.fileCache.compile(cfg.files, p); err == nil {
-			return p, prog
+			return p, prog, nil
 		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errIsDir) {
-			panic(err)
+			return "", nil, err
 		}
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 var errIsDir = errors.New("a directory")
