@@ -22,8 +22,8 @@ var actorScenarios = []Scenario{
 	},
 	{
 		Name: "pingpong_typed",
-		Definition: "as pingpong, through the refs troupegen generates (examples/pingpong's Player): each handler tells the other a Ball " +
-			"(a two-word value, a fresh message per hit) with its typed ref; 1M round trips, started by one typed ask from outside whose reply ends the timed region; per round trip. " +
+		Definition: "pingpong written with the ref troupegen generates (internal/typedpong): each handler tells the other a Ball " +
+			"(a two-word value, a fresh message per hit) through its typed ref; 1M round trips, the first tell from outside inside the timed region; per round trip. " +
 			"Baseline: troupe's own pingpong (untyped tells of one preallocated pointer) in the same run. troupe only",
 		Per:    "round trip",
 		Params: systems.Params{N: million},
