@@ -17,7 +17,7 @@ import (
 // Generate returns one file per actor; here, the typed ref's methods of
 // the Counter in testdata/counter/input.
 func ExampleGenerate() {
-	files, err := gen.Generate("testdata/counter/input")
+	files, _, err := gen.Generate("testdata/counter/input")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -41,7 +41,7 @@ func ExampleGenerate() {
 // runtime message: Receive dispatches it, and the typed ref has no method
 // for it, as nobody else should send it.
 func ExampleGenerate_runtimeMessages() {
-	files, err := gen.Generate("testdata/signals/input")
+	files, _, err := gen.Generate("testdata/signals/input")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -78,7 +78,7 @@ func ExampleGenerate_runtimeMessages() {
 // handlers: the generated ref tells (methods without a context.Context) and
 // asks (with one, blocking or Async) them, and implements the interface.
 func ExampleGenerate_javaScript() {
-	files, err := gen.Generate("testdata/js_shop/input")
+	files, _, err := gen.Generate("testdata/js_shop/input")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -116,7 +116,7 @@ func printFuncs(src []byte, recv string) {
 }
 
 func ExampleProblems() {
-	_, err := gen.Generate("testdata/bad_signals/input")
+	_, _, err := gen.Generate("testdata/bad_signals/input")
 	var probs gen.Problems
 	if errors.As(err, &probs) {
 		fmt.Println(probs[0])
@@ -139,7 +139,7 @@ func ExampleWrite() {
 	if err := os.WriteFile(filepath.Join(dir, "gone_actor.gen.go"), []byte(stale), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	files, err := gen.Generate("testdata/counter/input")
+	files, _, err := gen.Generate("testdata/counter/input")
 	if err != nil {
 		log.Fatal(err)
 	}

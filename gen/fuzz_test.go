@@ -42,7 +42,7 @@ func FuzzGenerate(f *testing.F) {
 		if in.pkg == nil {
 			return
 		}
-		files, _, err := generate(in, false)
+		files, warns, _, err := generate(in, false)
 		var probs Problems
 		switch {
 		case errors.As(err, &probs):
@@ -57,6 +57,11 @@ func FuzzGenerate(f *testing.F) {
 			return
 		case err != nil:
 			t.Fatalf("generator failed on valid input: %v", err)
+		}
+		for _, w := range warns {
+			if !problemLine.MatchString(w.String()) || !strings.Contains(w.Msg, "warning: ") {
+				t.Fatalf("warning %q is not file:line:col: warning: message", w)
+			}
 		}
 		for file, data := range files {
 			srcs[filepath.Join(dir, file)] = data

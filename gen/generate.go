@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -15,47 +16,56 @@ import (
 // way. Bad input yields [Problems]; other failures (the go command, a
 // package that does not load) an ordinary error. The output is
 // deterministic.
-func Generate(dir string) (map[string][]byte, error) {
+//
+// warnings say what was left out without stopping generation, each
+// message starting "warning: ": an exported method of an actor that is
+// no message, and annotated types in files this build does not read
+// (other GOOS, GOARCH or tags, and test files).
+func Generate(dir string) (files map[string][]byte, warnings Problems, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	in, err := load(abs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return generateFrom(in)
 }
 
 // generateFrom generates the files of the package in.
-func generateFrom(in input) (map[string][]byte, error) {
-	files, invalid, err := generate(in, false)
+func generateFrom(in input) (map[string][]byte, Problems, error) {
+	files, warns, invalid, err := generate(in, false)
 	if err == nil || !invalid {
-		return files, err
+		return files, warns, err
 	}
 	// A message signature did not type-check. If that is because it uses
 	// names troupegen generates (a CounterRef parameter, say), generating
 	// without those messages declares them: try again with that output.
-	skeleton, _, skelErr := generate(in, true)
+	skeleton, _, _, skelErr := generate(in, true)
 	if skelErr != nil || len(skeleton) == 0 {
-		return nil, err
+		return nil, warns, err
 	}
+	outside := in.outside
 	in, err = recheck(in, skeleton)
 	if err != nil {
-		return nil, err
+		return nil, warns, err
 	}
-	files, _, err = generate(in, false)
-	return files, err
+	in.outside = outside
+	files, warns, _, err = generate(in, false)
+	return files, warns, err
 }
 
-// generate generates the files of in's actors. invalid says whether a
-// message signature did not type-check; with lenient set, such messages
-// are left out instead of reported.
-func generate(in input, lenient bool) (files map[string][]byte, invalid bool, err error) {
+// generate generates the files of in's actors, and returns the warnings
+// it has. invalid says whether a message signature did not type-check;
+// with lenient set, such messages are left out instead of reported.
+func generate(in input, lenient bool) (files map[string][]byte, warns Problems, invalid bool, err error) {
 	rep := &reporter{fset: in.fset, dir: in.dir, probs: append(Problems(nil), in.fatal...)}
 	if len(rep.probs) > 0 {
-		return nil, false, sortProblems(rep.probs)
+		return nil, nil, false, sortProblems(rep.probs)
 	}
+	defer func() { warns = sortProblems(rep.warns) }()
+	warnOutside(rep, in.outside)
 	a := &analyzer{reporter: rep, pkg: in.pkg, info: in.info, decls: methodDecls(in), typeErrs: in.typeErrs, lenient: lenient}
 	var specs []actorSpec
 	var jsSpecs []jsSpec
@@ -79,8 +89,9 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 		checkJSMethodClashes(rep, spec)
 	}
 	planCodecs(rep, in, specs)
+	checkOverwrites(rep, in, units(specs, jsSpecs))
 	if len(rep.probs) > 0 {
-		return nil, a.sawInvalid, sortProblems(rep.probs)
+		return nil, nil, a.sawInvalid, sortProblems(rep.probs)
 	}
 	imps := chooseImports(in.pkg, allMessages(specs, jsSpecs), codecStructs(specs), packageNames(in.pkg, specs, jsSpecs))
 	reserved := reservedNames(in.pkg, specs, jsSpecs, imps)
@@ -89,18 +100,46 @@ func generate(in input, lenient bool) (files map[string][]byte, invalid bool, er
 	for _, spec := range specs {
 		data, err := render(in.pkg, spec, imps, reserved, refs)
 		if err != nil {
-			return nil, a.sawInvalid, err
+			return nil, nil, a.sawInvalid, err
 		}
-		files[spec.n.file] = data
+		files[spec.n.file] = withConstraint(data, fileConstraint(in, spec.pos))
 	}
 	for _, spec := range jsSpecs {
 		data, err := renderJS(in.pkg, spec, imps, reserved)
 		if err != nil {
-			return nil, a.sawInvalid, err
+			return nil, nil, a.sawInvalid, err
 		}
-		files[namesOfJS(spec.name).file] = data
+		files[namesOfJS(spec.name).file] = withConstraint(data, fileConstraint(in, spec.pos))
 	}
-	return files, a.sawInvalid, nil
+	return files, nil, a.sawInvalid, nil
+}
+
+// checkOverwrites reports the generated files of us that would take the
+// place of a file of the package troupegen did not write (one without
+// its header, in or out of this build): troupegen never overwrites one.
+func checkOverwrites(rep *reporter, in input, us []unit) {
+	theirs := map[string]token.Pos{} // base name → a position in the file
+	for _, f := range in.files {
+		theirs[filepath.Base(in.fset.File(f.Pos()).Name())] = f.Package
+	}
+	for _, name := range in.outside {
+		if _, ok := theirs[filepath.Base(name)]; !ok && isGenFile(filepath.Base(name)) && !isOursOnDisk(name) {
+			theirs[filepath.Base(name)] = token.NoPos
+		}
+	}
+	for _, u := range us {
+		pos, ok := theirs[u.file]
+		if !ok {
+			continue
+		}
+		msg := fmt.Sprintf("%s is not a file troupegen wrote (it lacks the line // %s), but %s's generated code goes there: "+
+			"troupegen does not overwrite it; rename or remove it", u.file, header, u.what)
+		if pos.IsValid() {
+			rep.errorf(pos, "%s", msg)
+		} else {
+			rep.add(token.Position{Filename: filepath.Join(in.dir, u.file), Line: 1, Column: 1}, msg)
+		}
+	}
 }
 
 // methodDecls maps the methods and interface methods declared in in's

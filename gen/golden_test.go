@@ -54,8 +54,8 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, err := generateFrom(in)
-			if compareGolden(t, dir, files, err) {
+			files, warns, err := generateFrom(in)
+			if compareGolden(t, dir, files, warns, err) {
 				typeCheck(t, imps, abs, pkgPath, files)
 			}
 		})
@@ -81,8 +81,8 @@ func TestGoldenGoPackages(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
 			abs, pkgPath := caseDir(t, dir)
-			files, err := Generate(abs)
-			if compareGolden(t, dir, files, err) {
+			files, warns, err := Generate(abs)
+			if compareGolden(t, dir, files, warns, err) {
 				typeCheck(t, imps, abs, pkgPath, files)
 			}
 		})
@@ -90,18 +90,23 @@ func TestGoldenGoPackages(t *testing.T) {
 }
 
 // compareGolden compares the outcome of generating the case in dir with
-// its golden files, and reports whether it generated files.
-func compareGolden(t *testing.T, dir string, files map[string][]byte, err error) bool {
+// its golden files (warnings.golden for warnings), and reports whether it
+// generated files.
+func compareGolden(t *testing.T, dir string, files map[string][]byte, warns Problems, err error) bool {
 	t.Helper()
+	want := map[string][]byte{}
+	if len(warns) > 0 {
+		want["warnings.golden"] = []byte(warns.Error() + "\n")
+	}
 	var probs Problems
 	switch {
 	case errors.As(err, &probs):
-		checkGolden(t, dir, map[string][]byte{"errors.golden": []byte(probs.Error() + "\n")})
+		want["errors.golden"] = []byte(probs.Error() + "\n")
+		checkGolden(t, dir, want)
 		return false
 	case err != nil:
 		t.Fatal(err)
 	}
-	want := map[string][]byte{}
 	for name, data := range files {
 		want[name+".golden"] = data
 	}
@@ -157,7 +162,7 @@ func checkGolden(t *testing.T, dir string, want map[string][]byte) {
 // for it, beside its own, in memory, and fails on any error.
 func typeCheck(t *testing.T, imps map[string]*types.Package, abs, pkgPath string, files map[string][]byte) {
 	t.Helper()
-	srcs, err := readPackage(abs)
+	srcs, _, err := readPackage(abs)
 	if err != nil {
 		t.Fatal(err)
 	}

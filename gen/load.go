@@ -25,6 +25,9 @@ type input struct {
 	info     *types.Info
 	typeErrs Problems // outside generated files; tolerated unless a message needs the type
 	fatal    Problems // errors that stop generation: syntax, the go command
+	// outside are the package's Go files (absolute paths) this build
+	// leaves out: by build constraints, and test files.
+	outside []string
 	// importer returns an importer of the packages the package and the
 	// generated files import, to type-check it again (see recheck).
 	importer func() (types.Importer, error)
@@ -53,6 +56,14 @@ func load(dir string) (input, error) {
 		return input{}, fmt.Errorf("troupegen: %s: %v", dir, errors.Join(packagesErrors(p.Errors)...))
 	}
 	in.pkg, in.info = p.Types, p.TypesInfo
+	in.outside = append(in.outside, p.IgnoredFiles...)
+	tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, name := range tests {
+		if !slices.Contains(in.outside, name) {
+			in.outside = append(in.outside, name)
+		}
+	}
+	slices.Sort(in.outside)
 	paths := slices.Collect(maps.Keys(runtimeImports))
 	for path := range p.Imports {
 		paths = append(paths, path)

@@ -3,6 +3,7 @@ package gen
 import (
 	"errors"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -96,34 +97,45 @@ func parseFiles(rep *reporter, srcs map[string][]byte) []*ast.File {
 	return files
 }
 
-// readPackage returns the Go files of the package in dir (absolute): file
-// path to content, tests left out.
-func readPackage(dir string) (map[string][]byte, error) {
+// testBuild is the build the golden cases are read in, whatever the host:
+// linux/amd64 without tags, so that their output is the same everywhere.
+var testBuild = func() build.Context {
+	c := build.Default
+	c.GOOS, c.GOARCH, c.BuildTags, c.ToolTags = "linux", "amd64", nil, nil
+	return c
+}()
+
+// readPackage returns the Go files of the package in dir (absolute) that
+// testBuild reads, file path to content, and the others (tests included)
+// as outside.
+func readPackage(dir string) (srcs map[string][]byte, outside []string, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	srcs := map[string][]byte{}
+	srcs = map[string][]byte{}
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
+		if ok, err := testBuild.MatchFile(dir, filepath.Base(name)); strings.HasSuffix(name, "_test.go") || err == nil && !ok {
+			outside = append(outside, name)
 			continue
 		}
 		data, err := os.ReadFile(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		srcs[name] = data
 	}
-	return srcs, nil
+	return srcs, outside, nil
 }
 
 // loadMem loads the package pkgPath in dir (absolute) in memory, type-
 // checked against imps: Generate's load without the go command.
 func loadMem(imps map[string]*types.Package, dir, pkgPath string) (input, error) {
-	srcs, err := readPackage(dir)
+	srcs, outside, err := readPackage(dir)
 	if err != nil {
 		return input{}, err
 	}
 	in, _ := checkFiles(imps, dir, pkgPath, srcs)
+	in.outside = outside
 	return in, nil
 }

@@ -309,10 +309,12 @@ func orUnnamed(name string) string {
 	return name
 }
 
-// misplacedContext reports an exported method that takes an actor
-// context anywhere but first, or that takes a context.Context first (and
-// is declared on the actor itself, not promoted from a field, whose type
-// may well have such methods): it was meant to be a message.
+// misplacedContext reports an exported method that is no message, as its
+// first parameter is not an *actor.Context: an error if it takes an actor
+// context anywhere else (it was meant to be a message), and otherwise a
+// warning, whether it takes a context.Context first or no context at all,
+// for a method declared on the actor itself (not promoted from a field,
+// whose type may well have such methods).
 func (a *analyzer) misplacedContext(spec actorSpec, fn *types.Func, promoted bool) {
 	ps := fn.Type().(*types.Signature).Params()
 	for i := range ps.Len() {
@@ -322,16 +324,21 @@ func (a *analyzer) misplacedContext(spec actorSpec, fn *types.Func, promoted boo
 			a.errorf(a.methodPos(spec, fn), "%s.%s: the first parameter of a message method must be *actor.Context, not actor.Context",
 				spec.name, fn.Name())
 			return
-		case i == 0 && isStdContext(t) && !promoted:
-			a.errorf(fn.Pos(), "%s.%s: the first parameter of a message method must be *actor.Context (which is a context.Context), "+
-				"not context.Context; a method that is no message must be unexported", spec.name, fn.Name())
-			return
 		case i > 0 && isContextPtr(t):
 			a.errorf(a.methodPos(spec, fn), "%s.%s: *actor.Context must be the first parameter of a message method",
 				spec.name, fn.Name())
 			return
 		}
 	}
+	if promoted {
+		return // an embedded type's own API: its author decides what it exports
+	}
+	first := "it takes no *actor.Context first"
+	if ps.Len() > 0 && isStdContext(ps.At(0).Type()) {
+		first = "its first parameter is a context.Context, not an *actor.Context (which is a context.Context)"
+	}
+	a.warnf(fn.Pos(), "%s.%s is exported but is no message, as %s: %s has no %s; take *actor.Context first to make it "+
+		"a message, or unexport it", spec.name, fn.Name(), first, spec.n.ref, fn.Name())
 }
 
 // invalid reports whether fn's signature holds an invalid type, and

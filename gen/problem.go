@@ -55,10 +55,19 @@ type reporter struct {
 	fset  *token.FileSet
 	dir   string
 	probs Problems
+	warns Problems // what was skipped, which does not stop generation
 }
 
 func (r *reporter) errorf(pos token.Pos, format string, args ...any) {
 	r.add(r.fset.Position(pos), fmt.Sprintf(format, args...))
+}
+
+// warnf records a warning: its message starts "warning: ".
+func (r *reporter) warnf(pos token.Pos, format string, args ...any) {
+	probs := r.probs
+	r.add(r.fset.Position(pos), "warning: "+fmt.Sprintf(format, args...))
+	r.warns = append(r.warns, r.probs[len(r.probs)-1])
+	r.probs = probs
 }
 
 // add records msg at p, making p's file name relative and msg one line.

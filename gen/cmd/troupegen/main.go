@@ -8,7 +8,10 @@
 //	//go:generate go tool troupegen
 //
 // Problems with the input are printed one a line, as
-// "file:line:col: message", and the exit status is 1.
+// "file:line:col: message", and the exit status is 1. Warnings, printed
+// as "file:line:col: warning: message", say what troupegen left out
+// (exported methods of an actor that are no messages, annotated types in
+// files the build does not read) and do not change the exit status.
 package main
 
 import (
@@ -38,7 +41,10 @@ func run(dir string, args []string, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	files, err := gen.Generate(dir)
+	files, warnings, err := gen.Generate(dir)
+	if len(warnings) > 0 {
+		fmt.Fprintln(stderr, warnings.Error())
+	}
 	if err == nil {
 		err = gen.Write(dir, files)
 	}

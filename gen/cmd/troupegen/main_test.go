@@ -12,15 +12,16 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestProblems: bad input prints the problems, as the golden files of
-// the generator's error cases have them, and exits with status 1. Each
-// case runs the go command; the generator's own tests cover the problems
-// themselves, so two cases (a Go and a JavaScript actor) do unless
+// TestProblems: bad input prints the warnings and then the problems, as
+// the golden files of the generator's error cases have them, and exits
+// with status 1. Each case runs the go command; the generator's own tests
+// cover the problems themselves, so three cases (a Go actor with
+// warnings, a JavaScript actor, a hand-written file in the way) do unless
 // TROUPE_GEN_EXHAUSTIVE is set, as in CI.
 func TestProblems(t *testing.T) {
-	cases := []string{"bad_signals", "js_clashes"}
+	cases := []string{"bad_types", "js_clashes", "bad_overwrite"}
 	if os.Getenv("TROUPE_GEN_EXHAUSTIVE") != "" {
-		cases = append(cases, "bad_clashes", "bad_directives", "bad_messages", "bad_near_miss", "bad_types", "js_bad", "js_refs")
+		cases = append(cases, "bad_clashes", "bad_directives", "bad_messages", "bad_near_miss", "bad_signals", "js_bad", "js_refs")
 	}
 	for _, tc := range cases {
 		t.Run(tc, func(t *testing.T) {
@@ -28,6 +29,9 @@ func TestProblems(t *testing.T) {
 			want, err := os.ReadFile("../../testdata/" + tc + "/errors.golden")
 			if err != nil {
 				t.Fatal(err)
+			}
+			if warns, err := os.ReadFile("../../testdata/" + tc + "/warnings.golden"); err == nil {
+				want = append(warns, want...)
 			}
 			var stderr bytes.Buffer
 			if code := run("../../testdata/"+tc+"/input", nil, &stderr); code != 1 {

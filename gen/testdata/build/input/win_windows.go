@@ -1,0 +1,10 @@
+package build
+
+import "context"
+
+// Win is out of a linux build.
+//
+//troupe:js
+type Win interface {
+	Open(ctx context.Context) error
+}
