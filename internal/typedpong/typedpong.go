@@ -21,7 +21,7 @@ type Ball struct {
 //troupe:actor kind=pong
 type Pong struct {
 	Peer *PongRef // set by the spawner once both exist
-	Left *int // shared by the two Pongs, whose handlers never run at once
+	Left *int     // shared by the two Pongs, whose handlers never run at once
 	Done chan struct{}
 }
 
