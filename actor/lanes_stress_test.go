@@ -63,12 +63,17 @@ func TestMailboxStressStopMidway(t *testing.T) {
 				t.Fatal(err)
 			}
 			var count atomic.Int32
-			half := make(chan struct{})
+			// The handler of the quarter's message waits for the stop to
+			// be on its way: it lands midway however the machine
+			// schedules the test (it used to land after the last message
+			// now and then, the test's goroutine starved meanwhile).
+			half, release := make(chan struct{}), make(chan struct{})
 			ref, _ := s.Spawn("sink", "s", func() actor.Actor {
 				return actor.ActorFunc(func(_ *actor.Context, msg any) (any, error) {
 					o.handle(msg.(stamped))
 					if count.Add(1) == senders*per/4 {
 						close(half)
+						<-release
 					}
 					return msg, nil
 				})
@@ -116,6 +121,7 @@ func TestMailboxStressStopMidway(t *testing.T) {
 				t.Fatalf("the actor handled %d messages, not a quarter, and the senders never finished (hang guard)", count.Load())
 			}
 			s.Stop(ref)
+			close(release)
 			<-sent
 			shutdown, cancel := context.WithTimeout(context.Background(), waitLimit)
 			defer cancel()
