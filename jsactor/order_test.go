@@ -47,6 +47,13 @@ func TestOrder(t *testing.T) {
 			a.then(() => emit("a1")).then(() => emit("a2")).then(() => emit("a3"));
 			b.then(() => emit("b1")).then(() => emit("b2")).then(() => emit("b3"));`,
 			"[a1 b1 a2 b2 a3 b3]"},
+		{"fractional delays are truncated, as Node and WebIDL do", `
+			setTimeout(() => emit("a"), 1);
+			setTimeout(() => emit("b"), 1.8);
+			setTimeout(() => emit("c"), 1.1);
+			setTimeout(() => emit("d"), 1);
+			setTimeout(() => emit("e"), 0.9);`,
+			"[e a b c d]"},
 		{"extra arguments reach the callback", `
 			setTimeout((x, y) => emit(x + y), 0, 20, 22);
 			setImmediate((x) => emit(x), "imm");`,

@@ -117,7 +117,9 @@ func (tt *timerTable) lookup(id uint64) (uint32, bool) {
 }
 
 // delayOf converts a JavaScript delay in milliseconds; NaN, negative and
-// missing delays are 0, and delays are clamped to maxDelayMS (see there).
+// missing delays are 0, fractions are truncated (as Node and WebIDL's
+// long conversion do: 1.8 is 1), and delays are clamped to maxDelayMS
+// (see there).
 func delayOf(v goja.Value) time.Duration {
 	if v == nil || goja.IsUndefined(v) {
 		return 0
@@ -126,7 +128,7 @@ func delayOf(v goja.Value) time.Duration {
 	if math.IsNaN(ms) || ms <= 0 {
 		return 0
 	}
-	return time.Duration(min(ms, maxDelayMS) * float64(time.Millisecond))
+	return time.Duration(min(math.Trunc(ms), maxDelayMS) * float64(time.Millisecond))
 }
 
 // fireTimer runs the timer in slot as one turn. A timeout's slot is

@@ -14,8 +14,9 @@ import (
 // the actor's kind and id; the actor package's default logger prints
 // "console" from Info on): log and info at Info, debug at Debug, warn at Warn, error
 // at Error, trace at Debug with the JavaScript stack. Arguments are
-// formatted as Node's util.format does (%s, %d, %j, %o...), by
-// goja_nodejs's util module.
+// formatted by goja_nodejs's util.format (%s, %d, %j and %% as Node's;
+// no %i, %f, %o or %O; objects print as String(x), not as Node's
+// util.inspect shows them).
 func Console(rt *goja.Runtime, log *zap.Logger) goja.Value {
 	u := util.New(rt)
 	o := rt.NewObject()
