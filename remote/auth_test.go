@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -44,8 +43,8 @@ func TestClientAuthPassesThrough(t *testing.T) {
 			}
 			if err == nil {
 				_ = n.Close(waitCtx(t))
-			} else if !errors.Is(err, nats.ErrAuthorization) && !strings.Contains(err.Error(), "uthorization") {
-				t.Fatalf("Start error %v does not say authorization", err)
+			} else if !errors.Is(err, remote.ErrAuthorization) || !errors.Is(err, nats.ErrAuthorization) {
+				t.Fatalf("Start error %v does not wrap remote.ErrAuthorization and nats.ErrAuthorization", err)
 			}
 		})
 	}
@@ -64,13 +63,55 @@ func TestLeafAuthPassesThrough(t *testing.T) {
 		t.Fatalf("ask through an authenticated leaf = %d, %v", sum, err)
 	}
 
-	// Without credentials the leaf never joins: asks fail fast, as for a
-	// node that is not there.
-	outsider := startNode(t, "n3", remote.WithLeafRemotes(hub.node.LeafURL()), remote.WithHeartbeat(50*time.Millisecond, 2))
-	if _, err := actor.Ask[int64](waitCtx(t), outsider.sys, acct, "balance"); !errors.Is(err, remote.ErrUnreachable) {
-		t.Fatalf("ask through a refused leaf = %v, want ErrUnreachable", err)
+	// Without credentials, or with a wrong password, the leaf does not
+	// start: its hub's refusal fails Start at once.
+	for _, url := range []string{hub.node.LeafURL(), strings.Replace(withCreds, "secret", "guess", 1)} {
+		sys, err := actor.NewSystem("n3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := remote.Start(sys, remote.WithLeafRemotes(url))
+		if !errors.Is(err, remote.ErrAuthorization) {
+			t.Errorf("Start of a leaf refused by its hub = %v, want ErrAuthorization", err)
+		}
+		if n != nil {
+			_ = n.Close(waitCtx(t))
+		}
+		_ = sys.Shutdown(waitCtx(t))
 	}
-	if d := outsider.ExpectDeadLetter(); d.To != acct || !errors.Is(d.Reason, remote.ErrUnreachable) {
-		t.Fatalf("dead letter = %+v, want the ask", d)
+}
+
+// TestEmbeddedServerRefusesClient: a node whose embedded server requires
+// credentials its client connection does not give fails to start at
+// once, saying why, instead of timing out on a closed pipe.
+func TestEmbeddedServerRefusesClient(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []remote.Option
+		ok   bool
+	}{
+		{"token missing", []remote.Option{remote.WithServerOptions(func(o *server.Options) { o.Authorization = "tok" })}, false},
+		{"token wrong", []remote.Option{remote.WithServerOptions(func(o *server.Options) { o.Authorization = "tok" }), remote.WithNATSOptions(nats.Token("nope"))}, false},
+		{"token given", []remote.Option{remote.WithServerOptions(func(o *server.Options) { o.Authorization = "tok" }), remote.WithNATSOptions(nats.Token("tok"))}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sys, err := actor.NewSystem("authed")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sys.Shutdown(waitCtx(t))
+			n, err := remote.Start(sys, tt.opts...)
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("Start = %v", err)
+				}
+				_ = n.Close(waitCtx(t))
+				return
+			}
+			if !errors.Is(err, remote.ErrAuthorization) || !strings.Contains(err.Error(), "authorization failed") {
+				t.Fatalf("Start = %v, want ErrAuthorization", err)
+			}
+		})
 	}
 }

@@ -13,18 +13,42 @@
 // or another node), and [WithURL] uses an external server or cluster
 // instead of an embedded one. Authorization and TLS pass through
 // unchanged: [WithServerOptions] edits the embedded server's options,
-// [WithNATSOptions] the client connection's.
+// [WithNATSOptions] the client connection's; see "Trust" for who may
+// publish what.
 //
 // # Addressing
 //
-// An actor's subject is troupe.<system>.<kind>.<id>, each part encoded
-// with [EncodeToken] so that any name is a valid token; a child actor's
-// has its ancestors' kinds and ids before its own ([Subject]), and its
-// ref crosses nodes with its parent's path ([wire.Ref]). A node subscribes
-// to troupe.<system>.> only: one subscription however many actors it
-// hosts, and it accepts only envelopes addressed to its own system. Its
-// control traffic (replies, notices, watches) goes to reserved subjects
-// under the same prefix; heartbeats go to troupe.$hb.<system>.
+// A node owns the subjects under troupe.<system>, its system's name
+// encoded with [EncodeToken] so that any name is a valid token, and
+// subscribes to troupe.<system>.> only: one subscription however many
+// actors it hosts. Every frame node A sends node B goes to
+// troupe.B.$n.A, whatever it holds (tells, asks, replies, watches), so
+// what one node sends another arrives in order; heartbeats and goodbyes
+// go to troupe.$hb.A. A child actor's ref crosses nodes with its
+// parent's path ([wire.Ref]).
+//
+// # Trust
+//
+// A node obeys control traffic only from the node it claims to come
+// from: every envelope of a frame must name the sender its subject
+// names, a heartbeat or goodbye the node of its subject; a
+// no-responders status only for a frame this node sent, on the subject
+// it sent it to, with a number it gave it; a Terminated only from the
+// node that hosts the actor; a spawn or a watch only from a member (a
+// node it hears heartbeats from). Anything else is rejected, counted
+// (Stats.Rejected) and logged.
+//
+// Those checks trust subjects, and NATS lets any client publish on any
+// subject unless told otherwise. So on a network that clients other than
+// the nodes can reach, give each node a NATS user of its own with
+// [PermissionsFor]: a node then publishes only frames in its own name
+// and its own heartbeats, and subscribes only to what is addressed to it
+// and to heartbeats, so no client can speak for a node whose credentials
+// it does not hold. With embedded servers joined as leaf nodes, the hub
+// holds one leaf-node user per node (see the example); with an external
+// server, its authorization block does ([Permissions.Config]). Tells and
+// asks carry no more authority than their sender's credentials: anyone
+// who may publish as some node may tell any actor.
 //
 // # Semantics
 //

@@ -29,6 +29,11 @@ var (
 	// ErrBadKind: RegisterKind got no kind or factory, or a kind already
 	// registered.
 	ErrBadKind = errors.New("remote: bad kind registration")
+	// ErrAuthorization: a server refused the node's credentials, its
+	// client connection's or, joining a hub, its leaf node's.
+	ErrAuthorization = errors.New("remote: authorization failed")
+	// ErrDuplicateNode: another live node has this node's name.
+	ErrDuplicateNode = errors.New("remote: a node of this name is running")
 )
 
 // codes lists the errors both sides of the wire know, by code. The order

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote"
@@ -99,4 +102,58 @@ func Example_errors() {
 	// Output:
 	// remote hub: withdraw: bank: insufficient funds true
 	// remote hub: withdraw 500: bank: over the limit of 100 true 100
+}
+
+// An embedded cluster that requires credentials: the hub accepts each
+// leaf node only with a user of its own, whose permissions
+// (PermissionsFor) let it speak only for itself. A leaf with the wrong
+// password does not start.
+func ExamplePermissionsFor() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	passwords := map[string]string{"shop": "s3cret-shop", "courier": "s3cret-courier"}
+	users := remote.WithServerOptions(func(o *server.Options) {
+		for name, pw := range passwords {
+			o.LeafNode.Users = append(o.LeafNode.Users, &server.User{
+				Username: name, Password: pw, Permissions: remote.PermissionsFor(name).Server(),
+			})
+		}
+	})
+	hubSys, _ := actor.NewSystem("warehouse")
+	defer hubSys.Shutdown(ctx)
+	hub, err := remote.Start(hubSys, remote.WithLeafListen("127.0.0.1:0"), users)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer hub.Close(ctx)
+	// as returns the hub's leaf URL with a node's credentials.
+	as := func(name, pw string) string {
+		return strings.Replace(hub.LeafURL(), "nats-leaf://", "nats-leaf://"+name+":"+pw+"@", 1)
+	}
+
+	shopSys, _ := actor.NewSystem("shop")
+	defer shopSys.Shutdown(ctx)
+	shop, err := remote.Start(shopSys, remote.WithLeafRemotes(as("shop", passwords["shop"])))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer shop.Close(ctx)
+	_ = shop.WaitPeer(ctx, "warehouse")
+	_ = hub.WaitPeer(ctx, "shop")
+
+	stock, _ := hubSys.Spawn("stock", "main", func() actor.Actor {
+		return actor.ActorFunc(func(*actor.Context, any) (any, error) { return int64(42), nil })
+	})
+	n, err := actor.Ask[int64](ctx, shopSys, stock, "apples?")
+	fmt.Println(n, err)
+
+	thiefSys, _ := actor.NewSystem("courier")
+	defer thiefSys.Shutdown(ctx)
+	_, err = remote.Start(thiefSys, remote.WithLeafRemotes(as("courier", "guessed")))
+	fmt.Println(errors.Is(err, remote.ErrAuthorization))
+	// Output:
+	// 42 <nil>
+	// true
 }

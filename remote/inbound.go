@@ -3,6 +3,8 @@ package remote
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -25,6 +27,9 @@ type inbound struct {
 	// for another actor comes. Their envelopes are kept for the notice of
 	// one not delivered; their bodies alias the frame, which is this
 	// goroutine's until onMessage returns.
+	// from is the node that sent the frame being read, named by its
+	// subject.
+	from    string
 	batchTo actor.Ref
 	msgs    []any
 	tells   []pendingTell
@@ -46,16 +51,33 @@ func (in *inbound) ref(r wire.Ref) actor.Ref {
 	return in.toRef
 }
 
-// onMessage handles a frame addressed to this node, or a no-responders
-// status for a frame this node sent. It runs on the subscription's
-// goroutine, one frame at a time, so frames are handled in arrival order.
+// onMessage handles what arrives on this node's subjects: a frame from
+// another node, on troupe.<this>.$n.<from>, or a no-responders status for
+// a frame this node sent, on troupe.<this>.$nr.<seq>. It runs on the
+// subscription's goroutine, one message at a time, so frames are handled
+// in arrival order.
 func (n *Node) onMessage(m *nats.Msg) {
-	if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
-		n.noResponders(m.Header.Get("Nats-Subject"), m.Subject)
+	rest, _ := strings.CutPrefix(m.Subject, n.prefix)
+	if seq, ok := strings.CutPrefix(rest, noRespToken+"."); ok {
+		if len(m.Data) != 0 || m.Header.Get("Status") != "503" {
+			n.reject(m.Subject, fmt.Errorf("%w: not a no-responders status", ErrRejected))
+			return
+		}
+		n.noResponders(m.Header.Get("Nats-Subject"), seq)
+		return
+	}
+	from, ok := strings.CutPrefix(rest, frameToken+".")
+	if !ok {
+		n.reject(m.Subject, fmt.Errorf("%w: not a frame subject", ErrRejected))
+		return
+	}
+	var err error
+	if n.in.from, err = DecodeToken(from); err != nil || n.in.from == "" {
+		n.reject(m.Subject, fmt.Errorf("%w: sender %q: %w", ErrRejected, from, err))
 		return
 	}
 	n.stats.framesReceived.Add(1)
-	err := wire.ReadFrame(m.Data, n.cfg.maxFrame, n.handle)
+	err = wire.ReadFrame(m.Data, n.cfg.maxFrame, n.handle)
 	n.flushTells()
 	if err != nil {
 		n.reject(m.Subject, err)
@@ -94,11 +116,24 @@ func (n *Node) handle(e *wire.Envelope) error {
 	if e.Kind != wire.KindTell {
 		n.flushTells()
 	}
+	if e.Node != n.in.from {
+		// Nothing is sent back: the claimed node did not send it.
+		n.reject(frameSubject(n.name, n.in.from), fmt.Errorf("%w: %s claiming to come from %q", ErrRejected, e.Kind, e.Node))
+		return nil
+	}
 	for _, r := range [...]wire.Ref{e.To, e.From} {
 		if err := checkRef(r); err != nil {
 			n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: %s: %w", ErrRejected, e.Kind, err))
 			return nil
 		}
+	}
+	if err := n.checkOrigin(e); err != nil {
+		n.reject(frameSubject(n.name, e.Node), err)
+		switch e.Kind {
+		case wire.KindWatch, wire.KindSpawn:
+			n.refuse(e, fmt.Errorf("%w: %w", actor.ErrNotFound, err))
+		}
+		return nil
 	}
 	switch e.Kind {
 	case wire.KindTell, wire.KindAsk, wire.KindWatch, wire.KindUnwatch, wire.KindSpawn:
@@ -132,6 +167,44 @@ func (n *Node) handle(e *wire.Envelope) error {
 		n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: unexpected %s", ErrRejected, e.Kind))
 	}
 	return nil
+}
+
+// checkOrigin reports why e, from a node that sent it (its subject named
+// it), must not be obeyed: control traffic about an actor comes from the
+// node hosting it, and a spawn or a watch only from a node this one has
+// heard (a member).
+func (n *Node) checkOrigin(e *wire.Envelope) error {
+	switch e.Kind {
+	case wire.KindWatch, wire.KindUnwatch:
+		if e.From.System != e.Node {
+			return fmt.Errorf("%w: %s for a watcher on %q from node %q", ErrRejected, e.Kind, e.From.System, e.Node)
+		}
+	case wire.KindTerminated:
+		if e.From.System != e.Node {
+			return fmt.Errorf("%w: terminated of an actor on %q from node %q", ErrRejected, e.From.System, e.Node)
+		}
+		return nil
+	}
+	switch e.Kind {
+	case wire.KindWatch, wire.KindUnwatch, wire.KindSpawn:
+		if !n.member(e.Node) {
+			return fmt.Errorf("%w: %s from node %q, which is not a member (not heard, or lost)", ErrRejected, e.Kind, e.Node)
+		}
+	}
+	return nil
+}
+
+// member reports whether the node named name is reachable: heard, and not
+// lost since.
+func (n *Node) member(name string) bool {
+	v, ok := n.peers.Load(name)
+	if !ok {
+		return false
+	}
+	p := v.(*peer)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.heard && p.lost == nil
 }
 
 // onTell delivers a tell; what cannot be delivered is reported back to
@@ -239,15 +312,28 @@ func (n *Node) onNotice(e *wire.Envelope) {
 }
 
 // noResponders handles the server's word that nobody listened on subject
-// when the frame published with reply subject reply reached it: its node
-// is not on the network. The frame's messages go to dead letters.
-func (n *Node) noResponders(subject, reply string) {
-	node, ok := nodeOfSubject(subject)
+// when the frame numbered seq (text) reached it: its node is not on the
+// network, and the frame's messages go to dead letters. A status is
+// obeyed only for a frame this node sent: on the subject of its frames to
+// that node, with a number it gave one of them.
+func (n *Node) noResponders(subject, seqText string) {
+	node, from, ok := parseFrameSubject(subject)
+	seq, err := strconv.ParseUint(seqText, 10, 64)
+	if !ok || err != nil || from != n.name {
+		n.reject(subject, fmt.Errorf("%w: no-responders status for %q, not a subject of this node's frames", ErrRejected, subject))
+		return
+	}
+	v, ok := n.peers.Load(node)
 	if !ok {
+		n.reject(subject, fmt.Errorf("%w: no-responders status for node %s, never sent to", ErrRejected, node))
+		return
+	}
+	frame, sent := v.(*peer).takeSent(seq)
+	if !sent {
+		n.reject(subject, fmt.Errorf("%w: no-responders status for frame %d to node %s, never sent", ErrRejected, seq, node))
 		return
 	}
 	why := fmt.Errorf("%w: node %s: no responders (%w)", ErrUnreachable, node, actor.ErrNotFound)
-	frame := n.peer(node).takeSent(seqOfReply(reply))
 	n.lose(node, why)
 	if frame == nil {
 		n.stats.unconfirmed.Add(1)
@@ -361,7 +447,7 @@ const suspectAfter = 2
 // intervals, while a live node that is slow to announce itself (a loaded
 // machine) is lost only when the full allowance is spent.
 func (n *Node) probe(p *peer) {
-	_ = p.enqueue(&wire.Envelope{Kind: wire.KindPing, Node: n.name}, actor.Ref{})
+	_ = p.enqueue(&wire.Envelope{Kind: wire.KindPing, Node: n.name})
 }
 
 func (n *Node) peerList() []*peer {
@@ -388,8 +474,16 @@ func (n *Node) announce() {
 // of a new incarnation is a restart: what was pending with the old one is
 // lost, as if its heartbeats had stopped.
 func (n *Node) onHeartbeat(m *nats.Msg) {
+	from, ok := lastToken(m.Subject)
+	if !ok {
+		n.reject(m.Subject, fmt.Errorf("%w: heartbeat subject names no node", ErrRejected))
+		return
+	}
 	err := wire.ReadFrame(m.Data, n.cfg.maxFrame, func(e *wire.Envelope) error {
-		if e.Node == n.name || e.Node == "" {
+		if e.Node != from {
+			return fmt.Errorf("%w: %s of node %q on the heartbeat subject of %q", ErrRejected, e.Kind, e.Node, from)
+		}
+		if e.Node == n.name {
 			return nil
 		}
 		switch e.Kind {

@@ -44,7 +44,8 @@ func FuzzInbound(f *testing.F) {
 			f.Fatal(err)
 		}
 	}
-	subject, _ := Subject(echo)
+	// Frames on the subject of frames from "other", which they claim.
+	subject := frameSubject("fz", "other")
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		// Through the server, so that the node's own subscription
 		// goroutine handles it, as it would a frame from the network.

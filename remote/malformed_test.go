@@ -35,7 +35,7 @@ func TestMalformedInputIsRejected(t *testing.T) {
 	}
 	conn := ns[0].node.Conn()
 	for _, tt := range tests {
-		if err := conn.Publish("troupe.n2.$b", tt.frame); err != nil {
+		if err := conn.Publish("troupe.n2.$n.n1", tt.frame); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 	}

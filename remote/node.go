@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -32,10 +33,13 @@ type Node struct {
 	reg  *wire.Registry
 	log  *zap.Logger
 	srv  *server.Server // nil with an external server
-	sopt *server.Options
-	nc   *nats.Conn
-	subs []*nats.Subscription
+	// srvLog is the embedded server's logger; nil with an external one.
+	srvLog *serverLog
+	sopt   *server.Options
+	nc     *nats.Conn
+	subs   []*nats.Subscription
 
+	prefix string // troupe.<name>.: what this node receives is under it
 	noResp string // reply subject of outbound frames: no-responders statuses
 	hb     string // this node's heartbeat subject
 	// inc tells this run of the node from earlier ones of the same name:
@@ -83,8 +87,9 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 		watches: map[string]map[watchKey]struct{}{}, kinds: map[string]actor.Factory{},
 		stop: make(chan struct{}),
 	}
+	n.prefix = nodeSubject(n.name, "")
 	n.noResp = nodeSubject(n.name, noRespToken)
-	n.hb = hbRoot + "." + EncodeToken(n.name)
+	n.hb = heartbeatSubject(n.name)
 	// Random incarnation and first correlation id: a late reply meant for
 	// an earlier run of this node matches no ask of this one.
 	n.inc = rand.Uint64() | 1
@@ -105,26 +110,127 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 }
 
 // connect starts the embedded server if needed and connects to it.
+// Refused credentials fail it at once with ErrAuthorization, also those of
+// a leaf node its hub refuses.
 func (n *Node) connect() error {
 	nopts := append([]nats.Option{nats.Name("troupe-" + n.name), nats.MaxReconnects(-1), nats.ErrorHandler(n.onAsyncError)}, n.cfg.natsOpts...)
 	url := n.cfg.url
-	if url == "" {
-		s, so, err := startServer(n.name, &n.cfg)
+	if url != "" {
+		nc, err := nats.Connect(url, nopts...)
+		if errors.Is(err, nats.ErrAuthorization) {
+			return fmt.Errorf("remote: connect: %w: %w", ErrAuthorization, err)
+		}
 		if err != nil {
-			return err
+			return fmt.Errorf("remote: connect: %w", err)
 		}
-		n.srv, n.sopt = s, so
-		nopts = append(nopts, nats.InProcessServer(s))
+		n.nc = nc
+		return nil
 	}
-	nc, err := nats.Connect(url, nopts...)
+	n.srvLog = newServerLog(n.log)
+	s, so, err := startServer(n.name, &n.cfg, n.srvLog)
 	if err != nil {
-		if n.srv != nil {
-			n.srv.Shutdown()
-			n.srv.WaitForShutdown()
-		}
-		return fmt.Errorf("remote: connect: %w", err)
+		return err
 	}
-	n.nc = nc
+	n.srv, n.sopt = s, so
+	if err := n.connectInProcess(nopts); err != nil {
+		s.Shutdown()
+		s.WaitForShutdown()
+		return err
+	}
+	if err := n.waitLeaves(); err != nil {
+		n.shutdownConn()
+		return err
+	}
+	return nil
+}
+
+// connectInProcess connects to the embedded server. A connection the
+// server refuses would end only when its handshake times out (10 s, and
+// then as "read/write on closed pipe"): the server's log says so first,
+// and connectInProcess then closes the pipe to end the attempt.
+func (n *Node) connectInProcess(opts []nats.Option) error {
+	type result struct {
+		nc  *nats.Conn
+		err error
+	}
+	pipe := &inProcess{srv: n.srv}
+	done := make(chan result, 1)
+	go func() {
+		nc, err := nats.Connect("", append(opts, nats.InProcessServer(pipe))...)
+		done <- result{nc, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return fmt.Errorf("remote: connect: %w", r.err)
+		}
+		n.nc = r.nc
+		return nil
+	case <-n.srvLog.client.c:
+		pipe.close()
+		if r := <-done; r.nc != nil {
+			r.nc.Close()
+		}
+		return fmt.Errorf("remote: connect to the embedded server: %w: %s", ErrAuthorization, n.srvLog.client.why)
+	}
+}
+
+// inProcess hands the client in-process connections to the embedded
+// server and keeps them, so that a refused handshake can be cut short.
+type inProcess struct {
+	srv   *server.Server
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+// InProcessConn implements nats.InProcessConnProvider.
+func (p *inProcess) InProcessConn() (net.Conn, error) {
+	c, err := p.srv.InProcessConn()
+	if err == nil {
+		p.mu.Lock()
+		p.conns = append(p.conns, c)
+		p.mu.Unlock()
+	}
+	return c, err
+}
+
+// close closes the connections handed out.
+func (p *inProcess) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+}
+
+// leafWait bounds how long Start waits for the embedded server to join
+// its hubs ([WithLeafRemotes]).
+const leafWait = 5 * time.Second
+
+// waitLeaves waits until the embedded server has joined every hub it was
+// given, so that Start returns a node that reaches the others; it fails
+// with ErrAuthorization if a hub refuses the leaf node's credentials. A
+// hub that cannot be reached within leafWait is logged and left to the
+// server, which keeps trying.
+func (n *Node) waitLeaves() error {
+	want := len(n.cfg.leafRemotes)
+	if want == 0 {
+		return nil
+	}
+	deadline := time.NewTimer(leafWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for n.srv.NumLeafNodes() < want {
+		select {
+		case <-n.srvLog.joins.c:
+			return fmt.Errorf("remote: join hub: %w: %s", ErrAuthorization, n.srvLog.joins.why)
+		case <-deadline.C:
+			n.log.Warn("remote: hub not reached yet; the embedded server keeps trying", zap.Int("joined", n.srv.NumLeafNodes()), zap.Int("hubs", want))
+			return nil
+		case <-tick.C:
+		}
+	}
 	return nil
 }
 

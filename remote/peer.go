@@ -3,15 +3,14 @@ package remote
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"go.uber.org/zap"
 
-	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -20,13 +19,12 @@ import (
 type peer struct {
 	n    *Node
 	name string
-	// batch is the subject of frames holding several envelopes; a frame
-	// with one goes to its target actor's subject, or ctl for control.
-	batch, ctl string
+	// subject is where this node's frames for the peer go:
+	// troupe.<peer>.$n.<this node>.
+	subject string
 
 	mu       sync.Mutex
 	frame    []byte        // the frame being filled: header and envelopes
-	first    actor.Ref     // target of the frame's first envelope; zero: control
 	count    int           // envelopes in frame
 	last     wire.Envelope // routing of the frame's last envelope
 	ready    []outFrame
@@ -42,19 +40,20 @@ type peer struct {
 	up         chan struct{} // closed while reachable and heard from
 	heard      bool
 	inc        uint64 // the incarnation its heartbeats carry; 0: not heard
-	// seq numbers published frames; recent holds the last ones, by seq,
-	// so that a no-responders status, which names its frame, can send the
-	// frame's messages to dead letters.
-	seq         uint64
-	recent      [recentFrames]outFrame
-	recentBytes int // bytes of the frames in recent
+	// seq numbers published frames, from a random start; recent holds the
+	// last ones, by seq, so that a no-responders status, which names its
+	// frame, can send the frame's messages to dead letters. firstSeq is
+	// the first number: a status naming none between it and seq names no
+	// frame this node sent.
+	seq, firstSeq uint64
+	recent        [recentFrames]outFrame
+	recentBytes   int // bytes of the frames in recent
 }
 
 // outFrame is a frame to publish; seq is set when it is.
 type outFrame struct {
-	subject string
-	data    []byte
-	seq     uint64
+	data []byte
+	seq  uint64
 }
 
 // recentFrames is how many published frames a peer keeps for a
@@ -68,10 +67,15 @@ const recentFrames = 32
 const maxRecentBytes = 4 << 20
 
 func newPeer(n *Node, name string) *peer {
-	return &peer{
-		n: n, name: name, batch: nodeSubject(name, batchToken), ctl: nodeSubject(name, ctlToken), lastSeen: time.Now(), up: make(chan struct{}),
+	p := &peer{
+		n: n, name: name, subject: frameSubject(name, n.name), lastSeen: time.Now(), up: make(chan struct{}),
 		overloaded: fmt.Errorf("%w: %d bytes queued for node %s", ErrOverloaded, n.cfg.outboundLimit, name),
+		// Unguessable to whoever does not see the frames: forging a
+		// status for a frame really sent needs its number.
+		seq: rand.Uint64() >> 2,
 	}
+	p.firstSeq = p.seq + 1
+	return p
 }
 
 // peer returns the peer named name, making it on first use.
@@ -83,15 +87,15 @@ func (n *Node) peer(name string) *peer {
 	return p.(*peer)
 }
 
-// enqueue appends e, for the actor to (zero for control traffic), to the
-// frame being filled and makes sure a flush runs. It fails at once if the
-// peer is unreachable, its buffer is full, or e alone exceeds a frame.
-func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
+// enqueue appends e to the frame being filled and makes sure a flush
+// runs. It fails at once if the peer is unreachable, its buffer is full,
+// or e alone exceeds a frame.
+func (p *peer) enqueue(e *wire.Envelope) error {
 	if !p.n.outGate.enter() {
 		return fmt.Errorf("%w: %s", ErrClosed, p.n.name)
 	}
 	defer p.n.outGate.exit()
-	start, err := p.add(e, to)
+	start, err := p.add(e)
 	if err != nil || !start {
 		return err
 	}
@@ -110,7 +114,7 @@ func (p *peer) enqueue(e *wire.Envelope, to actor.Ref) error {
 
 // add appends e to the frame being filled; start reports that no flush
 // is running and the caller must start one.
-func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
+func (p *peer) add(e *wire.Envelope) (start bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.lost != nil {
@@ -122,7 +126,7 @@ func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
 	}
 	if len(p.frame) == 0 {
 		p.frame = wire.AppendFrameHeader(p.takeSpare())
-		p.first, p.count = to, 0
+		p.count = 0
 	}
 	before := len(p.frame)
 	p.frame = wire.AppendEnvelopeAfter(p.frame, e, p.lastOf())
@@ -142,10 +146,10 @@ func (p *peer) add(e *wire.Envelope, to actor.Ref) (start bool, err error) {
 			return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.cfg.maxFrame)
 		}
 		if p.count > 0 {
-			p.ready = append(p.ready, outFrame{subject: p.frameSubject(), data: full})
+			p.ready = append(p.ready, outFrame{data: full})
 		}
 		before = 1
-		p.first, p.count = to, 0
+		p.count = 0
 	}
 	size := len(p.frame) - before
 	p.last = wire.Envelope{Node: e.Node, To: e.To, From: e.From, Type: e.Type}
@@ -165,18 +169,6 @@ func (p *peer) lastOf() *wire.Envelope {
 		return nil
 	}
 	return &p.last
-}
-
-// frameSubject is where the frame being filled goes: the subject of the
-// actor it is for, when it holds one envelope for an actor.
-func (p *peer) frameSubject() string {
-	if p.count != 1 {
-		return p.batch
-	}
-	if s, err := Subject(p.first); err == nil {
-		return s
-	}
-	return p.ctl
 }
 
 // takeSpare returns a buffer for a new frame: a published frame's, grown
@@ -217,7 +209,7 @@ func (p *peer) flushOnce() (more bool) {
 	frames := p.ready
 	p.ready = nil
 	if len(p.frame) > 0 {
-		frames = append(frames, outFrame{subject: p.frameSubject(), data: p.frame})
+		frames = append(frames, outFrame{data: p.frame})
 		p.frame, p.count = nil, 0
 	}
 	p.queued = 0
@@ -260,36 +252,30 @@ func (p *peer) forgetSent(seq uint64, evicted [][]byte) [][]byte {
 }
 
 // takeSent returns the published frame numbered seq, if still kept, and
-// forgets it.
-func (p *peer) takeSent(seq uint64) []byte {
+// forgets it; sent reports whether this node ever published a frame of
+// that number to the peer.
+func (p *peer) takeSent(seq uint64) (frame []byte, sent bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if seq < p.firstSeq || seq > p.seq {
+		return nil, false
+	}
 	slot := &p.recent[seq%recentFrames]
-	if seq == 0 || slot.seq != seq || slot.data == nil {
-		return nil
+	if slot.seq != seq || slot.data == nil {
+		return nil, true
 	}
 	data := slot.data
 	p.recentBytes -= len(data)
 	*slot = outFrame{}
-	return data
-}
-
-// seqOfReply returns the frame number at the end of a no-responders
-// status's subject, the reply subject its frame was published with.
-func seqOfReply(subject string) uint64 {
-	seq, err := strconv.ParseUint(subject[strings.LastIndexByte(subject, '.')+1:], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return seq
+	return data, true
 }
 
 // publish hands one frame to the connection, asking the server to say so
 // if nobody listens on its subject.
 func (p *peer) publish(f outFrame) {
-	msg := nats.Msg{Subject: f.subject, Reply: p.n.noResp + "." + strconv.FormatUint(f.seq, 10), Data: f.data}
+	msg := nats.Msg{Subject: p.subject, Reply: p.n.noResp + "." + strconv.FormatUint(f.seq, 10), Data: f.data}
 	if err := p.n.nc.PublishMsg(&msg); err != nil {
-		p.n.log.Warn("remote: publish failed", zap.String("node", p.name), zap.String("subject", f.subject), zap.Error(err))
+		p.n.log.Warn("remote: publish failed", zap.String("node", p.name), zap.String("subject", p.subject), zap.Error(err))
 		p.n.undeliverable(p.name, f.data, fmt.Errorf("%w: node %s: %w", ErrUnreachable, p.name, err))
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -18,8 +17,6 @@ func testPeer(limit, maxFrame int) *peer {
 	return p
 }
 
-var ref = actor.NewRef("other", "k", "a")
-
 func tellTo(id string, body int) *wire.Envelope {
 	return &wire.Envelope{Kind: wire.KindTell, Node: "me", To: wire.Ref{System: "other", Kind: "k", ID: id}, Type: "bytes", Body: make([]byte, body)}
 }
@@ -29,7 +26,7 @@ func TestOutboundLimit(t *testing.T) {
 	sent := 0
 	var err error
 	for ; sent < 100; sent++ {
-		if err = p.enqueue(tellTo("a", 90), ref); err != nil {
+		if err = p.enqueue(tellTo("a", 90)); err != nil {
 			break
 		}
 	}
@@ -44,19 +41,16 @@ func TestOutboundLimit(t *testing.T) {
 func TestBatchingSplitsFrames(t *testing.T) {
 	const maxFrame = 1024
 	p := testPeer(1<<20, maxFrame)
-	if err := p.enqueue(tellTo("a", 10), ref); err != nil {
+	if err := p.enqueue(tellTo("a", 10)); err != nil {
 		t.Fatal(err)
 	}
-	if s := p.frameSubject(); s != "troupe.other.k.a" {
-		t.Fatalf("a one-envelope frame goes to %q, want the actor's subject", s)
-	}
 	for range 99 {
-		if err := p.enqueue(tellTo("a", 50), ref); err != nil {
+		if err := p.enqueue(tellTo("a", 50)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if s := p.frameSubject(); s != "troupe.other.$b" {
-		t.Fatalf("a batch goes to %q, want the node's batch subject", s)
+	if p.subject != "troupe.other.$n.me" {
+		t.Fatalf("frames go to %q, want the subject naming both nodes", p.subject)
 	}
 	frames := append(p.ready, outFrame{data: p.frame})
 	count := 0
@@ -71,7 +65,7 @@ func TestBatchingSplitsFrames(t *testing.T) {
 	if count != 100 || len(frames) < 5 {
 		t.Fatalf("%d envelopes in %d frames, want 100 in several", count, len(frames))
 	}
-	if err := p.enqueue(tellTo("a", 2*maxFrame), ref); !errors.Is(err, wire.ErrTooLarge) {
+	if err := p.enqueue(tellTo("a", 2*maxFrame)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("oversized message: %v, want ErrTooLarge", err)
 	}
 }
@@ -97,17 +91,17 @@ func TestErrorCodesRoundTrip(t *testing.T) {
 // the frame already being filled keeps its messages.
 func TestOversizedMessageLeavesNoFrame(t *testing.T) {
 	p := testPeer(1<<20, 1024)
-	if err := p.enqueue(tellTo("a", 2000), ref); !errors.Is(err, wire.ErrTooLarge) {
+	if err := p.enqueue(tellTo("a", 2000)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("oversized first message = %v, want ErrTooLarge", err)
 	}
 	if len(p.frame) != 0 || len(p.ready) != 0 || p.queued != 0 {
 		t.Fatalf("after a refused first message: frame %d bytes, %d ready, %d queued", len(p.frame), len(p.ready), p.queued)
 	}
-	if err := p.enqueue(tellTo("a", 10), ref); err != nil {
+	if err := p.enqueue(tellTo("a", 10)); err != nil {
 		t.Fatal(err)
 	}
 	kept := len(p.frame)
-	if err := p.enqueue(tellTo("a", 2000), ref); !errors.Is(err, wire.ErrTooLarge) {
+	if err := p.enqueue(tellTo("a", 2000)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("oversized second message = %v, want ErrTooLarge", err)
 	}
 	if len(p.frame) != kept || p.count != 1 || len(p.ready) != 0 {

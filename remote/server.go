@@ -11,7 +11,7 @@ import (
 
 // startServer starts the embedded nats-server: no client port (the node
 // connects in-process), a leaf-node listener and remotes if configured.
-func startServer(name string, cfg *config) (*server.Server, *server.Options, error) {
+func startServer(name string, cfg *config, log *serverLog) (*server.Server, *server.Options, error) {
 	opts := &server.Options{
 		ServerName: "troupe-" + EncodeToken(name),
 		DontListen: true,
@@ -44,6 +44,7 @@ func startServer(name string, cfg *config) (*server.Server, *server.Options, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("remote: embedded server: %w", err)
 	}
+	s.SetLogger(log, false, false)
 	s.Start()
 	if !s.ReadyForConnections(10 * time.Second) {
 		s.Shutdown()

@@ -7,14 +7,21 @@ import (
 	"github.com/troupe-go/troupe/actor"
 )
 
-// Subjects. An actor's subject is troupe.<system>.<kind>.<id>, each part
-// encoded by [EncodeToken]; a node's own subjects put a reserved token,
-// starting with '$' (which EncodeToken never leaves bare), after the
-// system, so they never collide with an actor's.
+// Subjects. Everything a node receives is under troupe.<system>.>, each
+// part encoded by [EncodeToken]; the node's own subjects put a reserved
+// token, starting with '$' (which EncodeToken never leaves bare), after
+// the system, so they never collide with an actor's:
+//
+//   - troupe.<to>.$n.<from>: every frame node <from> sends to node <to>.
+//     The subject names its sender, so a node checks that each envelope
+//     comes from the node it claims, and NATS permissions can make sure
+//     that only <from> publishes there (see [PermissionsFor]).
+//   - troupe.<to>.$nr.<seq>: the reply subject of <to>'s frames, where the
+//     server's no-responders statuses come back. Nobody publishes there.
+//   - troupe.$hb.<from>: heartbeats and goodbyes of node <from>.
 const (
 	subjectRoot = "troupe"
-	batchToken  = "$b"  // frames of several envelopes for a node
-	ctlToken    = "$c"  // replies, notices, watch traffic for a node
+	frameToken  = "$n"  // frames from one node to another
 	noRespToken = "$nr" // where no-responders statuses come back
 	hbRoot      = "troupe.$hb"
 )
@@ -89,10 +96,12 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-// Subject returns the subject of the actor named r, or [ErrBadRef] if a
-// part of r is empty: troupe.<system>.<kind>.<id>, and for a child
-// actor its ancestors' kinds and ids before its own, from the top-level
-// one down.
+// Subject returns the subject that names the actor r under its node's
+// subjects, or [ErrBadRef] if a part of r is empty:
+// troupe.<system>.<kind>.<id>, and for a child actor its ancestors' kinds
+// and ids before its own, from the top-level one down. Frames do not go
+// there (they go to the node's frame subjects, see "Addressing"); it is
+// the name an actor has in its node's subject space.
 func Subject(r actor.Ref) (string, error) {
 	var names []string // kinds and ids, from r up
 	for p := r; !p.IsZero(); p = p.Parent() {
@@ -117,13 +126,29 @@ func nodeSubject(system, token string) string {
 	return subjectRoot + "." + EncodeToken(system) + "." + token
 }
 
-// nodeOfSubject returns the system named by the second token of a troupe
-// subject.
-func nodeOfSubject(subject string) (string, bool) {
-	parts := strings.Split(subject, ".")
-	if len(parts) < 3 || parts[0] != subjectRoot {
-		return "", false
-	}
-	s, err := DecodeToken(parts[1])
+// frameSubject returns the subject of the frames node from sends to
+// node to.
+func frameSubject(to, from string) string {
+	return nodeSubject(to, frameToken) + "." + EncodeToken(from)
+}
+
+// heartbeatSubject returns the subject of node's heartbeats.
+func heartbeatSubject(node string) string { return hbRoot + "." + EncodeToken(node) }
+
+// lastToken returns the node named by the last token of subject.
+func lastToken(subject string) (string, bool) {
+	s, err := DecodeToken(subject[strings.LastIndexByte(subject, '.')+1:])
 	return s, err == nil && s != ""
+}
+
+// parseFrameSubject returns the nodes a frame subject,
+// troupe.<to>.$n.<from>, names.
+func parseFrameSubject(subject string) (to, from string, ok bool) {
+	parts := strings.Split(subject, ".")
+	if len(parts) != 4 || parts[0] != subjectRoot || parts[2] != frameToken {
+		return "", "", false
+	}
+	to, err1 := DecodeToken(parts[1])
+	from, err2 := DecodeToken(parts[3])
+	return to, from, err1 == nil && err2 == nil && to != "" && from != ""
 }

@@ -53,7 +53,7 @@ func (n *Node) send(ctx context.Context, to actor.Ref, msg any, reply func(any, 
 	e := wire.Envelope{Kind: wire.KindTell, Node: n.name, To: wireRef(to), Type: name, Body: body, Headers: n.traceHeaders(ctx)}
 	p := n.peer(to.System())
 	if reply == nil {
-		if err := p.enqueue(&e, to); err != nil {
+		if err := p.enqueue(&e); err != nil {
 			return err
 		}
 		n.stats.sent.Add(1)
@@ -63,7 +63,7 @@ func (n *Node) send(ctx context.Context, to actor.Ref, msg any, reply func(any, 
 	if e.Corr, err = n.addAsk(ctx, to, reply); err != nil {
 		return err
 	}
-	if err := p.enqueue(&e, to); err != nil {
+	if err := p.enqueue(&e); err != nil {
 		n.takeAsk(e.Corr)
 		return err
 	}
@@ -109,7 +109,7 @@ func (n *Node) control(to string, e *wire.Envelope) error {
 	if to == "" {
 		return fmt.Errorf("%w: empty system", ErrBadRef)
 	}
-	return n.peer(to).enqueue(e, actor.Ref{})
+	return n.peer(to).enqueue(e)
 }
 
 // endWatch delivers Terminated for target to the local watcher, once.
