@@ -26,14 +26,53 @@ var bodyLocals = []string{
 	"node", "ok", "opts", "p", "parent", "r", "reason", "ref", "reg", "script", "spawner", "sys", "t", "v", "x", "zero",
 }
 
+// localAlternatives are the names the locals of a generated method of a
+// Go actor's ref or timers (c, ctx, d, err, key, r, t, zero) take instead
+// when a parameter of its message has theirs: the user's parameter names
+// are API and keep theirs.
+var localAlternatives = map[string]string{
+	"c": "actorCtx", "ctx": "askCtx", "d": "delay", "err": "failure", "key": "timerKey",
+	"r": "ref", "t": "timers", "zero": "none",
+}
+
 // renderer writes the file of one actor.
 type renderer struct {
 	pkg      *types.Package
 	spec     actorSpec
 	n        names
 	reserved map[string]bool // names a parameter may not take
-	ownRefs  map[string]bool // typed refs generated in the package (see typedRefOf)
+	// yielding are the reserved names that are locals of the method being
+	// rendered, which give way to a parameter of that name (see
+	// withLocals); none for JavaScript actors' refs.
+	yielding map[string]bool
+	loc      map[string]string // the locals of the method being rendered that gave way: base → name
+	ownRefs  map[string]bool   // typed refs generated in the package (see typedRefOf)
 	f        *jen.File
+}
+
+// l returns the name of local base in the method being rendered.
+func (r *renderer) l(base string) string {
+	if name, ok := r.loc[base]; ok {
+		return name
+	}
+	return base
+}
+
+// withLocals renders a method of m's ref or timers with render: the
+// locals take other names where m's parameters have theirs.
+func (r *renderer) withLocals(m message, render func()) {
+	taken := map[string]bool{}
+	for _, name := range r.paramNames(m) {
+		taken[name] = true
+	}
+	r.loc = map[string]string{}
+	for base, alt := range localAlternatives {
+		if taken[base] {
+			r.loc[base] = fresh(alt, taken)
+		}
+	}
+	defer func() { r.loc = nil }()
+	render()
 }
 
 // newFile returns the jennifer file of a generated file of pkg, importing
@@ -47,7 +86,11 @@ func newFile(pkg *types.Package, imps importSet) *jen.File {
 
 // render returns the gofmt'ed generated file of spec.
 func render(pkg *types.Package, spec actorSpec, imps importSet, reserved, ownRefs map[string]bool) ([]byte, error) {
-	r := &renderer{pkg: pkg, spec: spec, n: spec.n, reserved: reserved, ownRefs: ownRefs, f: newFile(pkg, imps)}
+	yielding := map[string]bool{}
+	for name := range localAlternatives {
+		yielding[name] = true
+	}
+	r := &renderer{pkg: pkg, spec: spec, n: spec.n, reserved: reserved, yielding: yielding, ownRefs: ownRefs, f: newFile(pkg, imps)}
 	r.guards()
 	r.messages()
 	r.messageBuilders()
@@ -135,22 +178,35 @@ func (r *renderer) named(obj *types.TypeName, args *types.TypeList) jen.Code {
 	return s.Types(codes...)
 }
 
-// paramNames returns the names m's parameters take in generated code:
-// their own unless blank or reserved.
+// paramNames returns the names m's parameters take in generated
+// signatures: their own, unless blank or reserved (a name the generated
+// bodies use that cannot give way; see withLocals).
 func (r *renderer) paramNames(m message) []string {
+	return uniqueNames(m, func(name string) bool { return r.reserved[name] && !r.yielding[name] })
+}
+
+// fieldNames returns the names of the fields of m's message struct: the
+// parameters' own, unless blank or, for a remote actor, the name of a
+// codec method of the struct.
+func (r *renderer) fieldNames(m message) []string {
+	return uniqueNames(m, func(name string) bool {
+		return r.spec.remote && (name == "MarshalWire" || name == "UnmarshalWire")
+	})
+}
+
+// uniqueNames names m's parameters: their own unless blank (argN) or
+// clashing (nameArg), all distinct.
+func uniqueNames(m message, clashes func(string) bool) []string {
 	taken := map[string]bool{}
-	for k := range r.reserved {
-		taken[k] = true
-	}
 	for _, p := range m.params {
-		if p.name != "" && !r.reserved[p.name] {
+		if p.name != "" && !clashes(p.name) {
 			taken[p.name] = true
 		}
 	}
 	out := make([]string, len(m.params))
 	for i, p := range m.params {
 		switch {
-		case p.name != "" && !r.reserved[p.name]:
+		case p.name != "" && !clashes(p.name):
 			out[i] = p.name
 		case p.name != "":
 			out[i] = fresh(p.name+"Arg", taken)
@@ -187,10 +243,10 @@ func (r *renderer) sentValue(m message) jen.Code {
 // msgValue renders the message struct literal of m built from its
 // parameters.
 func (r *renderer) msgValue(m message) jen.Code {
-	names := r.paramNames(m)
+	params, fields := r.paramNames(m), r.fieldNames(m)
 	return jen.Id(m.typeName).ValuesFunc(func(g *jen.Group) {
-		for _, name := range names {
-			g.Id(name).Op(":").Id(name)
+		for i, name := range params {
+			g.Id(fields[i]).Op(":").Id(name)
 		}
 	})
 }

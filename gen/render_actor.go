@@ -46,7 +46,7 @@ func (r *renderer) methodExprType(m message) jen.Code {
 // messages renders a struct per message, holding its parameters.
 func (r *renderer) messages() {
 	for _, m := range r.spec.msgs {
-		names := r.paramNames(m)
+		names := r.fieldNames(m)
 		r.f.Commentf("%s is the message of [%s.%s].", m.typeName, r.spec.name, m.name)
 		r.f.Type().Id(m.typeName).StructFunc(func(g *jen.Group) {
 			for i, p := range m.params {
@@ -54,8 +54,8 @@ func (r *renderer) messages() {
 			}
 		})
 		if m.boxed() {
-			r.f.Add(doc("%s pools the boxes in which %s sends a %s, so that a send allocates nothing of its own "+
-				"(see actor.Boxes).", m.boxes, r.n.ref, m.typeName))
+			r.f.Add(doc("%s pools the boxes in which %s sends %s, so that a send allocates nothing of its own "+
+				"(see actor.Boxes).", m.boxes, r.n.ref, withArticle(m.typeName)))
 			r.f.Var().Id(m.boxes).Add(r.boxes(m, "Boxes"))
 		}
 	}
@@ -202,7 +202,7 @@ func (r *renderer) receiveBody(g *jen.Group) {
 // dispatch renders the statements that call m's method with the fields
 // of msg, its message struct, and return its outcome as Receive's.
 func (r *renderer) dispatch(m message, msg *jen.Statement) []jen.Code {
-	names := r.paramNames(m)
+	names := r.fieldNames(m)
 	args := []jen.Code{jen.Id("c")}
 	for i, name := range names {
 		arg := msg.Clone().Dot(name)

@@ -25,7 +25,7 @@ func (r *renderer) codecs() {
 		return
 	}
 	for i, m := range r.spec.msgs {
-		names := r.paramNames(m)
+		names := r.fieldNames(m)
 		fields := make([]codecField, len(names))
 		for j, name := range names {
 			fields[j] = codecField{name: name, num: j + 1, wt: p.params[i][j]}

@@ -17,13 +17,13 @@ func (r *renderer) messageBuilders() {
 		return
 	}
 	r.f.Add(doc("%s builds the messages %s sends, one method per message of %s with the message's "+
-		"parameters, for tests that put a stand-in in place of a %s actor (%s(sys, probe.Ref()) for an "+
+		"parameters, for tests that put a stand-in in place of %s actor (%s(sys, probe.Ref()) for an "+
 		"actortest.Probe) and compare what it received with what the code under test should have sent: "+
-		"probe.ExpectMessage(%s{}.%s(…)) for a call ref.%s(…).", n.messages, n.ref, s.name, s.name, n.refOf,
+		"probe.ExpectMessage(%s{}.%s(…)) for a call ref.%s(…).", n.messages, n.ref, s.name, withArticle(s.name), n.refOf,
 		n.messages, s.msgs[0].name, s.msgs[0].name))
 	r.f.Type().Id(n.messages).Struct()
 	for _, m := range s.msgs {
-		names := r.paramNames(m)
+		names, fieldNames := r.paramNames(m), r.fieldNames(m)
 		var params, fields []jen.Code
 		for i, p := range m.params {
 			typ := r.typ(p.typ)
@@ -31,7 +31,7 @@ func (r *renderer) messageBuilders() {
 				typ = jen.Op("...").Add(r.typ(p.typ.(*types.Slice).Elem()))
 			}
 			params = append(params, jen.Id(names[i]).Add(typ))
-			fields = append(fields, jen.Id(names[i]).Op(":").Id(names[i]))
+			fields = append(fields, jen.Id(fieldNames[i]).Op(":").Id(names[i]))
 		}
 		r.f.Commentf("%s returns the message of %s.%s (a value of an unexported type).", m.name, r.n.ref, m.name)
 		r.f.Func().Params(jen.Id(n.messages)).Id(m.name).Params(params...).Any().

@@ -16,9 +16,9 @@ func (r *renderer) ref() {
 		doc("%s types ref, which must name %s actor of sys.", n.refOf, withArticle(s.name)))
 	for _, m := range s.msgs {
 		if m.asks() {
-			r.ask(m)
+			r.withLocals(m, func() { r.ask(m) })
 		} else {
-			r.tell(m)
+			r.withLocals(m, func() { r.tell(m) })
 		}
 	}
 }
@@ -78,34 +78,35 @@ func (r *renderer) refBasics(typeDoc, refOfDoc jen.Code) {
 // checked renders the guard that opens the methods of the ref: if r
 // names no actor, run onErr (which sees the error as err).
 func (r *renderer) checked(onErr ...jen.Code) jen.Code {
-	return jen.If(jen.Err().Op(":=").Id("r").Dot("check").Call(), jen.Err().Op("!=").Nil()).Block(onErr...)
+	return jen.If(jen.Id(r.l("err")).Op(":=").Id(r.l("r")).Dot("check").Call(), jen.Id(r.l("err")).Op("!=").Nil()).Block(onErr...)
 }
 
 // checkedAsk is checked for a blocking ask replying an R (reply): it
 // returns R's zero value and the error.
 func (r *renderer) checkedAsk(reply jen.Code) jen.Code {
 	return r.checked(
-		jen.Var().Id("zero").Add(reply),
-		jen.Return(jen.Id("zero"), jen.Err()),
+		jen.Var().Id(r.l("zero")).Add(reply),
+		jen.Return(jen.Id(r.l("zero")), jen.Id(r.l("err"))),
 	)
 }
 
 // checkedAsync is checked for an asynchronous ask replying an R (reply):
 // it returns a promise on c's loop rejected with the error.
 func (r *renderer) checkedAsync(reply jen.Code) jen.Code {
-	return r.checked(jen.Return(jen.Qual(loopPath, "Rejected").Types(reply).Call(jen.Id("c").Dot("Loop").Call(), jen.Err())))
+	return r.checked(jen.Return(jen.Qual(loopPath, "Rejected").Types(reply).Call(jen.Id(r.l("c")).Dot("Loop").Call(), jen.Id(r.l("err")))))
 }
 
-func (r *renderer) recv() jen.Code { return jen.Id("r").Id(r.n.ref) }
+func (r *renderer) recv() jen.Code { return jen.Id(r.l("r")).Id(r.n.ref) }
 
 // tell renders the method sending m without waiting.
 func (r *renderer) tell(m message) {
 	r.f.Add(doc("%s tells the actor to run [%s.%s] and returns at once, with the reason the message "+
 		"could not be delivered (actor.ErrNotFound, actor.ErrStopped, actor.ErrMailboxFull), if any. "+
 		"Safe from any goroutine.", m.name, r.spec.name, m.name))
+	rv := r.l("r")
 	r.f.Func().Params(r.recv()).Id(m.name).Params(r.params(m)...).Error().Block(
-		r.checked(jen.Return(jen.Err())),
-		jen.Return(jen.Id("r").Dot("sys").Dot("Tell").Call(jen.Id("r").Dot("ref"), r.sentValue(m))),
+		r.checked(jen.Return(jen.Id(r.l("err")))),
+		jen.Return(jen.Id(rv).Dot("sys").Dot("Tell").Call(jen.Id(rv).Dot("ref"), r.sentValue(m))),
 	)
 }
 
@@ -120,15 +121,16 @@ func (r *renderer) ask(m message) {
 	r.f.Add(doc("%s asks the actor to run [%s.%s] and waits for %s, for callers outside actors: "+
 		"without a deadline in ctx the system's ask timeout applies, and from a handler it fails at once "+
 		"with actor.ErrWouldBlock (use %sAsync there).", m.name, s.name, m.name, what, m.name))
+	rv, ctx, err := r.l("r"), r.l("ctx"), r.l("err")
 	ask := jen.Qual(actorPath, "Ask").Types(r.replyType(m)).
-		Call(jen.Id("ctx"), jen.Id("r").Dot("sys"), jen.Id("r").Dot("ref"), r.sentValue(m))
-	params := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, r.params(m)...)
+		Call(jen.Id(ctx), jen.Id(rv).Dot("sys"), jen.Id(rv).Dot("ref"), r.sentValue(m))
+	params := append([]jen.Code{jen.Id(ctx).Qual("context", "Context")}, r.params(m)...)
 	sig := jen.Func().Params(r.recv()).Id(m.name).Params(params...)
 	if errOnly {
 		r.f.Add(sig).Error().Block(
-			r.checked(jen.Return(jen.Err())),
-			jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(ask),
-			jen.Return(jen.Err()),
+			r.checked(jen.Return(jen.Id(err))),
+			jen.List(jen.Id("_"), jen.Id(err)).Op(":=").Add(ask),
+			jen.Return(jen.Id(err)),
 		)
 	} else {
 		r.f.Add(sig).Params(r.replyType(m), jen.Error()).Block(r.checkedAsk(r.replyType(m)), jen.Return(ask))
@@ -137,11 +139,11 @@ func (r *renderer) ask(m message) {
 	r.f.Add(doc("%sAsync asks the actor to run [%s.%s] from a handler, whose context is c: "+
 		"it never blocks, and the promise settles on c's loop (rejected with actor.ErrTimeout after the "+
 		"system's ask timeout). Call it only on c's loop.", m.name, s.name, m.name))
-	params = append([]jen.Code{jen.Id("c").Op("*").Qual(actorPath, "Context")}, r.params(m)...)
+	params = append([]jen.Code{jen.Id(r.l("c")).Op("*").Qual(actorPath, "Context")}, r.params(m)...)
 	r.f.Func().Params(r.recv()).Id(m.name+"Async").Params(params...).
 		Op("*").Qual(loopPath, "Promise").Types(r.replyType(m)).Block(
 		r.checkedAsync(r.replyType(m)),
 		jen.Return(jen.Qual(actorPath, "AskAsync").Types(r.replyType(m)).
-			Call(jen.Id("c"), jen.Id("r").Dot("ref"), r.sentValue(m))),
+			Call(jen.Id(r.l("c")), jen.Id(rv).Dot("ref"), r.sentValue(m))),
 	)
 }

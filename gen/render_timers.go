@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"regexp"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -14,6 +16,9 @@ var timerKinds = []struct{ suffix, start, when string }{
 	{"FixedRate", "StartFixedRate", "every d, measured from the previous delivery's deadline " +
 		"(fixed rate: a slow handler does not shift the schedule), until cancelled"},
 }
+
+// durationWord is the duration parameter's name, d, in timer docs.
+var durationWord = regexp.MustCompile(`\bd\b`)
 
 // timers renders the typed timers of an actor with tells: a timer
 // delivers a message whose reply nobody waits for, so asks get none.
@@ -40,7 +45,7 @@ func (r *renderer) timers() {
 			continue
 		}
 		for _, k := range timerKinds {
-			r.timer(m, k.suffix, k.start, k.when)
+			r.withLocals(m, func() { r.timer(m, k.suffix, k.start, k.when) })
 		}
 	}
 }
@@ -51,10 +56,12 @@ func (r *renderer) timer(m message, suffix, start, when string) {
 	if start != "StartSingle" {
 		fails = "It fails with actor.ErrStopped once the actor is stopping, and with an error if d is not positive."
 	}
-	r.f.Add(doc("%s%s delivers the message of [%s.%s] to the actor %s, under key, replacing key's timer. %s",
-		m.name, suffix, r.spec.name, m.name, when, fails))
-	params := append([]jen.Code{jen.Id("key").Any(), jen.Id("d").Qual("time", "Duration")}, r.params(m)...)
-	r.f.Func().Params(jen.Id("t").Id(r.n.timers)).Id(m.name + suffix).Params(params...).Error().Block(
-		jen.Return(jen.Id("t").Dot("Timers").Dot(start).Call(jen.Id("key"), jen.Id("d"), r.msgValue(m))),
+	key, d, t := r.l("key"), r.l("d"), r.l("t")
+	r.f.Add(doc("%s%s delivers the message of [%s.%s] to the actor %s, under %s, replacing %s's timer. %s",
+		m.name, suffix, r.spec.name, m.name, durationWord.ReplaceAllString(when, d), key, key,
+		durationWord.ReplaceAllString(fails, d)))
+	params := append([]jen.Code{jen.Id(key).Any(), jen.Id(d).Qual("time", "Duration")}, r.params(m)...)
+	r.f.Func().Params(jen.Id(t).Id(r.n.timers)).Id(m.name + suffix).Params(params...).Error().Block(
+		jen.Return(jen.Id(t).Dot("Timers").Dot(start).Call(jen.Id(key), jen.Id(d), r.msgValue(m))),
 	)
 }

@@ -32,7 +32,7 @@ type accountDepositMsg struct {
 	amount int
 }
 
-// accountDepositBoxes pools the boxes in which AccountRef sends a
+// accountDepositBoxes pools the boxes in which AccountRef sends an
 // accountDepositMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var accountDepositBoxes actor.Boxes[accountDepositMsg, *accountActor]
@@ -40,17 +40,17 @@ var accountDepositBoxes actor.Boxes[accountDepositMsg, *accountActor]
 // accountInterestMsg is the message of [Account.Interest].
 type accountInterestMsg struct {
 	amount int
-	dArg   time.Duration
+	d      time.Duration
 }
 
-// accountInterestBoxes pools the boxes in which AccountRef sends a
+// accountInterestBoxes pools the boxes in which AccountRef sends an
 // accountInterestMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var accountInterestBoxes actor.Boxes[accountInterestMsg, *accountActor]
 
 // AccountMessages builds the messages AccountRef sends, one method per
 // message of Account with the message's parameters, for tests that put a
-// stand-in in place of a Account actor (AccountRefOf(sys, probe.Ref()) for
+// stand-in in place of an Account actor (AccountRefOf(sys, probe.Ref()) for
 // an actortest.Probe) and compare what it received with what the code under
 // test should have sent: probe.ExpectMessage(AccountMessages{}.Balance(…))
 // for a call ref.Balance(…).
@@ -72,8 +72,8 @@ func (AccountMessages) Deposit(amount int) any {
 }
 
 // Interest returns the message of AccountRef.Interest (a value of an unexported type).
-func (AccountMessages) Interest(amount int, dArg time.Duration) any {
-	return accountInterestMsg{amount: amount, dArg: dArg}
+func (AccountMessages) Interest(amount int, d time.Duration) any {
+	return accountInterestMsg{amount: amount, d: d}
 }
 
 // accountActor adapts *Account to actor.Actor: Receive calls the method a
@@ -98,13 +98,13 @@ func (x *accountActor) Receive(c *actor.Context, msg any) (any, error) {
 		x.a.Deposit(c, m.amount)
 		return nil, nil
 	case *actor.Box[accountInterestMsg, *accountActor]:
-		if err := x.a.Interest(c, m.Msg.amount, m.Msg.dArg); err != nil {
+		if err := x.a.Interest(c, m.Msg.amount, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case accountInterestMsg:
-		if err := x.a.Interest(c, m.amount, m.dArg); err != nil {
+		if err := x.a.Interest(c, m.amount, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -282,11 +282,11 @@ func (r AccountRef) Deposit(amount int) error {
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use InterestAsync there).
-func (r AccountRef) Interest(ctx context.Context, amount int, dArg time.Duration) error {
+func (r AccountRef) Interest(ctx context.Context, amount int, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, accountInterestBoxes.Box(accountInterestMsg{amount: amount, dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, accountInterestBoxes.Box(accountInterestMsg{amount: amount, d: d}))
 	return err
 }
 
@@ -294,11 +294,11 @@ func (r AccountRef) Interest(ctx context.Context, amount int, dArg time.Duration
 // whose context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r AccountRef) InterestAsync(c *actor.Context, amount int, dArg time.Duration) *loop.Promise[struct{}] {
+func (r AccountRef) InterestAsync(c *actor.Context, amount int, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, accountInterestBoxes.Box(accountInterestMsg{amount: amount, dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, accountInterestBoxes.Box(accountInterestMsg{amount: amount, d: d}))
 }
 
 // SpawnAccount starts an Account actor of kind "account" named id under

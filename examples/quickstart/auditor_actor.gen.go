@@ -22,14 +22,14 @@ type auditorAuditMsg struct {
 	acct AccountRef
 }
 
-// auditorAuditBoxes pools the boxes in which AuditorRef sends a
+// auditorAuditBoxes pools the boxes in which AuditorRef sends an
 // auditorAuditMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var auditorAuditBoxes actor.Boxes[auditorAuditMsg, *auditorActor]
 
 // AuditorMessages builds the messages AuditorRef sends, one method per
 // message of Auditor with the message's parameters, for tests that put a
-// stand-in in place of a Auditor actor (AuditorRefOf(sys, probe.Ref()) for
+// stand-in in place of an Auditor actor (AuditorRefOf(sys, probe.Ref()) for
 // an actortest.Probe) and compare what it received with what the code under
 // test should have sent: probe.ExpectMessage(AuditorMessages{}.Audit(…))
 // for a call ref.Audit(…).

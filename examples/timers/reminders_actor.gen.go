@@ -30,7 +30,7 @@ var (
 
 // remindersActiveMsg is the message of [Reminders.Active].
 type remindersActiveMsg struct {
-	keyArg string
+	key string
 }
 
 // remindersActiveBoxes pools the boxes in which RemindersRef sends a
@@ -41,7 +41,7 @@ var remindersActiveBoxes actor.Boxes[remindersActiveMsg, *remindersActor]
 // remindersBusyMsg is the message of [Reminders.Busy].
 type remindersBusyMsg struct {
 	cancel string
-	dArg   time.Duration
+	d      time.Duration
 }
 
 // remindersBusyBoxes pools the boxes in which RemindersRef sends a
@@ -51,8 +51,8 @@ var remindersBusyBoxes actor.Boxes[remindersBusyMsg, *remindersActor]
 
 // remindersEveryMsg is the message of [Reminders.Every].
 type remindersEveryMsg struct {
-	keyArg    string
-	dArg      time.Duration
+	key       string
+	d         time.Duration
 	fixedRate bool
 }
 
@@ -63,7 +63,7 @@ var remindersEveryBoxes actor.Boxes[remindersEveryMsg, *remindersActor]
 
 // remindersForgetMsg is the message of [Reminders.Forget].
 type remindersForgetMsg struct {
-	keyArg string
+	key string
 }
 
 // remindersForgetBoxes pools the boxes in which RemindersRef sends a
@@ -73,7 +73,7 @@ var remindersForgetBoxes actor.Boxes[remindersForgetMsg, *remindersActor]
 
 // remindersIdleMsg is the message of [Reminders.Idle].
 type remindersIdleMsg struct {
-	dArg time.Duration
+	d time.Duration
 }
 
 // remindersIdleBoxes pools the boxes in which RemindersRef sends a
@@ -96,9 +96,9 @@ var remindersRemindBoxes actor.Boxes[remindersRemindMsg, *remindersActor]
 
 // remindersScheduleMsg is the message of [Reminders.Schedule].
 type remindersScheduleMsg struct {
-	keyArg string
-	what   string
-	dArg   time.Duration
+	key  string
+	what string
+	d    time.Duration
 }
 
 // remindersScheduleBoxes pools the boxes in which RemindersRef sends a
@@ -108,7 +108,7 @@ var remindersScheduleBoxes actor.Boxes[remindersScheduleMsg, *remindersActor]
 
 // remindersTickMsg is the message of [Reminders.Tick].
 type remindersTickMsg struct {
-	keyArg string
+	key string
 }
 
 // remindersTickBoxes pools the boxes in which RemindersRef sends a
@@ -118,7 +118,7 @@ var remindersTickBoxes actor.Boxes[remindersTickMsg, *remindersActor]
 
 // remindersTicksMsg is the message of [Reminders.Ticks].
 type remindersTicksMsg struct {
-	keyArg string
+	key string
 }
 
 // remindersTicksBoxes pools the boxes in which RemindersRef sends a
@@ -136,28 +136,28 @@ var remindersTicksBoxes actor.Boxes[remindersTicksMsg, *remindersActor]
 type RemindersMessages struct{}
 
 // Active returns the message of RemindersRef.Active (a value of an unexported type).
-func (RemindersMessages) Active(keyArg string) any {
-	return remindersActiveMsg{keyArg: keyArg}
+func (RemindersMessages) Active(key string) any {
+	return remindersActiveMsg{key: key}
 }
 
 // Busy returns the message of RemindersRef.Busy (a value of an unexported type).
-func (RemindersMessages) Busy(cancel string, dArg time.Duration) any {
-	return remindersBusyMsg{cancel: cancel, dArg: dArg}
+func (RemindersMessages) Busy(cancel string, d time.Duration) any {
+	return remindersBusyMsg{cancel: cancel, d: d}
 }
 
 // Every returns the message of RemindersRef.Every (a value of an unexported type).
-func (RemindersMessages) Every(keyArg string, dArg time.Duration, fixedRate bool) any {
-	return remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate}
+func (RemindersMessages) Every(key string, d time.Duration, fixedRate bool) any {
+	return remindersEveryMsg{key: key, d: d, fixedRate: fixedRate}
 }
 
 // Forget returns the message of RemindersRef.Forget (a value of an unexported type).
-func (RemindersMessages) Forget(keyArg string) any {
-	return remindersForgetMsg{keyArg: keyArg}
+func (RemindersMessages) Forget(key string) any {
+	return remindersForgetMsg{key: key}
 }
 
 // Idle returns the message of RemindersRef.Idle (a value of an unexported type).
-func (RemindersMessages) Idle(dArg time.Duration) any {
-	return remindersIdleMsg{dArg: dArg}
+func (RemindersMessages) Idle(d time.Duration) any {
+	return remindersIdleMsg{d: d}
 }
 
 // Ping returns the message of RemindersRef.Ping (a value of an unexported type).
@@ -171,18 +171,18 @@ func (RemindersMessages) Remind(what string) any {
 }
 
 // Schedule returns the message of RemindersRef.Schedule (a value of an unexported type).
-func (RemindersMessages) Schedule(keyArg string, what string, dArg time.Duration) any {
-	return remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg}
+func (RemindersMessages) Schedule(key string, what string, d time.Duration) any {
+	return remindersScheduleMsg{key: key, what: what, d: d}
 }
 
 // Tick returns the message of RemindersRef.Tick (a value of an unexported type).
-func (RemindersMessages) Tick(keyArg string) any {
-	return remindersTickMsg{keyArg: keyArg}
+func (RemindersMessages) Tick(key string) any {
+	return remindersTickMsg{key: key}
 }
 
 // Ticks returns the message of RemindersRef.Ticks (a value of an unexported type).
-func (RemindersMessages) Ticks(keyArg string) any {
-	return remindersTicksMsg{keyArg: keyArg}
+func (RemindersMessages) Ticks(key string) any {
+	return remindersTicksMsg{key: key}
 }
 
 // remindersActor adapts *Reminders to actor.Actor: Receive calls the method
@@ -197,53 +197,53 @@ type remindersActor struct {
 func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case *actor.Box[remindersActiveMsg, *remindersActor]:
-		return x.a.Active(c, m.Msg.keyArg), nil
+		return x.a.Active(c, m.Msg.key), nil
 	case remindersActiveMsg:
-		return x.a.Active(c, m.keyArg), nil
+		return x.a.Active(c, m.key), nil
 	case *actor.Box[remindersBusyMsg, *remindersActor]:
-		if err := x.a.Busy(c, m.Msg.cancel, m.Msg.dArg); err != nil {
+		if err := x.a.Busy(c, m.Msg.cancel, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case remindersBusyMsg:
-		if err := x.a.Busy(c, m.cancel, m.dArg); err != nil {
+		if err := x.a.Busy(c, m.cancel, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case *actor.Box[remindersEveryMsg, *remindersActor]:
-		if err := x.a.Every(c, m.Msg.keyArg, m.Msg.dArg, m.Msg.fixedRate); err != nil {
+		if err := x.a.Every(c, m.Msg.key, m.Msg.d, m.Msg.fixedRate); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case remindersEveryMsg:
-		if err := x.a.Every(c, m.keyArg, m.dArg, m.fixedRate); err != nil {
+		if err := x.a.Every(c, m.key, m.d, m.fixedRate); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case *actor.Box[remindersForgetMsg, *remindersActor]:
-		if err := x.a.Forget(c, m.Msg.keyArg); err != nil {
+		if err := x.a.Forget(c, m.Msg.key); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case remindersForgetMsg:
-		if err := x.a.Forget(c, m.keyArg); err != nil {
+		if err := x.a.Forget(c, m.key); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case *actor.Box[remindersIdleMsg, *remindersActor]:
-		if err := x.a.Idle(c, m.Msg.dArg); err != nil {
+		if err := x.a.Idle(c, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case remindersIdleMsg:
-		if err := x.a.Idle(c, m.dArg); err != nil {
+		if err := x.a.Idle(c, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -261,27 +261,27 @@ func (x *remindersActor) Receive(c *actor.Context, msg any) (any, error) {
 		x.a.Remind(c, m.what)
 		return nil, nil
 	case *actor.Box[remindersScheduleMsg, *remindersActor]:
-		if err := x.a.Schedule(c, m.Msg.keyArg, m.Msg.what, m.Msg.dArg); err != nil {
+		if err := x.a.Schedule(c, m.Msg.key, m.Msg.what, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case remindersScheduleMsg:
-		if err := x.a.Schedule(c, m.keyArg, m.what, m.dArg); err != nil {
+		if err := x.a.Schedule(c, m.key, m.what, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case *actor.Box[remindersTickMsg, *remindersActor]:
-		x.a.Tick(c, m.Msg.keyArg)
+		x.a.Tick(c, m.Msg.key)
 		return nil, nil
 	case remindersTickMsg:
-		x.a.Tick(c, m.keyArg)
+		x.a.Tick(c, m.key)
 		return nil, nil
 	case *actor.Box[remindersTicksMsg, *remindersActor]:
-		return x.a.Ticks(c, m.Msg.keyArg), nil
+		return x.a.Ticks(c, m.Msg.key), nil
 	case remindersTicksMsg:
-		return x.a.Ticks(c, m.keyArg), nil
+		return x.a.Ticks(c, m.key), nil
 	case call.Call:
 		return x.callByName(c, m)
 	case actor.ReceiveTimeout:
@@ -491,34 +491,34 @@ func (r RemindersRef) check() error {
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ActiveAsync there).
-func (r RemindersRef) Active(ctx context.Context, keyArg string) (bool, error) {
+func (r RemindersRef) Active(ctx context.Context, key string) (bool, error) {
 	if err := r.check(); err != nil {
 		var zero bool
 		return zero, err
 	}
-	return actor.Ask[bool](ctx, r.sys, r.ref, remindersActiveBoxes.Box(remindersActiveMsg{keyArg: keyArg}))
+	return actor.Ask[bool](ctx, r.sys, r.ref, remindersActiveBoxes.Box(remindersActiveMsg{key: key}))
 }
 
 // ActiveAsync asks the actor to run [Reminders.Active] from a handler, whose
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[bool] {
+func (r RemindersRef) ActiveAsync(c *actor.Context, key string) *loop.Promise[bool] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[bool](c.Loop(), err)
 	}
-	return actor.AskAsync[bool](c, r.ref, remindersActiveBoxes.Box(remindersActiveMsg{keyArg: keyArg}))
+	return actor.AskAsync[bool](c, r.ref, remindersActiveBoxes.Box(remindersActiveMsg{key: key}))
 }
 
 // Busy asks the actor to run [Reminders.Busy] and waits for its error, for
 // callers outside actors: without a deadline in ctx the system's ask timeout
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // BusyAsync there).
-func (r RemindersRef) Busy(ctx context.Context, cancel string, dArg time.Duration) error {
+func (r RemindersRef) Busy(ctx context.Context, cancel string, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersBusyBoxes.Box(remindersBusyMsg{cancel: cancel, dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersBusyBoxes.Box(remindersBusyMsg{cancel: cancel, d: d}))
 	return err
 }
 
@@ -526,22 +526,22 @@ func (r RemindersRef) Busy(ctx context.Context, cancel string, dArg time.Duratio
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) BusyAsync(c *actor.Context, cancel string, dArg time.Duration) *loop.Promise[struct{}] {
+func (r RemindersRef) BusyAsync(c *actor.Context, cancel string, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersBusyBoxes.Box(remindersBusyMsg{cancel: cancel, dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, remindersBusyBoxes.Box(remindersBusyMsg{cancel: cancel, d: d}))
 }
 
 // Every asks the actor to run [Reminders.Every] and waits for its error, for
 // callers outside actors: without a deadline in ctx the system's ask timeout
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // EveryAsync there).
-func (r RemindersRef) Every(ctx context.Context, keyArg string, dArg time.Duration, fixedRate bool) error {
+func (r RemindersRef) Every(ctx context.Context, key string, d time.Duration, fixedRate bool) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersEveryBoxes.Box(remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersEveryBoxes.Box(remindersEveryMsg{key: key, d: d, fixedRate: fixedRate}))
 	return err
 }
 
@@ -549,22 +549,22 @@ func (r RemindersRef) Every(ctx context.Context, keyArg string, dArg time.Durati
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) EveryAsync(c *actor.Context, keyArg string, dArg time.Duration, fixedRate bool) *loop.Promise[struct{}] {
+func (r RemindersRef) EveryAsync(c *actor.Context, key string, d time.Duration, fixedRate bool) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersEveryBoxes.Box(remindersEveryMsg{keyArg: keyArg, dArg: dArg, fixedRate: fixedRate}))
+	return actor.AskAsync[struct{}](c, r.ref, remindersEveryBoxes.Box(remindersEveryMsg{key: key, d: d, fixedRate: fixedRate}))
 }
 
 // Forget asks the actor to run [Reminders.Forget] and waits for its error,
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ForgetAsync there).
-func (r RemindersRef) Forget(ctx context.Context, keyArg string) error {
+func (r RemindersRef) Forget(ctx context.Context, key string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersForgetBoxes.Box(remindersForgetMsg{keyArg: keyArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersForgetBoxes.Box(remindersForgetMsg{key: key}))
 	return err
 }
 
@@ -572,22 +572,22 @@ func (r RemindersRef) Forget(ctx context.Context, keyArg string) error {
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) ForgetAsync(c *actor.Context, keyArg string) *loop.Promise[struct{}] {
+func (r RemindersRef) ForgetAsync(c *actor.Context, key string) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersForgetBoxes.Box(remindersForgetMsg{keyArg: keyArg}))
+	return actor.AskAsync[struct{}](c, r.ref, remindersForgetBoxes.Box(remindersForgetMsg{key: key}))
 }
 
 // Idle asks the actor to run [Reminders.Idle] and waits for its error, for
 // callers outside actors: without a deadline in ctx the system's ask timeout
 // applies, and from a handler it fails at once with actor.ErrWouldBlock (use
 // IdleAsync there).
-func (r RemindersRef) Idle(ctx context.Context, dArg time.Duration) error {
+func (r RemindersRef) Idle(ctx context.Context, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersIdleBoxes.Box(remindersIdleMsg{dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersIdleBoxes.Box(remindersIdleMsg{d: d}))
 	return err
 }
 
@@ -595,11 +595,11 @@ func (r RemindersRef) Idle(ctx context.Context, dArg time.Duration) error {
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) IdleAsync(c *actor.Context, dArg time.Duration) *loop.Promise[struct{}] {
+func (r RemindersRef) IdleAsync(c *actor.Context, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersIdleBoxes.Box(remindersIdleMsg{dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, remindersIdleBoxes.Box(remindersIdleMsg{d: d}))
 }
 
 // Ping asks the actor to run [Reminders.Ping] and waits for its error, for
@@ -639,11 +639,11 @@ func (r RemindersRef) Remind(what string) error {
 // error, for callers outside actors: without a deadline in ctx the system's
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ScheduleAsync there).
-func (r RemindersRef) Schedule(ctx context.Context, keyArg string, what string, dArg time.Duration) error {
+func (r RemindersRef) Schedule(ctx context.Context, key string, what string, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersScheduleBoxes.Box(remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, remindersScheduleBoxes.Box(remindersScheduleMsg{key: key, what: what, d: d}))
 	return err
 }
 
@@ -651,44 +651,44 @@ func (r RemindersRef) Schedule(ctx context.Context, keyArg string, what string, 
 // whose context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) ScheduleAsync(c *actor.Context, keyArg string, what string, dArg time.Duration) *loop.Promise[struct{}] {
+func (r RemindersRef) ScheduleAsync(c *actor.Context, key string, what string, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, remindersScheduleBoxes.Box(remindersScheduleMsg{keyArg: keyArg, what: what, dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, remindersScheduleBoxes.Box(remindersScheduleMsg{key: key, what: what, d: d}))
 }
 
 // Tick tells the actor to run [Reminders.Tick] and returns at once, with the
 // reason the message could not be delivered (actor.ErrNotFound,
 // actor.ErrStopped, actor.ErrMailboxFull), if any. Safe from any goroutine.
-func (r RemindersRef) Tick(keyArg string) error {
+func (r RemindersRef) Tick(key string) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	return r.sys.Tell(r.ref, remindersTickBoxes.Box(remindersTickMsg{keyArg: keyArg}))
+	return r.sys.Tell(r.ref, remindersTickBoxes.Box(remindersTickMsg{key: key}))
 }
 
 // Ticks asks the actor to run [Reminders.Ticks] and waits for its result,
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use TicksAsync there).
-func (r RemindersRef) Ticks(ctx context.Context, keyArg string) (int, error) {
+func (r RemindersRef) Ticks(ctx context.Context, key string) (int, error) {
 	if err := r.check(); err != nil {
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, remindersTicksBoxes.Box(remindersTicksMsg{keyArg: keyArg}))
+	return actor.Ask[int](ctx, r.sys, r.ref, remindersTicksBoxes.Box(remindersTicksMsg{key: key}))
 }
 
 // TicksAsync asks the actor to run [Reminders.Ticks] from a handler, whose
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r RemindersRef) TicksAsync(c *actor.Context, keyArg string) *loop.Promise[int] {
+func (r RemindersRef) TicksAsync(c *actor.Context, key string) *loop.Promise[int] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, remindersTicksBoxes.Box(remindersTicksMsg{keyArg: keyArg}))
+	return actor.AskAsync[int](c, r.ref, remindersTicksBoxes.Box(remindersTicksMsg{key: key}))
 }
 
 // SpawnReminders starts a Reminders actor of kind "reminders" named id under
@@ -757,26 +757,26 @@ func (t RemindersTimers) RemindFixedRate(key any, d time.Duration, what string) 
 }
 
 // TickAfter delivers the message of [Reminders.Tick] to the actor once,
-// after d (a single-shot timer), under key, replacing key's timer. It fails
-// with actor.ErrStopped once the actor is stopping.
-func (t RemindersTimers) TickAfter(key any, d time.Duration, keyArg string) error {
-	return t.Timers.StartSingle(key, d, remindersTickMsg{keyArg: keyArg})
+// after d (a single-shot timer), under timerKey, replacing timerKey's timer.
+// It fails with actor.ErrStopped once the actor is stopping.
+func (t RemindersTimers) TickAfter(timerKey any, d time.Duration, key string) error {
+	return t.Timers.StartSingle(timerKey, d, remindersTickMsg{key: key})
 }
 
 // TickFixedDelay delivers the message of [Reminders.Tick] to the actor every
 // d, measured from the end of the previous delivery's handling (fixed delay:
-// a slow handler delays the next delivery), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) TickFixedDelay(key any, d time.Duration, keyArg string) error {
-	return t.Timers.StartFixedDelay(key, d, remindersTickMsg{keyArg: keyArg})
+// a slow handler delays the next delivery), until cancelled, under timerKey,
+// replacing timerKey's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t RemindersTimers) TickFixedDelay(timerKey any, d time.Duration, key string) error {
+	return t.Timers.StartFixedDelay(timerKey, d, remindersTickMsg{key: key})
 }
 
 // TickFixedRate delivers the message of [Reminders.Tick] to the actor every
 // d, measured from the previous delivery's deadline (fixed rate: a slow
-// handler does not shift the schedule), until cancelled, under key,
-// replacing key's timer. It fails with actor.ErrStopped once the actor is
-// stopping, and with an error if d is not positive.
-func (t RemindersTimers) TickFixedRate(key any, d time.Duration, keyArg string) error {
-	return t.Timers.StartFixedRate(key, d, remindersTickMsg{keyArg: keyArg})
+// handler does not shift the schedule), until cancelled, under timerKey,
+// replacing timerKey's timer. It fails with actor.ErrStopped once the actor
+// is stopping, and with an error if d is not positive.
+func (t RemindersTimers) TickFixedRate(timerKey any, d time.Duration, key string) error {
+	return t.Timers.StartFixedRate(timerKey, d, remindersTickMsg{key: key})
 }

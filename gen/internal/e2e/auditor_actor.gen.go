@@ -22,50 +22,50 @@ var (
 
 // auditorBlockingMsg is the message of [Auditor.Blocking].
 type auditorBlockingMsg struct {
-	tArg TallyRef
+	t TallyRef
 }
 
-// auditorBlockingBoxes pools the boxes in which AuditorRef sends a
+// auditorBlockingBoxes pools the boxes in which AuditorRef sends an
 // auditorBlockingMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var auditorBlockingBoxes actor.Boxes[auditorBlockingMsg, *auditorActor]
 
 // auditorDoubledMsg is the message of [Auditor.Doubled].
 type auditorDoubledMsg struct {
-	tArg   TallyRef
-	keyArg string
+	t   TallyRef
+	key string
 }
 
-// auditorDoubledBoxes pools the boxes in which AuditorRef sends a
+// auditorDoubledBoxes pools the boxes in which AuditorRef sends an
 // auditorDoubledMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var auditorDoubledBoxes actor.Boxes[auditorDoubledMsg, *auditorActor]
 
 // auditorFailingMsg is the message of [Auditor.Failing].
 type auditorFailingMsg struct {
-	tArg TallyRef
-	msg  string
+	t   TallyRef
+	msg string
 }
 
-// auditorFailingBoxes pools the boxes in which AuditorRef sends a
+// auditorFailingBoxes pools the boxes in which AuditorRef sends an
 // auditorFailingMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var auditorFailingBoxes actor.Boxes[auditorFailingMsg, *auditorActor]
 
 // auditorSettledMsg is the message of [Auditor.Settled].
 type auditorSettledMsg struct {
-	tArg TallyRef
-	ms   int
+	t  TallyRef
+	ms int
 }
 
-// auditorSettledBoxes pools the boxes in which AuditorRef sends a
+// auditorSettledBoxes pools the boxes in which AuditorRef sends an
 // auditorSettledMsg, so that a send allocates nothing of its own (see
 // actor.Boxes).
 var auditorSettledBoxes actor.Boxes[auditorSettledMsg, *auditorActor]
 
 // AuditorMessages builds the messages AuditorRef sends, one method per
 // message of Auditor with the message's parameters, for tests that put a
-// stand-in in place of a Auditor actor (AuditorRefOf(sys, probe.Ref()) for
+// stand-in in place of an Auditor actor (AuditorRefOf(sys, probe.Ref()) for
 // an actortest.Probe) and compare what it received with what the code under
 // test should have sent:
 // probe.ExpectMessage(AuditorMessages{}.Blocking(…)) for a call
@@ -73,23 +73,23 @@ var auditorSettledBoxes actor.Boxes[auditorSettledMsg, *auditorActor]
 type AuditorMessages struct{}
 
 // Blocking returns the message of AuditorRef.Blocking (a value of an unexported type).
-func (AuditorMessages) Blocking(tArg TallyRef) any {
-	return auditorBlockingMsg{tArg: tArg}
+func (AuditorMessages) Blocking(t TallyRef) any {
+	return auditorBlockingMsg{t: t}
 }
 
 // Doubled returns the message of AuditorRef.Doubled (a value of an unexported type).
-func (AuditorMessages) Doubled(tArg TallyRef, keyArg string) any {
-	return auditorDoubledMsg{tArg: tArg, keyArg: keyArg}
+func (AuditorMessages) Doubled(t TallyRef, key string) any {
+	return auditorDoubledMsg{t: t, key: key}
 }
 
 // Failing returns the message of AuditorRef.Failing (a value of an unexported type).
-func (AuditorMessages) Failing(tArg TallyRef, msg string) any {
-	return auditorFailingMsg{tArg: tArg, msg: msg}
+func (AuditorMessages) Failing(t TallyRef, msg string) any {
+	return auditorFailingMsg{t: t, msg: msg}
 }
 
 // Settled returns the message of AuditorRef.Settled (a value of an unexported type).
-func (AuditorMessages) Settled(tArg TallyRef, ms int) any {
-	return auditorSettledMsg{tArg: tArg, ms: ms}
+func (AuditorMessages) Settled(t TallyRef, ms int) any {
+	return auditorSettledMsg{t: t, ms: ms}
 }
 
 // auditorActor adapts *Auditor to actor.Actor: Receive calls the method a
@@ -103,29 +103,29 @@ type auditorActor struct {
 func (x *auditorActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case *actor.Box[auditorBlockingMsg, *auditorActor]:
-		if err := x.a.Blocking(c, m.Msg.tArg); err != nil {
+		if err := x.a.Blocking(c, m.Msg.t); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case auditorBlockingMsg:
-		if err := x.a.Blocking(c, m.tArg); err != nil {
+		if err := x.a.Blocking(c, m.t); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case *actor.Box[auditorDoubledMsg, *auditorActor]:
-		return x.a.Doubled(c, m.Msg.tArg, m.Msg.keyArg), nil
+		return x.a.Doubled(c, m.Msg.t, m.Msg.key), nil
 	case auditorDoubledMsg:
-		return x.a.Doubled(c, m.tArg, m.keyArg), nil
+		return x.a.Doubled(c, m.t, m.key), nil
 	case *actor.Box[auditorFailingMsg, *auditorActor]:
-		return x.a.Failing(c, m.Msg.tArg, m.Msg.msg), nil
+		return x.a.Failing(c, m.Msg.t, m.Msg.msg), nil
 	case auditorFailingMsg:
-		return x.a.Failing(c, m.tArg, m.msg), nil
+		return x.a.Failing(c, m.t, m.msg), nil
 	case *actor.Box[auditorSettledMsg, *auditorActor]:
-		return x.a.Settled(c, m.Msg.tArg, m.Msg.ms), nil
+		return x.a.Settled(c, m.Msg.t, m.Msg.ms), nil
 	case auditorSettledMsg:
-		return x.a.Settled(c, m.tArg, m.ms), nil
+		return x.a.Settled(c, m.t, m.ms), nil
 	case call.Call:
 		return x.callByName(c, m)
 	}
@@ -270,11 +270,11 @@ func (r AuditorRef) check() error {
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use BlockingAsync there).
-func (r AuditorRef) Blocking(ctx context.Context, tArg TallyRef) error {
+func (r AuditorRef) Blocking(ctx context.Context, t TallyRef) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, auditorBlockingBoxes.Box(auditorBlockingMsg{tArg: tArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, auditorBlockingBoxes.Box(auditorBlockingMsg{t: t}))
 	return err
 }
 
@@ -282,80 +282,80 @@ func (r AuditorRef) Blocking(ctx context.Context, tArg TallyRef) error {
 // whose context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r AuditorRef) BlockingAsync(c *actor.Context, tArg TallyRef) *loop.Promise[struct{}] {
+func (r AuditorRef) BlockingAsync(c *actor.Context, t TallyRef) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, auditorBlockingBoxes.Box(auditorBlockingMsg{tArg: tArg}))
+	return actor.AskAsync[struct{}](c, r.ref, auditorBlockingBoxes.Box(auditorBlockingMsg{t: t}))
 }
 
 // Doubled asks the actor to run [Auditor.Doubled] and waits for its result,
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use DoubledAsync there).
-func (r AuditorRef) Doubled(ctx context.Context, tArg TallyRef, keyArg string) (int, error) {
+func (r AuditorRef) Doubled(ctx context.Context, t TallyRef, key string) (int, error) {
 	if err := r.check(); err != nil {
 		var zero int
 		return zero, err
 	}
-	return actor.Ask[int](ctx, r.sys, r.ref, auditorDoubledBoxes.Box(auditorDoubledMsg{tArg: tArg, keyArg: keyArg}))
+	return actor.Ask[int](ctx, r.sys, r.ref, auditorDoubledBoxes.Box(auditorDoubledMsg{t: t, key: key}))
 }
 
 // DoubledAsync asks the actor to run [Auditor.Doubled] from a handler, whose
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r AuditorRef) DoubledAsync(c *actor.Context, tArg TallyRef, keyArg string) *loop.Promise[int] {
+func (r AuditorRef) DoubledAsync(c *actor.Context, t TallyRef, key string) *loop.Promise[int] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[int](c.Loop(), err)
 	}
-	return actor.AskAsync[int](c, r.ref, auditorDoubledBoxes.Box(auditorDoubledMsg{tArg: tArg, keyArg: keyArg}))
+	return actor.AskAsync[int](c, r.ref, auditorDoubledBoxes.Box(auditorDoubledMsg{t: t, key: key}))
 }
 
 // Failing asks the actor to run [Auditor.Failing] and waits for its result,
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use FailingAsync there).
-func (r AuditorRef) Failing(ctx context.Context, tArg TallyRef, msg string) (struct{}, error) {
+func (r AuditorRef) Failing(ctx context.Context, t TallyRef, msg string) (struct{}, error) {
 	if err := r.check(); err != nil {
 		var zero struct{}
 		return zero, err
 	}
-	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorFailingBoxes.Box(auditorFailingMsg{tArg: tArg, msg: msg}))
+	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorFailingBoxes.Box(auditorFailingMsg{t: t, msg: msg}))
 }
 
 // FailingAsync asks the actor to run [Auditor.Failing] from a handler, whose
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r AuditorRef) FailingAsync(c *actor.Context, tArg TallyRef, msg string) *loop.Promise[struct{}] {
+func (r AuditorRef) FailingAsync(c *actor.Context, t TallyRef, msg string) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, auditorFailingBoxes.Box(auditorFailingMsg{tArg: tArg, msg: msg}))
+	return actor.AskAsync[struct{}](c, r.ref, auditorFailingBoxes.Box(auditorFailingMsg{t: t, msg: msg}))
 }
 
 // Settled asks the actor to run [Auditor.Settled] and waits for its result,
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use SettledAsync there).
-func (r AuditorRef) Settled(ctx context.Context, tArg TallyRef, ms int) (struct{}, error) {
+func (r AuditorRef) Settled(ctx context.Context, t TallyRef, ms int) (struct{}, error) {
 	if err := r.check(); err != nil {
 		var zero struct{}
 		return zero, err
 	}
-	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorSettledBoxes.Box(auditorSettledMsg{tArg: tArg, ms: ms}))
+	return actor.Ask[struct{}](ctx, r.sys, r.ref, auditorSettledBoxes.Box(auditorSettledMsg{t: t, ms: ms}))
 }
 
 // SettledAsync asks the actor to run [Auditor.Settled] from a handler, whose
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r AuditorRef) SettledAsync(c *actor.Context, tArg TallyRef, ms int) *loop.Promise[struct{}] {
+func (r AuditorRef) SettledAsync(c *actor.Context, t TallyRef, ms int) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, auditorSettledBoxes.Box(auditorSettledMsg{tArg: tArg, ms: ms}))
+	return actor.AskAsync[struct{}](c, r.ref, auditorSettledBoxes.Box(auditorSettledMsg{t: t, ms: ms}))
 }
 
 // SpawnAuditor starts an Auditor actor of kind "auditor" named id under

@@ -29,7 +29,7 @@ var (
 
 // counterActiveMsg is the message of [Counter.Active].
 type counterActiveMsg struct {
-	keyArg string
+	key string
 }
 
 // counterActiveBoxes pools the boxes in which CounterRef sends a
@@ -48,8 +48,8 @@ var counterAddBoxes actor.Boxes[counterAddMsg, *counterActor]
 
 // counterAddLaterMsg is the message of [Counter.AddLater].
 type counterAddLaterMsg struct {
-	by   int
-	dArg time.Duration
+	by int
+	d  time.Duration
 }
 
 // counterAddLaterBoxes pools the boxes in which CounterRef sends a
@@ -65,8 +65,8 @@ type counterGetMsg struct{}
 
 // counterStartRateMsg is the message of [Counter.StartRate].
 type counterStartRateMsg struct {
-	by   int
-	dArg time.Duration
+	by int
+	d  time.Duration
 }
 
 // counterStartRateBoxes pools the boxes in which CounterRef sends a
@@ -76,8 +76,8 @@ var counterStartRateBoxes actor.Boxes[counterStartRateMsg, *counterActor]
 
 // counterStartTickingMsg is the message of [Counter.StartTicking].
 type counterStartTickingMsg struct {
-	by   int
-	dArg time.Duration
+	by int
+	d  time.Duration
 }
 
 // counterStartTickingBoxes pools the boxes in which CounterRef sends a
@@ -115,8 +115,8 @@ var counterSumBoxes actor.Boxes[counterSumMsg, *counterActor]
 type CounterMessages struct{}
 
 // Active returns the message of CounterRef.Active (a value of an unexported type).
-func (CounterMessages) Active(keyArg string) any {
-	return counterActiveMsg{keyArg: keyArg}
+func (CounterMessages) Active(key string) any {
+	return counterActiveMsg{key: key}
 }
 
 // Add returns the message of CounterRef.Add (a value of an unexported type).
@@ -125,8 +125,8 @@ func (CounterMessages) Add(by int) any {
 }
 
 // AddLater returns the message of CounterRef.AddLater (a value of an unexported type).
-func (CounterMessages) AddLater(by int, dArg time.Duration) any {
-	return counterAddLaterMsg{by: by, dArg: dArg}
+func (CounterMessages) AddLater(by int, d time.Duration) any {
+	return counterAddLaterMsg{by: by, d: d}
 }
 
 // CancelAll returns the message of CounterRef.CancelAll (a value of an unexported type).
@@ -140,13 +140,13 @@ func (CounterMessages) Get() any {
 }
 
 // StartRate returns the message of CounterRef.StartRate (a value of an unexported type).
-func (CounterMessages) StartRate(by int, dArg time.Duration) any {
-	return counterStartRateMsg{by: by, dArg: dArg}
+func (CounterMessages) StartRate(by int, d time.Duration) any {
+	return counterStartRateMsg{by: by, d: d}
 }
 
 // StartTicking returns the message of CounterRef.StartTicking (a value of an unexported type).
-func (CounterMessages) StartTicking(by int, dArg time.Duration) any {
-	return counterStartTickingMsg{by: by, dArg: dArg}
+func (CounterMessages) StartTicking(by int, d time.Duration) any {
+	return counterStartTickingMsg{by: by, d: d}
 }
 
 // StopTicking returns the message of CounterRef.StopTicking (a value of an unexported type).
@@ -175,9 +175,9 @@ type counterActor struct {
 func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case *actor.Box[counterActiveMsg, *counterActor]:
-		return x.a.Active(c, m.Msg.keyArg), nil
+		return x.a.Active(c, m.Msg.key), nil
 	case counterActiveMsg:
-		return x.a.Active(c, m.keyArg), nil
+		return x.a.Active(c, m.key), nil
 	case *actor.Box[counterAddMsg, *counterActor]:
 		x.a.Add(c, m.Msg.by)
 		return nil, nil
@@ -185,13 +185,13 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 		x.a.Add(c, m.by)
 		return nil, nil
 	case *actor.Box[counterAddLaterMsg, *counterActor]:
-		if err := x.a.AddLater(c, m.Msg.by, m.Msg.dArg); err != nil {
+		if err := x.a.AddLater(c, m.Msg.by, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case counterAddLaterMsg:
-		if err := x.a.AddLater(c, m.by, m.dArg); err != nil {
+		if err := x.a.AddLater(c, m.by, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -202,25 +202,25 @@ func (x *counterActor) Receive(c *actor.Context, msg any) (any, error) {
 	case counterGetMsg:
 		return x.a.Get(c)
 	case *actor.Box[counterStartRateMsg, *counterActor]:
-		if err := x.a.StartRate(c, m.Msg.by, m.Msg.dArg); err != nil {
+		if err := x.a.StartRate(c, m.Msg.by, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case counterStartRateMsg:
-		if err := x.a.StartRate(c, m.by, m.dArg); err != nil {
+		if err := x.a.StartRate(c, m.by, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case *actor.Box[counterStartTickingMsg, *counterActor]:
-		if err := x.a.StartTicking(c, m.Msg.by, m.Msg.dArg); err != nil {
+		if err := x.a.StartTicking(c, m.Msg.by, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case counterStartTickingMsg:
-		if err := x.a.StartTicking(c, m.by, m.dArg); err != nil {
+		if err := x.a.StartTicking(c, m.by, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -433,23 +433,23 @@ func (r CounterRef) check() error {
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use ActiveAsync there).
-func (r CounterRef) Active(ctx context.Context, keyArg string) (bool, error) {
+func (r CounterRef) Active(ctx context.Context, key string) (bool, error) {
 	if err := r.check(); err != nil {
 		var zero bool
 		return zero, err
 	}
-	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveBoxes.Box(counterActiveMsg{keyArg: keyArg}))
+	return actor.Ask[bool](ctx, r.sys, r.ref, counterActiveBoxes.Box(counterActiveMsg{key: key}))
 }
 
 // ActiveAsync asks the actor to run [Counter.Active] from a handler, whose
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r CounterRef) ActiveAsync(c *actor.Context, keyArg string) *loop.Promise[bool] {
+func (r CounterRef) ActiveAsync(c *actor.Context, key string) *loop.Promise[bool] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[bool](c.Loop(), err)
 	}
-	return actor.AskAsync[bool](c, r.ref, counterActiveBoxes.Box(counterActiveMsg{keyArg: keyArg}))
+	return actor.AskAsync[bool](c, r.ref, counterActiveBoxes.Box(counterActiveMsg{key: key}))
 }
 
 // Add tells the actor to run [Counter.Add] and returns at once, with the
@@ -466,11 +466,11 @@ func (r CounterRef) Add(by int) error {
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use AddLaterAsync there).
-func (r CounterRef) AddLater(ctx context.Context, by int, dArg time.Duration) error {
+func (r CounterRef) AddLater(ctx context.Context, by int, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterAddLaterBoxes.Box(counterAddLaterMsg{by: by, dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterAddLaterBoxes.Box(counterAddLaterMsg{by: by, d: d}))
 	return err
 }
 
@@ -478,11 +478,11 @@ func (r CounterRef) AddLater(ctx context.Context, by int, dArg time.Duration) er
 // whose context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r CounterRef) AddLaterAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+func (r CounterRef) AddLaterAsync(c *actor.Context, by int, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterBoxes.Box(counterAddLaterMsg{by: by, dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, counterAddLaterBoxes.Box(counterAddLaterMsg{by: by, d: d}))
 }
 
 // CancelAll tells the actor to run [Counter.CancelAll] and returns at once,
@@ -522,11 +522,11 @@ func (r CounterRef) GetAsync(c *actor.Context) *loop.Promise[int] {
 // error, for callers outside actors: without a deadline in ctx the system's
 // ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use StartRateAsync there).
-func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) error {
+func (r CounterRef) StartRate(ctx context.Context, by int, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateBoxes.Box(counterStartRateMsg{by: by, dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartRateBoxes.Box(counterStartRateMsg{by: by, d: d}))
 	return err
 }
 
@@ -534,22 +534,22 @@ func (r CounterRef) StartRate(ctx context.Context, by int, dArg time.Duration) e
 // whose context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r CounterRef) StartRateAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+func (r CounterRef) StartRateAsync(c *actor.Context, by int, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterStartRateBoxes.Box(counterStartRateMsg{by: by, dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, counterStartRateBoxes.Box(counterStartRateMsg{by: by, d: d}))
 }
 
 // StartTicking asks the actor to run [Counter.StartTicking] and waits for
 // its error, for callers outside actors: without a deadline in ctx the
 // system's ask timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use StartTickingAsync there).
-func (r CounterRef) StartTicking(ctx context.Context, by int, dArg time.Duration) error {
+func (r CounterRef) StartTicking(ctx context.Context, by int, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartTickingBoxes.Box(counterStartTickingMsg{by: by, dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, counterStartTickingBoxes.Box(counterStartTickingMsg{by: by, d: d}))
 	return err
 }
 
@@ -557,11 +557,11 @@ func (r CounterRef) StartTicking(ctx context.Context, by int, dArg time.Duration
 // handler, whose context is c: it never blocks, and the promise settles on
 // c's loop (rejected with actor.ErrTimeout after the system's ask timeout).
 // Call it only on c's loop.
-func (r CounterRef) StartTickingAsync(c *actor.Context, by int, dArg time.Duration) *loop.Promise[struct{}] {
+func (r CounterRef) StartTickingAsync(c *actor.Context, by int, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, counterStartTickingBoxes.Box(counterStartTickingMsg{by: by, dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, counterStartTickingBoxes.Box(counterStartTickingMsg{by: by, d: d}))
 }
 
 // StopTicking tells the actor to run [Counter.StopTicking] and returns at

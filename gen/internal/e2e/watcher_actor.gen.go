@@ -24,7 +24,7 @@ var (
 
 // watcherSetIdleMsg is the message of [Watcher.SetIdle].
 type watcherSetIdleMsg struct {
-	dArg time.Duration
+	d time.Duration
 }
 
 // watcherSetIdleBoxes pools the boxes in which WatcherRef sends a
@@ -61,8 +61,8 @@ var watcherWatchBoxes actor.Boxes[watcherWatchMsg, *watcherActor]
 type WatcherMessages struct{}
 
 // SetIdle returns the message of WatcherRef.SetIdle (a value of an unexported type).
-func (WatcherMessages) SetIdle(dArg time.Duration) any {
-	return watcherSetIdleMsg{dArg: dArg}
+func (WatcherMessages) SetIdle(d time.Duration) any {
+	return watcherSetIdleMsg{d: d}
 }
 
 // Unwatch returns the message of WatcherRef.Unwatch (a value of an unexported type).
@@ -86,13 +86,13 @@ type watcherActor struct {
 func (x *watcherActor) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
 	case *actor.Box[watcherSetIdleMsg, *watcherActor]:
-		if err := x.a.SetIdle(c, m.Msg.dArg); err != nil {
+		if err := x.a.SetIdle(c, m.Msg.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
 		return struct{}{}, nil
 	case watcherSetIdleMsg:
-		if err := x.a.SetIdle(c, m.dArg); err != nil {
+		if err := x.a.SetIdle(c, m.d); err != nil {
 			return nil, err
 		}
 		// struct{}{} and not nil: an ask of a method returning only an error wants a reply.
@@ -250,11 +250,11 @@ func (r WatcherRef) check() error {
 // for callers outside actors: without a deadline in ctx the system's ask
 // timeout applies, and from a handler it fails at once with
 // actor.ErrWouldBlock (use SetIdleAsync there).
-func (r WatcherRef) SetIdle(ctx context.Context, dArg time.Duration) error {
+func (r WatcherRef) SetIdle(ctx context.Context, d time.Duration) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherSetIdleBoxes.Box(watcherSetIdleMsg{dArg: dArg}))
+	_, err := actor.Ask[struct{}](ctx, r.sys, r.ref, watcherSetIdleBoxes.Box(watcherSetIdleMsg{d: d}))
 	return err
 }
 
@@ -262,11 +262,11 @@ func (r WatcherRef) SetIdle(ctx context.Context, dArg time.Duration) error {
 // context is c: it never blocks, and the promise settles on c's loop
 // (rejected with actor.ErrTimeout after the system's ask timeout). Call it
 // only on c's loop.
-func (r WatcherRef) SetIdleAsync(c *actor.Context, dArg time.Duration) *loop.Promise[struct{}] {
+func (r WatcherRef) SetIdleAsync(c *actor.Context, d time.Duration) *loop.Promise[struct{}] {
 	if err := r.check(); err != nil {
 		return loop.Rejected[struct{}](c.Loop(), err)
 	}
-	return actor.AskAsync[struct{}](c, r.ref, watcherSetIdleBoxes.Box(watcherSetIdleMsg{dArg: dArg}))
+	return actor.AskAsync[struct{}](c, r.ref, watcherSetIdleBoxes.Box(watcherSetIdleMsg{d: d}))
 }
 
 // Unwatch asks the actor to run [Watcher.Unwatch] and waits for its error,
