@@ -66,3 +66,23 @@ func TestParentPath(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCompareNatural: ids come from users; the order must be one a sort
+// can use (antisymmetric, and equal only for ids that read the same).
+func FuzzCompareNatural(f *testing.F) {
+	for _, s := range [][3]string{{"9", "10", "a"}, {"s009", "s010", "s9"}, {"007", "7", "07"}, {"x1y", "x01y", "x1z"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		ab, ba := compareNatural(a, b), compareNatural(b, a)
+		if ab != -ba {
+			t.Fatalf("compare(%q, %q) = %d but compare(%q, %q) = %d", a, b, ab, b, a, ba)
+		}
+		if a == b && ab != 0 {
+			t.Fatalf("compare(%q, %q) = %d", a, b, ab)
+		}
+		if ab <= 0 && compareNatural(b, c) <= 0 && compareNatural(a, c) > 0 {
+			t.Fatalf("not transitive: %q <= %q <= %q but %q > %q", a, b, c, a, c)
+		}
+	})
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/troupe-go/troupe/observe"
 )
 
-func newObserver(t *testing.T, s *actor.System, opts ...observe.ObserverOption) *observe.Observer {
+func newObserver(t testing.TB, s *actor.System, opts ...observe.ObserverOption) *observe.Observer {
 	t.Helper()
 	o, err := observe.NewObserver(s, opts...)
 	if err != nil {

@@ -2,8 +2,10 @@ package observe_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 
 // treeSystem has, at the top level, zoo/z and the parent p/x, whose
 // children are b/10, b/9, b/2 and a/only, spawned in that order.
-func treeSystem(t *testing.T) *actor.System {
+func treeSystem(t testing.TB) *actor.System {
 	t.Helper()
 	s, err := actor.NewSystem("tree")
 	if err != nil {
@@ -120,4 +122,32 @@ func TestObserverTreeIsSortedAndFiltered(t *testing.T) {
 			t.Errorf("GET /api/actors?%s: %d, want %d", tt.query, code, tt.code)
 		}
 	}
+}
+
+// FuzzActorsQuery: whatever the query, the tree's endpoint answers a
+// page, or says what is wrong with the query; it never fails otherwise.
+func FuzzActorsQuery(f *testing.F) {
+	for _, q := range []string{"", "parent=p/x", "parent=p/x&kind=b&limit=2&after=p/x/b/9", "all=1&q=Z", "after=%ZZ", "parent=a/b/c", "limit=99999"} {
+		f.Add(q)
+	}
+	o := newObserver(f, treeSystem(f))
+	f.Fuzz(func(t *testing.T, query string) {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/api/actors", nil)
+		req.URL.RawQuery = query
+		o.ServeHTTP(rec, req)
+		switch rec.Code {
+		case http.StatusOK:
+			var page treePage
+			if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil {
+				t.Fatalf("%q: %v in %s", query, err, rec.Body)
+			}
+			if len(page.Actors) > 200 {
+				t.Fatalf("%q: a page of %d", query, len(page.Actors))
+			}
+		case http.StatusBadRequest, http.StatusNotFound:
+		default:
+			t.Fatalf("%q: %d %s", query, rec.Code, rec.Body)
+		}
+	})
 }
