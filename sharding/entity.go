@@ -79,7 +79,9 @@ func (k *Kind) entityFactory(c *cell) actor.Factory {
 
 // Receive implements [actor.Actor].
 func (e *entity) Receive(c *actor.Context, msg any) (any, error) {
-	e.c.last.Store(e.k.epoch.Load())
+	if e.k.cfg.maxActive > 0 { // only the cap's eviction reads it
+		e.c.last.Store(e.k.epoch.Load())
+	}
 	if !e.armed && e.k.cfg.idle > 0 {
 		e.armed = true
 		c.SetReceiveTimeout(e.k.cfg.idle)
@@ -129,8 +131,10 @@ func (e *entity) Stopping(c *actor.Context) {
 	}
 }
 
-// Stopped forwards the hook to the user's actor.
+// Stopped forwards the hook to the user's actor, then tells the kind
+// the activation is over.
 func (e *entity) Stopped(c *actor.Context) {
+	defer e.k.gone(e.c)
 	if h, ok := e.inner.(actor.StoppedHook); ok {
 		h.Stopped(c)
 	}

@@ -1,6 +1,7 @@
 package sharding
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -36,6 +37,11 @@ func (k *Kind) post(c *cell, msg any, reply replyFunc) error {
 	if err != nil && reply != nil {
 		reply(nil, err)
 	}
+	if errors.Is(err, actor.ErrStopped) || errors.Is(err, actor.ErrNotFound) {
+		// an activation that ended without its Stopped hook (a factory
+		// that failed on restart): the region's watch removes it
+		_ = k.c.sys.Tell(k.region, watchRequest{c: c})
+	}
 	return err
 }
 
@@ -69,10 +75,41 @@ func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
 		return nil
 	}
 	c, err := k.activateLocked(sh, s, p.id)
-	if err != nil {
+	switch {
+	case errors.Is(err, actor.ErrNameTaken):
+		// The predecessor has run its last code but is not yet
+		// unregistered: wait for it to be.
+		k.awaitPredecessorLocked(sh, s, p)
+		return nil
+	case err != nil:
 		return k.fail(p, err)
 	}
 	return k.post(c, p.msg, p.reply)
+}
+
+// awaitPredecessorLocked keeps p in a closed cell named as the entity's
+// stopping activation, which the region watches: its Terminated starts
+// the successor (see stopped). Under mu.
+func (k *Kind) awaitPredecessorLocked(sh *shardState, s int, p pending) {
+	c := newCell(k, p.id, s)
+	c.word.Store(markBit) // closed: senders queue in waiting
+	c.ref = actor.NewRef(k.c.self, k.name, p.id)
+	c.closing, c.waiting = true, []pending{p}
+	if sh.cells == nil {
+		sh.cells = map[string]*cell{}
+	}
+	sh.cells[p.id] = c
+	k.cells.Store(p.id, c)
+	k.active.Add(1)
+	k.watchLocked(c)
+}
+
+// watchLocked has the region watch c's actor, to route what waits in c
+// once it is gone. Under mu.
+func (k *Kind) watchLocked(c *cell) {
+	if err := k.c.sys.Tell(k.region, watchRequest{c: c}); err != nil {
+		k.c.logger.Warn("sharding: cannot watch an entity: " + err.Error())
+	}
 }
 
 // activateLocked starts an activation of the entity id. Under mu.
@@ -93,10 +130,6 @@ func (k *Kind) activateLocked(sh *shardState, s int, id string) (*cell, error) {
 	}
 	sh.cells[id] = c
 	k.cells.Store(id, c)
-	// the region watches it, to start a successor once it has stopped
-	if err := k.c.sys.Tell(k.region, watchRequest{c: c}); err != nil {
-		k.c.logger.Warn("sharding: cannot watch an entity: " + err.Error())
-	}
 	if n := k.active.Add(1); k.cfg.maxActive > 0 && int(n) > k.cfg.maxActive {
 		k.evictLocked(c)
 	}
@@ -189,6 +222,36 @@ func (k *Kind) closeLocked(c *cell, reason StopReason, kill bool) {
 	c.close()
 }
 
+// gone is an activation's news, from its Stopped hook, that it has run
+// its last code. Without messages waiting for a successor it leaves the
+// tables at once (its name is free a moment later; a sender that comes
+// first waits for it, see awaitPredecessorLocked); with some, the region
+// watches it, and its Terminated starts the successor. On the entity's
+// loop.
+func (k *Kind) gone(c *cell) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	sh := &k.shards[c.shard]
+	if sh.cells[c.id] != c {
+		return
+	}
+	if len(c.waiting) > 0 {
+		k.watchLocked(c)
+		return
+	}
+	k.removeLocked(sh, c)
+}
+
+// removeLocked takes c out of the tables. Under mu.
+func (k *Kind) removeLocked(sh *shardState, c *cell) {
+	delete(sh.cells, c.id)
+	k.cells.CompareAndDelete(c.id, c)
+	k.active.Add(-1)
+	if sh.releasing && len(sh.cells) == 0 {
+		k.c.kickNow()
+	}
+}
+
 // stopped is the region's news that an activation's actor has stopped:
 // what waited for it starts a successor, or goes where the shard's
 // messages now go. On the region's loop.
@@ -202,15 +265,11 @@ func (k *Kind) stopped(ref actor.Ref) {
 	if c == nil || c.ref != ref {
 		return
 	}
-	delete(sh.cells, c.id)
-	k.cells.CompareAndDelete(c.id, c)
-	k.active.Add(-1)
-	for _, p := range c.waiting {
-		_ = k.routeLocked(s, p, now)
-	}
+	k.removeLocked(sh, c)
+	waiting := c.waiting
 	c.waiting = nil
-	if sh.releasing && len(sh.cells) == 0 {
-		k.c.kickNow()
+	for _, p := range waiting {
+		_ = k.routeLocked(s, p, now)
 	}
 }
 
