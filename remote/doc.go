@@ -44,8 +44,9 @@
 // [PermissionsFor]: a node then publishes only frames in its own name
 // and its own heartbeats, and subscribes only to what is addressed to it
 // and to heartbeats, so no client can speak for a node whose credentials
-// it does not hold. With embedded servers joined as leaf nodes, the hub
-// holds one leaf-node user per node (see the example); with an external
+// it does not hold. With embedded servers joined as leaf nodes, the hub's
+// server holds one user per node, as which the hub's node connects and
+// each leaf joins (see the example of PermissionsFor); with an external
 // server, its authorization block does ([Permissions.Config]). Tells and
 // asks carry no more authority than their sender's credentials: anyone
 // who may publish as some node may tell any actor.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote"
@@ -104,24 +105,26 @@ func Example_errors() {
 	// remote hub: withdraw 500: bank: over the limit of 100 true 100
 }
 
-// An embedded cluster that requires credentials: the hub accepts each
-// leaf node only with a user of its own, whose permissions
-// (PermissionsFor) let it speak only for itself. A leaf with the wrong
-// password does not start.
+// An embedded cluster that requires credentials: the hub's server knows
+// one user per node, whose permissions (PermissionsFor) let it speak
+// only for itself; the hub's node connects to it as its user, and each
+// leaf node joins as its own. A leaf with the wrong password does not
+// start.
 func ExamplePermissionsFor() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	passwords := map[string]string{"shop": "s3cret-shop", "courier": "s3cret-courier"}
+	passwords := map[string]string{"warehouse": "s3cret-wh", "shop": "s3cret-shop", "courier": "s3cret-courier"}
 	users := remote.WithServerOptions(func(o *server.Options) {
 		for name, pw := range passwords {
-			o.LeafNode.Users = append(o.LeafNode.Users, &server.User{
+			o.Users = append(o.Users, &server.User{
 				Username: name, Password: pw, Permissions: remote.PermissionsFor(name).Server(),
 			})
 		}
 	})
 	hubSys, _ := actor.NewSystem("warehouse")
 	defer hubSys.Shutdown(ctx)
-	hub, err := remote.Start(hubSys, remote.WithLeafListen("127.0.0.1:0"), users)
+	hub, err := remote.Start(hubSys, remote.WithLeafListen("127.0.0.1:0"), users,
+		remote.WithNATSOptions(nats.UserInfo("warehouse", passwords["warehouse"])))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package remote_test
 import (
 	"context"
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -180,5 +181,59 @@ func TestPermissionsStopImpersonation(t *testing.T) {
 	}
 	if sum, err := actor.Ask[int64](context.Background(), n1.sys, acct, "balance"); err != nil || sum != 0 {
 		t.Fatalf("ask after the attempts = %d, %v", sum, err)
+	}
+}
+
+// TestLeafPermissionsStopImpersonation: in an embedded cluster whose hub
+// gives each leaf node a user with PermissionsFor, a leaf joined with
+// shop's credentials cannot say goodbye for courier, though it may read
+// courier's heartbeats (and so its incarnation).
+func TestLeafPermissionsStopImpersonation(t *testing.T) {
+	users := remote.WithServerOptions(func(o *server.Options) {
+		for _, name := range []string{"warehouse", "shop", "courier"} {
+			o.Users = append(o.Users, &server.User{Username: name, Password: name + "-pw", Permissions: remote.PermissionsFor(name).Server()})
+		}
+	})
+	hub := startNode(t, "warehouse", remote.WithLeafListen("127.0.0.1:0"), users, remote.WithNATSOptions(nats.UserInfo("warehouse", "warehouse-pw")))
+	as := func(name string) string {
+		return strings.Replace(hub.node.LeafURL(), "nats-leaf://", "nats-leaf://"+name+":"+name+"-pw@", 1)
+	}
+	courier := startNode(t, "courier", remote.WithLeafRemotes(as("courier")))
+	meet(t, hub, courier)
+	bike := spawnAccount(t, courier, "bike")
+	w := watch(hub, bike)
+	actortest.Ask[int64](hub.System, bike, "balance") // the watch is in place
+
+	// A rogue nats-server joins the hub as a leaf with shop's
+	// credentials; its client forges.
+	u, err := url.Parse(as("shop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rogue := externalServer(t, func(o *server.Options) {
+		o.LeafNode.Remotes = []*server.RemoteLeafOpts{{URLs: []*url.URL{u}}}
+	})
+	nc := forger(t, rogue)
+	hb, err := nc.SubscribeSync("troupe.$hb.courier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inc uint64
+	for inc == 0 { // courier's incarnation, from its heartbeats
+		m, err := hb.NextMsg(waitLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = wire.ReadFrame(m.Data, 0, func(e *wire.Envelope) error { inc = e.Corr; return nil })
+	}
+	publish(t, nc, "troupe.$hb.courier", nil, &wire.Envelope{Kind: wire.KindBye, Node: "courier", Corr: inc})
+	// Then a frame the hub receives and rejects, on the same subscription:
+	// once it is counted, the goodbye was handled, had it arrived.
+	before := hub.node.Stats().Rejected
+	publish(t, nc, "troupe.$hb.shop", nil, &wire.Envelope{Kind: wire.KindHeartbeat, Node: "marker"})
+	waitRejected(t, hub, before+1)
+	courier.sys.Stop(bike)
+	if term := w.ExpectTerminated(bike); term.Reason != nil {
+		t.Fatalf("watcher got %+v, want the actor's own stop: the forged goodbye was obeyed", term)
 	}
 }

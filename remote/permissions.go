@@ -23,9 +23,12 @@ type Permissions struct {
 
 // PermissionsFor returns the permissions of the node named name (its
 // system's name). Give each node a NATS user of its own with them: on an
-// external server in its authorization block ([Permissions.Config]), on
-// an embedded hub as the leaf-node user each leaf node joins with
-// ([Permissions.Server], see the example). A node's connection needs
+// external server in its authorization block ([Permissions.Config]); on
+// an embedded hub as one of its server.Options.Users
+// ([Permissions.Server]), with which the hub's own node connects
+// ([WithNATSOptions] and nats.UserInfo) and each leaf node joins (the
+// credentials in its [WithLeafRemotes] URL); see the example. A node's
+// connection needs
 // nothing else; a program that uses [Node.Conn] for more adds its own
 // subjects.
 func PermissionsFor(name string) Permissions {
@@ -35,9 +38,14 @@ func PermissionsFor(name string) Permissions {
 	}
 }
 
-// Server returns p as nats-server permissions: everything not listed is
-// denied. For a server.User of an embedded or external server, or of an
-// embedded hub's leaf-node users (server.Options.LeafNode.Users).
+// Server returns p as the permissions of a server.User: everything not
+// listed is denied. They hold for the user's client connections (a node
+// started with [WithURL], or a hub node's own in-process client) and for
+// the leaf connections that authenticate as the user (a node started
+// with [WithLeafRemotes] whose URL carries the user's credentials), when
+// the user is among the hub's server.Options.Users. (nats-server ignores
+// the permissions of server.Options.LeafNode.Users: do not put node users
+// there.)
 func (p Permissions) Server() *server.Permissions {
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: append([]string(nil), p.Publish...)},
