@@ -91,8 +91,7 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 		deadline = monoNow() + int64(s.askTimeout)
 	}
 	w := askWaiters.Get().(*askWaiter)
-	w.begin(s, to, deadline)
-	err := s.post(ctx, true, deadline, to, msg, w.reply)
+	err := s.post(ctx, true, deadline, to, msg, w.begin(s, to, deadline))
 	w.posted(err)
 	if err != nil {
 		<-w.ch // the refusal's reply, or the expiry before it: w is free again
@@ -113,11 +112,13 @@ func Ask[R any](ctx context.Context, s *System, to Ref, msg any) (R, error) {
 				r = <-w.ch
 				break
 			}
+			w.giveUp()
 			s.obs.asksTimedOut.Add(1)
 			return zero, fmt.Errorf("%w: %s: %w", ErrTimeout, to, ctx.Err())
 		}
 	}
 	if r.err == errAskExpired {
+		w.giveUp()
 		s.obs.asksTimedOut.Add(1)
 		return zero, fmt.Errorf("%w: %s: no reply within %s", ErrTimeout, to, s.askTimeout)
 	}
