@@ -195,6 +195,8 @@ function renderRates(r) {
 
 // GROUP_OPEN is the most actors of a kind a level shows without asking.
 const GROUP_OPEN = 20;
+// OPEN_KINDS is the most kinds a level opens without asking.
+const OPEN_KINDS = 12;
 // PAGE is how many actors a "load more" adds.
 const PAGE = 100;
 
@@ -268,10 +270,14 @@ async function loadLevel(parent, box) {
   box.replaceChildren();
   if (!head.kinds.length) { box.append(el("div", "empty", parent ? "No children." : "No actors.")); return; }
   const single = head.kinds.length === 1;
+  // A level of many small kinds opens the first ones only: a request each.
+  let shown = 0, opened = 0;
   for (const k of head.kinds) {
     const key = parent + "\u0000" + k.kind, query = { parent, kind: k.kind };
     const rows = el("div", "rows");
-    if (single || k.actors <= GROUP_OPEN) {
+    if (single || (k.actors <= GROUP_OPEN && shown + k.actors <= PAGE && opened < OPEN_KINDS)) {
+      shown += k.actors;
+      opened++;
       box.append(rows);
       loadList(key, query, rows, "").catch((e) => rows.replaceChildren(el("div", "empty", e.message)));
       continue;
