@@ -36,13 +36,12 @@
 // object), queueMicrotask, Promise and async/await; self
 // (the actor's ref, with self.parent and self.timers), spawn, stop, watch,
 // unwatch, and refs with tell, ask, send and request; console (to the
-// actor's logger, formatted by goja_nodejs's util.format: %s, %d, %j
-// and %% as Node, but no %i, %f, %o or %O, and objects print as
-// String(x), not as Node's util.inspect shows them); performance,
+// actor's logger, formatted as Node's util.format, on one line);
+// performance,
 // structuredClone, TextEncoder, TextDecoder, atob, btoa, URL,
 // URLSearchParams, EventTarget, Event, CustomEvent, AbortController,
 // AbortSignal, crypto.getRandomValues and crypto.randomUUID; require of
-// "events", "util", modules the host registered ([WithModule],
+// "events", "util" (format and inspect), modules the host registered ([WithModule],
 // [WithAsyncModule]) and, with [WithFS], the script's own module files;
 // process.nextTick and nothing else of Node's process. Date, timers and
 // performance.now follow the actor's clock (a virtual clock in tests).

@@ -281,6 +281,11 @@ func TestStackBound(t *testing.T) {
 		t.Fatal("unbounded recursion answered")
 	}
 	r.waitEvent(ref, actor.Restarted)
+	// The error keeps the stack's ends, not its 200 frames (5000 by
+	// default made an error text of 105 KB).
+	if n := strings.Count(err.Error(), "\n"); n > 25 || !strings.Contains(err.Error(), "more frames") {
+		t.Fatalf("stack overflow error of %d lines:\n%s", n, err)
+	}
 }
 
 func TestNoHandler(t *testing.T) {

@@ -39,6 +39,8 @@ func TestHostileBuiltinsContained(t *testing.T) {
 		{"replace global", `'x'.repeat(1 << 16).replace(/(?:)/g, 'y'.repeat(1 << 10))`},
 		{"replaceAll", `'x'.repeat(1 << 16).replaceAll('', 'y'.repeat(1 << 10))`},
 		{"replaceAll suffix pattern", "'x'.repeat(1 << 14).replaceAll('', \"$'\")"},
+		{"replace with a function", `'x'.repeat(1 << 16).replace(/x/g, () => 'y'.repeat(1 << 10))`},
+		{"replaceAll with a function", `'x'.repeat(1 << 16).replaceAll('x', () => 'y'.repeat(1 << 10))`},
 		{"JSON.parse deep", `JSON.parse('['.repeat(5e6) + ']'.repeat(5e6))`},
 		{"JSON.stringify deep", `(() => { let a = []; for (let i = 0; i < 2e4; i++) a = [a]; return JSON.stringify(a) })()`},
 		{"String deep", `(() => { let a = []; for (let i = 0; i < 2e4; i++) a = [a]; return String(a) })()`},

@@ -88,3 +88,49 @@ func TestConsole(t *testing.T) {
 		t.Fatalf("trace without a stack: %v", tr)
 	}
 }
+
+// console and util.format format as Node's util.format: specifiers, and
+// other values as util.inspect shows them (objects were [object Object],
+// an object without a prototype threw an error naming a Go address).
+func TestFormatAsNode(t *testing.T) {
+	cases := []struct{ args, want string }{
+		{`"%s=%d", "a", 42`, "a=42"},
+		{`"%d %d %d", 1n, "7", -0`, "1n 7 -0"},
+		{`"%i %f", "42.9px", "2.5abc"`, "42 2.5"},
+		{`"%j", { a: [1, "x"] }`, `{"a":[1,"x"]}`},
+		{`"%j", (() => { const o = {}; o.o = o; return o })()`, "[Circular]"},
+		{`"%o", { a: [1, 2] }`, "{ a: [ 1, 2 ] }"},
+		{`"%O and %s", { a: 1 }, { b: { c: 1 } }`, "{ a: 1 } and { b: [Object] }"},
+		{`"%c%s", "color: red", "x"`, "x"},
+		{`"100%", "%%", "%d"`, "100% %% %d"},
+		{`"%%d %d"`, "%d %d"},
+		{`{ a: 1, b: "x", "c-d": null, e: undefined }`, "{ a: 1, b: 'x', 'c-d': null, e: undefined }"},
+		{`Object.create(null)`, "[Object: null prototype] {}"},
+		{`"a", 1, { b: 2 }, [3]`, "a 1 { b: 2 } [ 3 ]"},
+		{`[1, "x", [2, [3, [4]]]]`, "[ 1, 'x', [ 2, [ 3, [Array] ] ] ]"},
+		{`{ a: { b: { c: { d: 1 } } } }`, "{ a: { b: { c: [Object] } } }"},
+		{`function foo() {}, () => {}`, "[Function: foo] [Function (anonymous)]"},
+		{`-0, 1n, Symbol("s"), undefined, null, true, 1.5, 1e21`, "-0 1n Symbol(s) undefined null true 1.5 1e+21"},
+		{`new (class P { constructor() { this.x = 1 } })()`, "P { x: 1 }"},
+		{`Array(101).fill(0).length, Array(102).fill(0).slice(99)`, "101 [ 0, 0, 0 ]"},
+		{`[], {}, "it's"`, "[] {} it's"},
+		{`["it's"]`, `[ 'it\'s' ]`},
+		{`new Date(0)`, "1970-01-01T00:00:00.000Z"},
+		{`/a+/g`, "/a+/g"},
+	}
+	r := newRig(t)
+	for i, tc := range cases {
+		ref := r.spawn(fmt.Sprintf("fmt%d", i), `const { format } = require("util"); module.exports = { go() { return format(`+tc.args+`) } };`)
+		if got := r.call(ref, "go"); got != tc.want {
+			t.Errorf("format(%s) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	ref := r.spawn("console", `module.exports = { go() { console.log(Object.create(null)); console.log("%o", [1]); const o = { n: 1 }; o.self = o; console.log(o); } };`)
+	r.call(ref, "go")
+	logs := r.logs.FilterField(zapString("id", "console"))
+	for _, want := range []string{"[Object: null prototype] {}", "[ 1 ]", "{ n: 1, self: [Circular *1] }"} {
+		if logs.FilterMessage(want).Len() != 1 {
+			t.Errorf("console line %q missing: %v", want, logs.All())
+		}
+	}
+}

@@ -863,7 +863,7 @@ func (o *Object) ordinaryToPrimitiveNumber() Value {
 		return v
 	}
 
-	panic(o.runtime.NewTypeError("Could not convert %v to primitive", o.self))
+	panic(o.runtime.NewTypeError("Cannot convert object to primitive value")) // troupe patch: upstream printed the Go object, heap addresses included
 }
 
 func (o *Object) ordinaryToPrimitiveString() Value {
@@ -875,7 +875,7 @@ func (o *Object) ordinaryToPrimitiveString() Value {
 		return v
 	}
 
-	panic(o.runtime.NewTypeError("Could not convert %v (%T) to primitive", o.self, o.self))
+	panic(o.runtime.NewTypeError("Cannot convert object to primitive value")) // troupe patch: upstream printed the Go object, heap addresses included
 }
 
 func (o *Object) tryExoticToPrimitive(hint Value) Value {

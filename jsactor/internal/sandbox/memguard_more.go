@@ -45,8 +45,9 @@ func (g *MemGuard) guardReplace(orig *native, all bool) func(goja.FunctionCall) 
 		if nullish(c.This) {
 			return g.call(*orig, c.This, c.Arguments...)
 		}
-		if _, fn := goja.AssertFunction(rep); fn {
-			return g.call(*orig, c.This, c.Arguments...) // script code per match: the watchdog bounds it
+		if fn, ok := goja.AssertFunction(rep); ok {
+			s := g.str(c.This)
+			return g.call(*orig, s, pat, g.countedReplacer(fn, strBytes(s)))
 		}
 		s := g.str(c.This)
 		r := g.str(rep)
@@ -67,6 +68,25 @@ func (g *MemGuard) guardReplace(orig *native, all bool) func(goja.FunctionCall) 
 		g.check(strBytes(s)+matches*per, "String.prototype.replace")
 		return g.call(*orig, s, pat, r)
 	}
+}
+
+// countedReplacer calls a replace's function replacer, counting what it
+// returns: the result is the string's unmatched text and those returns,
+// so once they add up past the budget the call throws (one replace with
+// a function built 800 M characters under the default budget). base is
+// the string's own size, a bound on the unmatched text.
+func (g *MemGuard) countedReplacer(fn goja.Callable, base float64) goja.Value {
+	total := base
+	return g.rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		v, err := fn(c.This, c.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		s := g.str(v)
+		total += strBytes(s)
+		g.check(total, "String.prototype.replace")
+		return s
+	})
 }
 
 // guardApply bounds the argument list apply builds from an array-like.

@@ -40,8 +40,17 @@ func CleanStack(stack, msg, first string, wrapper int) string {
 	if len(out) == 0 {
 		return ""
 	}
+	if len(out) > 2*keptFrames {
+		omitted := len(out) - 2*keptFrames
+		out = append(append(out[:keptFrames:keptFrames], "\t... "+strconv.Itoa(omitted)+" more frames ..."), out[len(out)-keptFrames:]...)
+	}
 	return strings.Join(out, "\n") + "\n"
 }
+
+// keptFrames is how many frames a stack keeps at each end: a stack
+// overflow's 5000 frames made an error text of 105 KB, in logs and in
+// the ask's error. (V8 keeps 10, Error.stackTraceLimit.)
+const keptFrames = 10
 
 // FirstLine is CleanStack's first for the script named name.
 func FirstLine(name string) string { return "(" + name + ":1:" }

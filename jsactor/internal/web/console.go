@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/util"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -14,21 +13,14 @@ import (
 // the actor's kind and id; the actor package's default logger prints
 // "console" from Info on): log and info at Info, debug at Debug, warn at Warn, error
 // at Error, trace at Debug with the JavaScript stack. Arguments are
-// formatted by goja_nodejs's util.format (%s, %d, %j and %% as Node's;
-// no %i, %f, %o or %O; objects print as String(x), not as Node's
-// util.inspect shows them).
+// formatted as Node's util.format does (see Format).
 func Console(rt *goja.Runtime, log *zap.Logger) goja.Value {
-	u := util.New(rt)
 	o := rt.NewObject()
 	log = log.Named("console")
 	level := func(name string, lvl zapcore.Level, stack bool) {
 		_ = o.Set(name, func(call goja.FunctionCall) goja.Value {
 			if ce := log.Check(lvl, ""); ce != nil {
-				var b bytes.Buffer
-				if len(call.Arguments) > 0 {
-					u.Format(&b, call.Arguments[0].String(), call.Arguments[1:]...)
-				}
-				ce.Message = b.String()
+				ce.Message = Format(rt, call.Arguments)
 				if stack {
 					ce.Write(zap.String("js_stack", stackNow(rt)))
 				} else {

@@ -1,16 +1,13 @@
 package web
 
 import (
-	"bytes"
-
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/util"
 )
 
 // The Node modules a script may require without the host granting them:
 // pure JavaScript with no reach beyond the actor. "events" is
-// EventEmitter (js/emitter.js); "util" has format, as Node's util.format
-// (goja_nodejs's). Node's other modules are not offered: they reach
+// EventEmitter (js/emitter.js); "util" has format and inspect, as
+// Node's (see Format). Node's other modules are not offered: they reach
 // files, the network or the environment, or (Buffer) allocate outside
 // the memory budget (Uint8Array, TextEncoder and TextDecoder cover
 // bytes).
@@ -22,14 +19,12 @@ var nodeModules = map[string]func(rt *goja.Runtime, module *goja.Object){
 		}
 	},
 	"util": func(rt *goja.Runtime, module *goja.Object) {
-		u := util.New(rt)
 		exports := module.Get("exports").(*goja.Object)
 		_ = exports.Set("format", func(call goja.FunctionCall) goja.Value {
-			var b bytes.Buffer
-			if len(call.Arguments) > 0 {
-				u.Format(&b, call.Arguments[0].String(), call.Arguments[1:]...)
-			}
-			return rt.ToValue(b.String())
+			return rt.ToValue(Format(rt, call.Arguments))
+		})
+		_ = exports.Set("inspect", func(call goja.FunctionCall) goja.Value {
+			return rt.ToValue(Inspect(rt, call.Argument(0), inspectDepth))
 		})
 	},
 }
