@@ -1,0 +1,29 @@
+package isolate
+
+import "time"
+
+// childConfig is what the parent tells a child through its control pipe,
+// as one line of JSON: which group to run, and how to reach the parent.
+type childConfig struct {
+	Definition  string        `json:"definition"`
+	Group       string        `json:"group"`
+	URL         string        `json:"url"`
+	Token       string        `json:"token"`
+	MemoryLimit uint64        `json:"memory_limit,omitempty"` // RLIMIT_AS bytes; 0: none
+	CPUTime     time.Duration `json:"cpu_time,omitempty"`     // RLIMIT_CPU; 0: none
+	Heartbeat   time.Duration `json:"heartbeat"`
+	Missed      int           `json:"missed"`
+}
+
+// Status lines a child writes on its status pipe: statusReady once its
+// setup has run, or statusError and the error's text.
+const (
+	statusReady = "ready"
+	statusError = "error: "
+)
+
+// The child's ends of its pipes, as numbered by exec.Cmd.ExtraFiles.
+const (
+	fdControl = 3 // parent -> child: the config line, then EOF to stop
+	fdStatus  = 4 // child -> parent: one status line
+)

@@ -1,0 +1,116 @@
+// Package isolate runs JavaScript actors in a supervised child process of
+// the same binary, reached through the same refs as in-process ones.
+//
+// jsactor's in-process guards (the watchdog, the memory and conversion
+// budgets, the stack bound) protect a service from careless scripts. They
+// are not a boundary against hostile ones: a fault in native code a host
+// grants to scripts, or memory exhausted a step at a time, still takes the
+// whole process down. The honest boundary is the process, and this package
+// makes it one option.
+//
+// # Opting in
+//
+// A program calls [Main] first thing in main (and a test binary first thing
+// in TestMain). In the parent, Main returns at once. In a child process
+// started by this package, Main runs the child and never returns: the
+// program's own main does not run there. Groups are declared with [Define]
+// at package level, so that both processes know them:
+//
+//	var tenants = isolate.Define("tenant", func(c *isolate.Child) error {
+//		_, err := jsactor.Spawn(c.System(), "script", "main", script)
+//		return err
+//	})
+//
+//	func main() {
+//		isolate.Main()
+//		sys, _ := actor.NewSystem("host")
+//		h, _ := isolate.Start(sys)
+//		defer h.Close(context.Background())
+//		g, _ := h.Spawn(ctx, tenants, "tenant-42", isolate.WithMemoryLimit(1<<30))
+//		sum, err := jsactor.Ask[int](ctx, sys, g.Ref("script", "main"), "add", 2, 3)
+//	}
+//
+// The mistakes that would make the child run the parent's program are
+// refused: [Host.Spawn] fails with [ErrNoMain] unless Main ran in this
+// process, and with [ErrLateDefine] for a group defined after Main (the
+// child would not know it).
+//
+// # Topology
+//
+// [Start] makes the parent's system a node ([remote.Start]) whose embedded
+// nats-server also listens on a loopback TCP port (127.0.0.1, a random port,
+// a random token that is required of every client). A child connects to it
+// as a NATS client (it runs no server of its own) and is a node named after
+// its group: the refs of its actors are actor.NewRef(group, kind, id), which
+// [Group.Ref] builds. Tell, Ask, Watch and jsactor.Ask work on them as on any
+// remote ref. The child gets its address and token through a pipe, not its
+// environment or command line.
+//
+// # Supervision
+//
+// Each group is supervised by an actor of the parent's system (kind
+// "isolate", id the group's name and a number: [Group.Supervisor]). Its start starts the
+// process, and the process's death is the actor's failure: supervision
+// restarts it, which starts a fresh process, with backoff (default 50 ms to
+// 5 s) and within the restart limit (default 10 within a minute; both
+// through [WithSpawnOptions]). Past the limit the supervisor stops, and its
+// watchers get Terminated. Stopping the supervisor ([Group.Stop],
+// [Host.Close], or the parent system's Shutdown) stops its process: the
+// child is asked to leave (its control pipe closes) and killed if it has
+// not exited within a grace period; the supervisor's stop returns once the
+// process is gone. A child whose parent dies finds its control pipe closed
+// and exits too.
+//
+// When a child dies, the parent's node finds its node lost (the server no
+// longer has its subscription): watchers of its actors get actor.Terminated
+// with a reason wrapping [remote.ErrUnreachable], and asks pending on it fail
+// with an error wrapping ErrUnreachable. Asks sent while the group restarts
+// fail fast the same way; none hangs. A restarted child is a new node
+// incarnation: its actors start fresh, and watches must be made again
+// ([Group.WaitStarts] tells when it is back).
+//
+// # What isolation adds
+//
+//   - A fatal fault in the child (a Go runtime fatal error, a panic on a
+//     goroutine nobody recovers, a stack overflow, os.Exit from a granted
+//     module, a signal) kills the child only; the parent goes on.
+//   - Memory: the child's address space is bounded by RLIMIT_AS
+//     ([WithMemoryLimit]), set by the child on itself before the group's
+//     setup runs. Past it the Go runtime fails to map memory and the child
+//     dies. A Go process maps some address space before it runs any script
+//     (its heap arenas, goroutine stacks, the binary): keep the limit well
+//     above the child's idle footprint (a few hundred MiB is safe).
+//   - CPU: RLIMIT_CPU ([WithCPUTimeLimit]) bounds the CPU time the process
+//     may use in all, hung native code included. It counts from the
+//     process's start, so it bounds a child's lifetime work, not a turn's;
+//     a restart starts a fresh budget. At the limit the child exits.
+//   - Hangs: a child that hangs does not hold a worker of the parent. If it
+//     hangs before it is ready, the start timeout ([WithStartTimeout]) kills
+//     it and supervision restarts it.
+//
+// Limits are rlimits, set on Linux and the other Unix systems; no cgroup is
+// created. On other systems Spawn fails with [ErrUnsupported].
+//
+// # What it does not add
+//
+//   - The script still talks to whatever its refs reach: refs passed to it
+//     in messages or WithArgs, and every actor of the NATS network it is
+//     connected to, if it learns its name. Grant refs as you would in
+//     process.
+//   - The child process has the parent's user, files and network: what a
+//     granted native module can do there, it can do. The children of one
+//     host share its token, so native code that escapes the script could
+//     impersonate another node of the same host. Isolation contains faults,
+//     not privileges; drop privileges or use a container for that.
+//   - Messages cross the wire: they must be registered in the
+//     wire.Registry of both sides ([WithRegistry] at [Main]), and they are
+//     copied, at the cost of a NATS round trip per ask.
+//
+// # Cost
+//
+// A child is a Go process: it costs a fork and exec of the binary, a NATS
+// connection and a few MiB of resident memory before its first script; an
+// ask pays a loopback round trip and a serialization each way. See
+// BenchmarkIsolated in this package for the figures beside an in-process JS
+// actor.
+package isolate

@@ -1,0 +1,16 @@
+package isolate_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/troupe-go/troupe/jsactor/isolate"
+)
+
+// TestMain makes the test binary a child when a Host re-executes it.
+func TestMain(m *testing.M) {
+	isolate.Main()
+	// regexp2's clock runs for a second after the last match with a timeout.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"))
+}

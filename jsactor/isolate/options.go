@@ -1,0 +1,130 @@
+package isolate
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote"
+)
+
+// HostOption configures a Host at [Start].
+type HostOption func(*hostConfig) error
+
+type hostConfig struct {
+	heartbeat time.Duration
+	missed    int
+	nodeOpts  []remote.Option
+}
+
+func defaultHostConfig() hostConfig {
+	return hostConfig{heartbeat: 250 * time.Millisecond, missed: 4}
+}
+
+// WithHeartbeat sets the heartbeat of the host's node and of its
+// children's (see remote.WithHeartbeat; default every 250 ms, lost after
+// 4 missed). A child that dies is found lost within about two intervals:
+// its connection is gone, and the ping of a silent node finds nobody.
+func WithHeartbeat(interval time.Duration, missed int) HostOption {
+	return func(c *hostConfig) error {
+		if interval <= 0 || missed < 1 {
+			return fmt.Errorf("isolate: heartbeat %v, missed %d: both must be positive", interval, missed)
+		}
+		c.heartbeat, c.missed = interval, missed
+		return nil
+	}
+}
+
+// WithNodeOptions passes options to the host's remote.Start, after the
+// host's own (registry, heartbeat, the loopback listener and its token):
+// leaf nodes to join or accept, a NATS user for the in-process
+// connection... The node must run its embedded server: remote.WithURL is
+// refused at Start.
+func WithNodeOptions(opts ...remote.Option) HostOption {
+	return func(c *hostConfig) error {
+		c.nodeOpts = append(c.nodeOpts, opts...)
+		return nil
+	}
+}
+
+// Option configures a group at [Host.Spawn].
+type Option func(*groupConfig) error
+
+type groupConfig struct {
+	memoryLimit  uint64
+	cpuTime      time.Duration
+	startTimeout time.Duration
+	stopGrace    time.Duration
+	spawnOpts    []actor.SpawnOption
+}
+
+func defaultGroupConfig() groupConfig {
+	return groupConfig{
+		startTimeout: 30 * time.Second,
+		stopGrace:    2 * time.Second,
+		spawnOpts:    []actor.SpawnOption{actor.WithBackoff(50*time.Millisecond, 5*time.Second)},
+	}
+}
+
+// WithMemoryLimit bounds the child's address space (RLIMIT_AS) to bytes;
+// 0, the default, sets no limit. The child sets it on itself before the
+// group's setup runs; a Go process maps a few hundred MiB of address
+// space before any script runs, so a limit under 512 MiB may fail the
+// child at start. Past the limit the child dies, and restarts.
+func WithMemoryLimit(bytes uint64) Option {
+	return func(c *groupConfig) error {
+		c.memoryLimit = bytes
+		return nil
+	}
+}
+
+// WithCPUTimeLimit bounds the CPU time the child uses in all
+// (RLIMIT_CPU, whole seconds, rounded up); 0, the default, sets no
+// limit. The budget is the process's, from its start: a restart renews
+// it. At the limit the child exits, and restarts.
+func WithCPUTimeLimit(d time.Duration) Option {
+	return func(c *groupConfig) error {
+		if d < 0 {
+			return fmt.Errorf("isolate: negative CPU time limit %v", d)
+		}
+		c.cpuTime = d
+		return nil
+	}
+}
+
+// WithStartTimeout bounds how long a child may take from its start to
+// ready (its setup run, its node heard by the host's); default 30 s. A
+// child not ready in time is killed: Spawn fails with ErrStartTimeout, a
+// restart counts as a failure.
+func WithStartTimeout(d time.Duration) Option {
+	return func(c *groupConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("isolate: start timeout %v must be positive", d)
+		}
+		c.startTimeout = d
+		return nil
+	}
+}
+
+// WithStopGrace sets how long a stopping child may take to leave before
+// it is killed (default 2 s).
+func WithStopGrace(d time.Duration) Option {
+	return func(c *groupConfig) error {
+		if d < 0 {
+			return fmt.Errorf("isolate: negative stop grace %v", d)
+		}
+		c.stopGrace = d
+		return nil
+	}
+}
+
+// WithSpawnOptions passes spawn options to the group's supervisor actor:
+// its restart limit (actor.WithRestartLimit) and backoff
+// (actor.WithBackoff, default 50 ms to 5 s), which govern the child's
+// restarts.
+func WithSpawnOptions(opts ...actor.SpawnOption) Option {
+	return func(c *groupConfig) error {
+		c.spawnOpts = append(c.spawnOpts, opts...)
+		return nil
+	}
+}
