@@ -20,7 +20,9 @@
 // # Order
 //
 // A loop runs one callback at a time. Each round fires the due timers (in
-// deadline order, equal deadlines in scheduling order), then the queued
+// deadline order, equal deadlines in scheduling order; at most 256 a
+// round, so a burst of due timers leaves the rest to the next rounds and
+// cannot starve the tasks and mail queued meanwhile), then the queued
 // tasks (in submission order per goroutine) and mail (tasks first), then
 // the immediates queued before the round. Every one of these macrotasks is
 // followed by a microtask checkpoint that drains the microtask queue
@@ -271,8 +273,9 @@
 // or else a host that is a [RejectionHost]).
 // [Loop.Shutdown] refuses new work, runs the tasks accepted, hands the
 // mail not delivered back to the host, fires no more timers, rejects
-// pending promises with [ErrLoopClosed], and returns when the loop has
-// closed.
+// pending promises with [ErrLoopClosed] (those with reactions or waiters
+// then, any other when next looked at: the loop keeps only the promises
+// something waits on), and returns when the loop has closed.
 //
 // # Metrics
 //

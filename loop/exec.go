@@ -151,9 +151,16 @@ func (l *Loop) runTimers() {
 		return
 	}
 	lastSeq := uint64(l.timers.seq) // timers scheduled during this phase wait for the next
-	for l.runTimersGuarded(now, lastSeq) {
+	n := timerBudget
+	for l.runTimersGuarded(now, lastSeq, &n) {
 	}
 }
+
+// timerBudget bounds the timers one round fires: a burst of due timers
+// (a million at one deadline) then takes rounds, each of which also runs
+// the tasks and mail queued meanwhile, so it cannot starve them. The rest
+// fire in the next rounds, still in (deadline, scheduling) order.
+const timerBudget = batchBudget
 
 // runStart returns the time a timer's run starts: the phase's time for
 // the first timer of the phase, the clock's after a callback ran. On the
@@ -165,14 +172,15 @@ func (l *Loop) runStart() int64 {
 	return l.timers.now
 }
 
-func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
+func (l *Loop) runTimersGuarded(now int64, lastSeq uint64, n *int) (again bool) {
 	defer l.recoverInto(&again)
 	l.checkpoint()
-	for {
+	for *n > 0 {
 		fn, ok := l.timers.popDue(now, lastSeq, l.runStart)
 		if !ok {
 			return false
 		}
+		*n--
 		l.delta[cTimersFired]++
 		fn()
 		l.checkpoint()
@@ -181,6 +189,7 @@ func (l *Loop) runTimersGuarded(now int64, lastSeq uint64) (again bool) {
 			return false
 		}
 	}
+	return false
 }
 
 // runImmediates runs the immediates queued before the phase began; those

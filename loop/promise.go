@@ -9,7 +9,13 @@ import (
 // Promise is a typed promise bound to a loop: it settles once, with a value
 // or an error, and its reactions run as microtasks on that loop, in the
 // order they were attached. A pending promise is rejected with
-// [ErrLoopClosed] when its loop shuts down, so every promise settles.
+// [ErrLoopClosed] when its loop shuts down, so every promise settles: one
+// with reactions or waiters as the loop shuts down (its reactions run
+// then), any other as soon as it is looked at ([Promise.Settled],
+// [Promise.Wait], a reaction attached) after its loop closed. The loop
+// keeps a pending promise only while something waits on it, so a promise
+// that nobody references any more (its resolver included) is garbage,
+// however many there are.
 //
 // Then, Catch and Finally are safe from any goroutine (off the loop they
 // attach through the ingress queue). A reaction that panics rejects the
@@ -90,16 +96,19 @@ func NewPromise[T any](l *Loop) (*Promise[T], *Resolver[T]) {
 	return p, (*Resolver[T])(p)
 }
 
-// init binds a zero promise to l and tracks it as pending; onLoop says
-// whether the caller runs on l.
+// init binds a zero promise to l; onLoop says whether the caller runs on
+// l. The loop tracks it once a reaction or waiter is attached (track); a
+// promise made on a closed loop is rejected at once.
 func (p *Promise[T]) init(l *Loop, onLoop bool) {
 	p.l = l
-	if onLoop {
-		l.promises.add(p, &p.pendingI)
-	} else if err := l.Submit(func() { l.promises.add(p, &p.pendingI) }); err != nil {
-		p.settleClosed(err)
+	if !onLoop && l.State() == StateClosed {
+		p.settleClosed(ErrLoopClosed)
 	}
 }
+
+// track lists a pending promise that got a reaction or a waiter, so that
+// shutdown rejects it and runs them. On the loop.
+func (p *Promise[T]) track() { p.l.promises.add(p, &p.pendingI) }
 
 // Resolved returns a promise on l already fulfilled with v.
 func Resolved[T any](l *Loop, v T) *Promise[T] {
@@ -131,6 +140,9 @@ func (p *Promise[T]) Settled() (v T, err error, ok bool) {
 		return p.val, nil, true
 	case rejected:
 		return p.val, p.failure(), true
+	}
+	if p.l != nil && p.l.State() == StateClosed && p.settleClosed(ErrLoopClosed) {
+		return p.val, p.failure(), true // untracked: rejected as it is looked at
 	}
 	return v, nil, false
 }
@@ -217,12 +229,15 @@ func (p *Promise[T]) finish(from int32, v T, err error) {
 }
 
 // settleClosed rejects a promise whose loop is gone; nothing can be
-// attached to it on the loop any more, so there is nothing to run.
-func (p *Promise[T]) settleClosed(err error) {
+// attached to it on the loop any more, so there is nothing to run. It
+// reports whether the promise is rejected now, by this call or another.
+func (p *Promise[T]) settleClosed(err error) bool {
 	if p.state.CompareAndSwap(pending, settling) || p.state.CompareAndSwap(following, settling) {
 		p.u = err
 		p.state.Store(rejected)
+		return true
 	}
+	return p.state.Load() == rejected
 }
 
 // react runs fn as a microtask on the promise's loop once it has settled.
@@ -241,6 +256,7 @@ func (p *Promise[T]) reactFrom(fn task, onLoop bool) bool {
 func (p *Promise[T]) reactOnLoop(fn task) {
 	p.markHandled()
 	if !p.isSettled() {
+		p.track()
 		if p.u == nil {
 			p.u = fn
 		} else {
@@ -290,6 +306,7 @@ func (p *Promise[T]) Wait(ctx context.Context) (T, error) {
 			close(ch)
 			return
 		}
+		p.track()
 		m := p.extras()
 		m.waiters = append(m.waiters, ch)
 	})

@@ -71,6 +71,9 @@ type timerExtras struct {
 	byID    map[uint64]uint32
 	bySlot  []uint64 // indexed by slot; 0 where the slot's timer is not external
 	periods []int64  // indexed by slot; 0 where the slot's timer is one-shot
+	// genFloor is at least every generation a slot given back by shrink
+	// had: a slot made again at its number starts above it (newSlotGen).
+	genFloor uint32
 }
 
 func (h *timerHeap) extras() *timerExtras {
@@ -169,8 +172,23 @@ func (h *timerHeap) allocSlot() (uint32, error) {
 	if int(h.base)+len(h.slots) > slotMask {
 		return 0, ErrTimerIDsExhausted
 	}
-	h.slots = append(h.slots, timerSlot{pos: posFree})
+	h.slots = append(h.slots, timerSlot{pos: posFree, gen: h.newSlotGen()})
 	return uint32(len(h.slots) - 1), nil
+}
+
+// newSlotGen is the generation a slot appended to the table starts from:
+// above every generation its number had before shrink gave it back, which
+// is at most genFloor or, after the loop dropped a heap and started
+// another, slot 0's generation (see Loop.dropTimers).
+func (h *timerHeap) newSlotGen() uint32 {
+	var gen uint32
+	if x := h.external; x != nil {
+		gen = x.genFloor
+	}
+	if len(h.slots) > 0 {
+		gen = max(gen, h.slots[0].generation())
+	}
+	return gen
 }
 
 // lookup resolves an ID to its live slot.
@@ -343,6 +361,7 @@ func (h *timerHeap) compact() {
 	if int(k) != len(h.slots)-1 || h.base+k > compactBudget {
 		return
 	}
+	floor := h.newSlotGen()
 	if x := h.external; x != nil {
 		if len(x.byID) != 0 || h.period(k) != 0 {
 			return // the live timer's slot is in the extras
@@ -357,6 +376,74 @@ func (h *timerHeap) compact() {
 	h.slots, h.entries = h.slot1[:1], h.entry1[:1]
 	h.base += k
 	h.free = 0
+	if floor > s.generation() { // the numbers above k may come back
+		h.extras().genFloor = floor
+	}
+}
+
+// shrinkMin is the smallest slot table or entry array shrink gives back.
+const shrinkMin = 64
+
+// shrink gives back what a heap that emptied no longer needs, at most
+// once per halving, so a heap that fills and empties again does not thrash:
+// the entry array when a quarter of it is used, and the free slots at the
+// top of the slot table when it is at most a quarter live and they are
+// half of it. A slot given back takes its generation with it, so
+// genFloor keeps the highest one given back and a slot made again at that
+// number starts above it: no ID comes back. The free list is rebuilt from
+// the lowest slot up, so new timers fill the table from the bottom and the
+// top can go at the next shrink. A timer in a high slot keeps the table up
+// to it (16 bytes a slot). For an idle loop.
+func (h *timerHeap) shrink() {
+	if c := cap(h.entries); c > shrinkMin && len(h.entries) <= c/4 {
+		h.entries = append(make([]heapEntry, 0, max(2*len(h.entries), shrinkMin)), h.entries...)
+	}
+	n := len(h.slots)
+	if n <= shrinkMin || len(h.entries) > n/4 {
+		return
+	}
+	keep := 1 // slot 0 stays: newSlotGen reads it
+	for i := range h.entries {
+		keep = max(keep, int(h.entries[i].slot())+1)
+	}
+	if keep > n/2 {
+		return
+	}
+	floor := h.newSlotGen()
+	for i := keep; i < n; i++ {
+		floor = max(floor, h.slots[i].generation())
+	}
+	if floor >= maxGen/2 {
+		return // slots this used wear out anyway; keep their generations
+	}
+	h.slots = append(make([]timerSlot, 0, max(2*keep, shrinkMin)), h.slots[:keep]...)
+	h.free = 0
+	for i := keep - 1; i >= 0; i-- {
+		if sl := &h.slots[i]; sl.pos < 0 && sl.generation() < maxGen {
+			sl.pos = -1 - int32(h.free)
+			h.free = uint32(i) + 1
+		}
+	}
+	x := h.extras()
+	x.genFloor = floor
+	if len(x.periods) > keep {
+		x.periods = slices.Clone(x.periods[:keep])
+	}
+	if len(x.bySlot) > keep {
+		x.bySlot = slices.Clone(x.bySlot[:keep])
+	}
+}
+
+// emptyGen returns the highest generation of a heap with no timer
+// pending, for a loop that drops it: a next heap starting from it reissues
+// no ID (see Loop.dropTimers). It is false when the generations are too
+// worn to start every slot from the highest.
+func (h *timerHeap) emptyGen() (uint32, bool) {
+	gen := h.newSlotGen()
+	for i := range h.slots {
+		gen = max(gen, h.slots[i].generation())
+	}
+	return gen, gen < maxGen/2
 }
 
 func (h *timerHeap) less(a, b *heapEntry) bool {

@@ -144,31 +144,37 @@ func (l *Loop) setTimerRef(id TimerID, ref bool) error {
 	return l.queueTimerOp(timerOp{kind: kind, id: uint64(id)})
 }
 
-// dropTimers gives back an empty timer heap so an idle loop pays nothing
-// for timers it no longer has, and shrinks one left with a single pending
-// timer (see timerHeap.compact). Only a heap that ever used a single slot is
-// dropped (the common case of one timer at a time): the loop keeps that
-// slot's number and generation, the next heap resumes from them, and so no
-// ID ever comes back. A heap that grew larger stays: its slot table is the
-// record of the generations it handed out. On the loop.
+// dropTimers gives back what an idle loop's timers no longer need. A heap
+// with no timer pending goes: the loop keeps the base and the highest
+// generation of its slots, the next heap starts every slot above that
+// generation, and so no ID ever comes back. One left with a single pending
+// timer shrinks to one slot (timerHeap.compact); a larger one gives back
+// the part of its arrays that emptied (timerHeap.shrink). On the loop.
 func (l *Loop) dropTimers() {
 	h := l.timers
 	if h == nil {
 		return
 	}
-	if h.len() == 1 {
+	switch h.len() {
+	case 0:
+		if len(h.slots) == 1 && h.slots[0].gen >= maxGen {
+			return // retired: keep it so the next timer takes a fresh slot
+		}
+		gen, ok := h.emptyGen()
+		if !ok {
+			h.shrink()
+			return
+		}
+		l.timerBase, l.timerGen = h.base, gen
+		l.timers = nil
+	case 1:
 		h.compact()
-		return
+		if h.len() == 1 && len(h.slots) > 1 {
+			h.shrink()
+		}
+	default:
+		h.shrink()
 	}
-	if h.len() != 0 || len(h.slots) != 1 {
-		return
-	}
-	s := &h.slots[0]
-	if s.gen >= maxGen {
-		return // retired: keep it so the next timer takes a fresh slot
-	}
-	l.timerBase, l.timerGen = h.base, s.gen
-	l.timers = nil
 }
 
 // newTimerHeap starts a heap where the last dropped one left off.
