@@ -102,7 +102,7 @@ func (c *Cluster) renew() {
 }
 
 // renewParallel bounds the renewals in flight at once.
-const renewParallel = 64
+const renewParallel = 8
 
 // held returns the shards whose lease this node holds.
 func (k *Kind) held() []int {

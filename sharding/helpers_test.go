@@ -90,6 +90,12 @@ func (e *counter) Stopped(c *actor.Context) {
 
 func (e *counter) Receive(c *actor.Context, msg any) (any, error) {
 	switch m := msg.(type) {
+	case relay:
+		to, err := sharding.Bind(c.System(), m.To)
+		if err != nil {
+			return nil, err
+		}
+		return nil, to.Tell(m.N)
 	case int:
 		e.sum += m
 		e.w.mu.Lock()
@@ -133,6 +139,7 @@ type clusterSpec struct {
 	shards   int
 	idle     time.Duration
 	opts     []sharding.Option
+	nodeOpts map[string][]sharding.Option // by node name
 	kindOpts []sharding.KindOption
 	factory  func(w *world) actor.Factory
 }
@@ -150,7 +157,20 @@ func startCluster(t *testing.T, w *world, spec clusterSpec) (*remotetest.Cluster
 	return rc, nodes
 }
 
-var registry = sync.OnceValue(func() *wire.Registry { return wire.NewRegistry() })
+// relay asks an entity to tell N to the entity To: a ref in a message,
+// across nodes.
+type relay struct {
+	To sharding.Ref
+	N  int
+}
+
+var registry = sync.OnceValue(func() *wire.Registry {
+	r := wire.NewRegistry()
+	if err := wire.Register[relay](r, "test.relay"); err != nil {
+		panic(err)
+	}
+	return r
+})
 
 func addNode(t *testing.T, rc *remotetest.Cluster, name string, w *world, spec clusterSpec) *tnode {
 	t.Helper()
@@ -170,6 +190,7 @@ func addNode(t *testing.T, rc *remotetest.Cluster, name string, w *world, spec c
 			default:
 			}
 		})}, spec.opts...)
+	opts = append(opts, spec.nodeOpts[name]...)
 	c, err := sharding.Start(n.System.System, n.Remote, opts...)
 	if err != nil {
 		t.Fatalf("start sharding on %s: %v", name, err)

@@ -103,6 +103,22 @@ func (k *Kind) Get(id string) Ref { return Ref{kind: k.name, id: id, k: k} }
 // Active returns how many of the kind's entities are active on this node.
 func (k *Kind) Active() int { return int(k.active.Load()) }
 
+// Buffered returns how many messages for the kind wait on this node: for
+// a shard without an owner, for one being handed off, or for an entity's
+// next activation.
+func (k *Kind) Buffered() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	n := 0
+	for i := range k.shards {
+		n += len(k.shards[i].buf)
+		for _, c := range k.shards[i].cells {
+			n += len(c.waiting)
+		}
+	}
+	return n
+}
+
 // Owned returns the shards this node serves now, in order.
 func (k *Kind) Owned() []int {
 	now := time.Now()

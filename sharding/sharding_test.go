@@ -2,11 +2,13 @@ package sharding_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/sharding"
 )
 
@@ -273,5 +275,105 @@ func TestKill(t *testing.T) {
 	}
 	if o := w.overlaps(); o != 0 {
 		t.Fatalf("%d overlapping activations", o)
+	}
+}
+
+// TestRoles: a kind with a role runs only on nodes with it; the others
+// route to them.
+func TestRoles(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, kindOpts: []sharding.KindOption{sharding.WithRole("worker")},
+		nodeOpts: map[string][]sharding.Option{"n2": {sharding.WithRoles("worker")}}})
+	n1, n2 := nodes[0], nodes[1]
+	eventually(t, "n2 owns every shard", func() bool { return len(n2.kind.Owned()) == n2.kind.Shards() })
+	for i := 0; i < 5; i++ {
+		if where := ask[string](t, n1.kind.Get(fmt.Sprint("r", i)), "where"); where != "n2" {
+			t.Fatalf("entity runs on %s, the node without the role", where)
+		}
+	}
+	if got := n1.kind.Owned(); len(got) != 0 {
+		t.Fatalf("n1, without the role, owns %v", got)
+	}
+}
+
+// TestBuffer: messages for a shard nobody owns wait, boundedly: past the
+// count the send fails with ErrBufferFull, past the time they are dead
+// letters with ErrNoOwner, and an ask among them fails with it.
+func TestBuffer(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, kindOpts: []sharding.KindOption{sharding.WithRole("nobody")},
+		opts: []sharding.Option{sharding.WithBuffer(3, 100*time.Millisecond)}})
+	n := nodes[0]
+	e := n.kind.Get("orphan")
+	if err := e.Tell(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Tell(2); err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan error, 1)
+	go func() {
+		_, err := sharding.Ask[int](context.Background(), e, "sum")
+		asked <- err
+	}()
+	eventually(t, "the ask is buffered", func() bool { return n.kind.Buffered() == 3 })
+	if err := e.Tell(4); !errors.Is(err, sharding.ErrBufferFull) {
+		t.Fatalf("a fourth message: %v, want ErrBufferFull", err)
+	}
+	if err := <-asked; !errors.Is(err, sharding.ErrNoOwner) {
+		t.Fatalf("buffered ask: %v, want ErrNoOwner", err)
+	}
+	reasons := map[error]int{}
+	for len(reasons) < 2 || reasons[sharding.ErrNoOwner] < 3 {
+		select {
+		case d := <-n.dead:
+			for _, r := range []error{sharding.ErrNoOwner, sharding.ErrBufferFull} {
+				if errors.Is(d.Reason, r) {
+					reasons[r]++
+				}
+			}
+			if d.Entity.ID() != "orphan" {
+				t.Fatalf("dead letter for %v", d.Entity)
+			}
+		case <-time.After(waitLimit):
+			t.Fatalf("dead letters: %v", reasons)
+		}
+	}
+	if w.count("orphan") != 0 {
+		t.Fatal("activated with no owner")
+	}
+}
+
+// TestAcrossNodes: a ref travels in a message and works where it lands;
+// errors of an ask come back with their sentinels.
+func TestAcrossNodes(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, shards: 8})
+	allOwned(t, nodes...)
+	eventually(t, "4 shards each", func() bool { return len(nodes[0].kind.Owned()) == 4 })
+	n1 := nodes[0]
+	// find an entity on each node
+	ids := map[string]string{}
+	for i := 0; len(ids) < 2; i++ {
+		id := fmt.Sprint("x", i)
+		ids[ask[string](t, n1.kind.Get(id), "where")] = id
+	}
+	from, to := n1.kind.Get(ids["n1"]), n1.kind.Get(ids["n2"])
+	if err := from.Tell(relay{To: to, N: 7}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the relayed message handled", func() bool { return ask[int](t, to, "sum") == 7 })
+
+	_, err := sharding.Ask[int](context.Background(), to, "fail")
+	if err == nil || err.Error() != "failing on purpose" {
+		t.Fatalf("remote handler error = %v", err)
+	}
+	_, err = sharding.Ask[int](context.Background(), to, 3.5)
+	if !errors.Is(err, actor.ErrUnhandled) {
+		t.Fatalf("remote unhandled = %v, want ErrUnhandled", err)
+	}
+	var re *sharding.Error
+	if !errors.As(err, &re) {
+		t.Fatalf("remote error %T, want *sharding.Error", err)
 	}
 }
