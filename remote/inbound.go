@@ -162,7 +162,11 @@ func (n *Node) handle(e *wire.Envelope) error {
 	case wire.KindSpawn:
 		n.onSpawn(e)
 	case wire.KindPing:
-		// Delivered: this node is here, which is all a ping asks.
+		// Delivered: this node is here, which is all a ping asks. One in
+		// this node's name comes from a node starting under it.
+		if e.Node == n.name {
+			n.onNamesake(e.Corr, true)
+		}
 	default:
 		n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: unexpected %s", ErrRejected, e.Kind))
 	}
@@ -484,6 +488,9 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 			return fmt.Errorf("%w: %s of node %q on the heartbeat subject of %q", ErrRejected, e.Kind, e.Node, from)
 		}
 		if e.Node == n.name {
+			if e.Kind == wire.KindHeartbeat {
+				n.onNamesake(e.Corr, false)
+			}
 			return nil
 		}
 		switch e.Kind {

@@ -24,7 +24,8 @@ import (
 // the system's transport, so refs naming actors of other systems
 // work with Tell, Ask and Watch as local ones do. The system's name is the
 // node's name and must be unique among the nodes that can reach each
-// other. Methods are safe from any goroutine.
+// other: [Start] refuses a second one. Methods are safe from any
+// goroutine.
 type Node struct {
 	sys  *actor.System
 	host transport.Host // the system's side of the link; set by Start
@@ -58,11 +59,14 @@ type Node struct {
 	watches map[string]map[watchKey]struct{}
 	kinds   map[string]actor.Factory
 
-	in      inbound       // onMessage's memory; used on its goroutine only
-	inGate  gate          // closed once the connection is: no handler runs after
-	stop    chan struct{} // closed by Close: stops the heartbeat
-	workers sync.WaitGroup
-	stats   counters
+	// namesakes holds the incarnations of other nodes seen under this
+	// node's name, each logged once.
+	namesakes sync.Map
+	in        inbound       // onMessage's memory; used on its goroutine only
+	inGate    gate          // closed once the connection is: no handler runs after
+	stop      chan struct{} // closed by Close: stops the heartbeat
+	workers   sync.WaitGroup
+	stats     counters
 }
 
 // Start connects sys to the NATS network and installs the node as its
@@ -70,6 +74,16 @@ type Node struct {
 // listening port and connects to it in-process; [WithLeafRemotes] joins
 // hubs, [WithLeafListen] accepts leaf nodes, [WithURL] uses an external
 // server instead.
+//
+// Start returns once the node can reach the network: with
+// [WithLeafRemotes], when the embedded server has joined its hubs (a hub
+// it cannot reach within 5 s is logged at warning level and left to the
+// server, which keeps trying). It fails with [ErrAuthorization] at once
+// if a server refuses the node's credentials, its connection's or its
+// leaf node's, and with [ErrDuplicateNode] if a node of the same name is
+// running on the network. Two nodes of one name that meet later (one
+// started while the network was split) are logged at error level, by
+// both, for each other incarnation.
 func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
@@ -95,6 +109,10 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	n.inc = rand.Uint64() | 1
 	n.corr.Store(rand.Uint64() >> 1)
 	if err := n.connect(); err != nil {
+		return nil, err
+	}
+	if err := n.checkUnique(); err != nil {
+		n.shutdownConn()
 		return nil, err
 	}
 	// Attached before subscribing: inbound envelopes enter through host.
@@ -127,7 +145,7 @@ func (n *Node) connect() error {
 		return nil
 	}
 	n.srvLog = newServerLog(n.log)
-	s, so, err := startServer(n.name, &n.cfg, n.srvLog)
+	s, so, err := startServer(n.name, n.inc, &n.cfg, n.srvLog)
 	if err != nil {
 		return err
 	}
@@ -204,14 +222,21 @@ func (p *inProcess) close() {
 }
 
 // leafWait bounds how long Start waits for the embedded server to join
-// its hubs ([WithLeafRemotes]).
-const leafWait = 5 * time.Second
+// its hubs ([WithLeafRemotes]); interestWait how long, once joined, it
+// waits for the subscriptions of the network to reach it.
+const (
+	leafWait     = 5 * time.Second
+	interestWait = time.Second
+)
 
 // waitLeaves waits until the embedded server has joined every hub it was
-// given, so that Start returns a node that reaches the others; it fails
-// with ErrAuthorization if a hub refuses the leaf node's credentials. A
-// hub that cannot be reached within leafWait is logged and left to the
-// server, which keeps trying.
+// given and learnt the network's subscriptions (another node's heartbeat
+// subscription stands for them all: a hub sends them together), so that
+// Start returns a node that reaches the others and can tell whether its
+// name is taken. It fails with ErrAuthorization if a hub refuses the
+// leaf node's credentials. A hub that cannot be reached within leafWait
+// is logged and left to the server, which keeps trying; a network with
+// no other node yet costs interestWait.
 func (n *Node) waitLeaves() error {
 	want := len(n.cfg.leafRemotes)
 	if want == 0 {
@@ -221,7 +246,16 @@ func (n *Node) waitLeaves() error {
 	defer deadline.Stop()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	for n.srv.NumLeafNodes() < want {
+	var joined time.Time
+	for {
+		if n.srv.NumLeafNodes() >= want {
+			if joined.IsZero() {
+				joined = time.Now()
+			}
+			if n.srv.GlobalAccount().SubscriptionInterest(hbRoot+".x") || time.Since(joined) > interestWait {
+				return nil
+			}
+		}
 		select {
 		case <-n.srvLog.joins.c:
 			return fmt.Errorf("remote: join hub: %w: %s", ErrAuthorization, n.srvLog.joins.why)
@@ -231,7 +265,6 @@ func (n *Node) waitLeaves() error {
 		case <-tick.C:
 		}
 	}
-	return nil
 }
 
 // subscribe subscribes to everything addressed to this node and to the

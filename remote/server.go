@@ -11,9 +11,13 @@ import (
 
 // startServer starts the embedded nats-server: no client port (the node
 // connects in-process), a leaf-node listener and remotes if configured.
-func startServer(name string, cfg *config, log *serverLog) (*server.Server, *server.Options, error) {
+// Its name carries the node's incarnation: a hub takes a second leaf
+// connection from a server of the same name for a reconnection and drops
+// the first, so that a second node of one name would push the first off
+// the network instead of being refused (see checkUnique).
+func startServer(name string, inc uint64, cfg *config, log *serverLog) (*server.Server, *server.Options, error) {
 	opts := &server.Options{
-		ServerName: "troupe-" + EncodeToken(name),
+		ServerName: "troupe-" + EncodeToken(name) + "-" + strconv.FormatUint(inc, 36),
 		DontListen: true,
 		NoLog:      true,
 		NoSigs:     true,
