@@ -49,7 +49,7 @@ var Actor = Suite{
 }
 
 // Suites lists every suite, for -suite.
-var Suites = []Suite{Loop, Actor, JS, IO, Remote, Sharding}
+var Suites = []Suite{Loop, Actor, JS, IO, Remote, Sharding, Persist}
 
 // ByName returns the suite called name.
 func ByName(name string) (Suite, error) {
