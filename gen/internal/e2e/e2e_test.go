@@ -188,8 +188,15 @@ func waitFor(t *testing.T, clk *loop.VirtualClock, ref e2e.CounterRef, want int)
 }
 
 // TestGeneratedIsFresh: the committed generated files are what troupegen
-// generates now (run go generate in gen/internal/e2e if this fails).
+// generates now (run go generate in gen/internal/e2e if this fails). It
+// runs the go command twice (about 6 s under -race on a busy 2-core
+// machine), and CI checks that go generate ./... changes nothing, this
+// package included: so it runs only with TROUPE_GEN_EXHAUSTIVE set, as in
+// CI.
 func TestGeneratedIsFresh(t *testing.T) {
+	if os.Getenv("TROUPE_GEN_EXHAUSTIVE") == "" {
+		t.Skip("set TROUPE_GEN_EXHAUSTIVE=1; go generate ./... with no diff checks the same")
+	}
 	files, _, err := gen.Generate(".")
 	if err != nil {
 		t.Fatal(err)
