@@ -84,9 +84,9 @@ func (o *Observer) leave(ch chan []byte) {
 
 // tick sends every client the latest summary each interval, while there
 // are clients. A summary visits every actor twice; when that takes more
-// than a quarter of the interval (hundreds of thousands of actors on a
-// busy machine), the interval stretches so that looking never costs more
-// than a quarter of a core. The snapshot is shared: a request for
+// than a quarter of the interval of CPU time (hundreds of thousands of
+// actors), the interval stretches so that looking never costs more than
+// a quarter of a core. The snapshot is shared: a request for
 // /api/summary in between makes the tick cost nothing more.
 func (o *Observer) tick(stop, done chan struct{}) {
 	defer close(done)

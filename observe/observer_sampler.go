@@ -45,9 +45,8 @@ func (o *Observer) sample() {
 	}
 	next := historySample
 	if last := o.hist.lastAt(); o.now().Sub(last) >= historySample {
-		start := time.Now() // the real cost, whatever the observer's clock
-		o.recordRates(o.sys.Totals().Kinds)
-		next = max(next, sampleShare*time.Since(start))
+		cost := measureCost(func() { o.recordRates(o.sys.Totals().Kinds) })
+		next = max(next, sampleShare*cost)
 	} else {
 		next -= o.now().Sub(last) // historySample after the last reading
 	}

@@ -25,7 +25,7 @@ type snapshot struct {
 type snapshots struct {
 	mu   sync.Mutex
 	last *snapshot
-	cost time.Duration // what taking the last one took
+	cost time.Duration // the CPU time taking the last one took (see measureCost)
 }
 
 // treeWantedFor is how long, in intervals, snapshots keep indexing the
@@ -44,15 +44,22 @@ func (o *Observer) snapshot(maxAge time.Duration, withTree bool) (*snapshot, err
 	if l := o.snaps.last; l != nil && now-l.at < int64(maxAge) && (l.tree != nil || !withTree) {
 		return l, nil
 	}
-	start := time.Now() // the real cost, whatever the observer's clock
 	indexTree := withTree || now-o.treeAskedAt.Load() < treeWantedFor*int64(o.interval)
-	sum, tree := o.summaryWith(func(kinds map[string]actor.KindTotals) { o.recordRates(kinds) }, indexTree)
-	b, err := json.Marshal(sum)
+	var (
+		s   *snapshot
+		err error
+	)
+	cost := measureCost(func() { // the real cost, whatever the observer's clock
+		sum, tree := o.summaryWith(func(kinds map[string]actor.KindTotals) { o.recordRates(kinds) }, indexTree)
+		var b []byte
+		if b, err = json.Marshal(sum); err == nil {
+			s = &snapshot{at: now, summary: b, event: sseEvent("summary", b), tree: tree}
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	s := &snapshot{at: now, summary: b, event: sseEvent("summary", b), tree: tree}
-	o.snaps.last, o.snaps.cost = s, time.Since(start)
+	o.snaps.last, o.snaps.cost = s, cost
 	return s, nil
 }
 
