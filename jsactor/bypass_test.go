@@ -106,7 +106,7 @@ func TestConvertDAG(t *testing.T) {
 	if v := r.call(ref, "dag", 40); v != true {
 		t.Fatalf("structuredClone of a DAG: %v", v)
 	}
-	if v := r.call(ref, "send", 5); v != "sent" {
+	if v := r.call(ref, "send", 3); v != "sent" { // 14 properties, each counting 16
 		t.Fatalf("send of a small DAG: %v", v)
 	}
 	if _, err := jsactor.Ask[any](r.ctx(), r.sys, ref, "send", 40); !errors.Is(err, jsactor.ErrCannotCross) && (err == nil || !strings.Contains(err.Error(), "budget")) {
@@ -142,5 +142,26 @@ func TestReplyPromiseTampered(t *testing.T) {
 	r.waitReported(func(err error) bool { return strings.Contains(err.Error(), "script then") })
 	if v := r.call(ref, "micro"); v != "micro" {
 		t.Fatalf("queueMicrotask: %v", v)
+	}
+}
+
+// An object of many properties costs the receiver far more to build than
+// the sender to read (a million took seconds of the receiver's turn,
+// which its watchdog then failed for the sender's message): the sender
+// counts each property as 16 values and refuses, under the default
+// limits, what the receiver could not build within its budget.
+func TestManyPropertiesRefusedBySender(t *testing.T) {
+	r := newRig(t)
+	ref := r.spawn("wide", `module.exports = {
+		send(n) {
+			const o = {}; for (let i = 0; i < n; i++) o["k" + i] = i;
+			try { self.tell("noop", o); return "sent" } catch (e) { return e.name }
+		},
+	};`)
+	if v := r.call(ref, "send", 1e4); v != "sent" {
+		t.Fatalf("10,000 properties: %v", v)
+	}
+	if v := r.call(ref, "send", 1e5); v != "TypeError" {
+		t.Fatalf("100,000 properties: %v, want a TypeError (cannot cross)", v)
 	}
 }

@@ -52,8 +52,12 @@ const (
 // WithConversionLimits bounds each conversion of a value between
 // JavaScript and Go (an argument, a message, a reply, a structuredClone):
 // at most nodes values visited and bytes bytes of strings and binary data
-// copied. A value over either limit cannot cross (ErrCannotCross). The
-// defaults are DefaultMaxConvertNodes and DefaultMaxConvertBytes.
+// copied. An object's property counts as 16 values: building objects
+// of many properties is what costs the receiving Runtime most, and the
+// sender's side refuses what would cost the receiver more than this
+// budget (by default, objects of 65,536 properties in all). A value over
+// either limit cannot cross (ErrCannotCross). The defaults are
+// DefaultMaxConvertNodes and DefaultMaxConvertBytes.
 func WithConversionLimits(nodes, bytes int) Option {
 	return func(c *config) error {
 		if nodes <= 0 || bytes <= 0 {

@@ -47,3 +47,12 @@ func atPath(depth int, step string, err error) error {
 	}
 	return err
 }
+
+// PropertyNodes is what one property of an object costs the budget, in
+// values visited. Building an object of many properties costs the
+// receiver's Runtime far more per property than the sender paid to read
+// it (a million properties took seconds, in a turn of the receiver, which
+// its watchdog then failed for the sender's message), so the sender's
+// conversion counts each property as the receiver's building costs, and
+// refuses to send what would cost the receiver more than its budget.
+const PropertyNodes = 16

@@ -230,7 +230,7 @@ func (f *fromJS) plain(o *goja.Object) (any, error) {
 	keys := o.Keys()
 	out := make(map[string]any, len(keys))
 	for _, k := range keys {
-		if err := f.spend(1, len(k)); err != nil {
+		if err := f.spend(PropertyNodes, len(k)); err != nil {
 			return nil, err
 		}
 		ev, err := f.value(o.Get(k))

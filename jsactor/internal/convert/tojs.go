@@ -327,7 +327,7 @@ func (c *toJS) mapJS(rv reflect.Value, depth int) (goja.Value, error) {
 	it := rv.MapRange()
 	for it.Next() {
 		k := it.Key().String()
-		if err := c.spend(1, len(k)); err != nil {
+		if err := c.spend(PropertyNodes, len(k)); err != nil {
 			return nil, err
 		}
 		ev, err := c.value(it.Value().Interface(), depth+1)
