@@ -84,7 +84,8 @@
 // precise senses:
 //
 //   - Time: a turn that runs past its budget ([WithBudget], default
-//     100 ms of wall-clock time) is interrupted and fails the actor. The
+//     100 ms of its thread's CPU time on Linux, of real time elsewhere;
+//     50 budgets of real time at most) is interrupted and fails the actor. The
 //     interrupt reaches loops in script code, promise storms, parsing and
 //     compiling by eval and Function, and every builtin whose work follows
 //     from a length the script controls (indexOf over a sparse array of

@@ -21,6 +21,17 @@ import (
 // running, unchanged, for longer than the budget. No runtime timer is
 // armed per turn.
 //
+// A turn is measured by the CPU time of the OS thread that entered it,
+// where the system has per-thread CPU clocks (Linux), not by the wall
+// clock: on a CPU-starved host (load 11-25 on 2 cores) a short turn could
+// take many times its budget of wall time without running that long, and
+// the watchdog killed correct actors for the host's load. A goroutine
+// may move to another thread in a turn; the thread's clock then counts
+// what that thread runs meanwhile, still CPU the workers got. A turn
+// whose thread cannot be read, or that has held its worker for
+// wallBackstop budgets (blocked in a call that uses no CPU), is measured
+// by the wall clock.
+//
 // The turn counter is odd inside a turn. The sampler claims a turn by
 // setting killBit with a compare-and-swap on the very counter value it
 // watched, and only then calls Runtime.Interrupt; the turn's own closing
@@ -58,6 +69,7 @@ func UnwatchedTurns() uint64 { return unwatched.Load() }
 // anywhere.
 type Watch struct {
 	turn        atomic.Uint64 // odd inside a turn
+	thread      atomic.Int32  // the OS thread that entered the turn in progress
 	slot        int
 	rt          *goja.Runtime
 	budget      time.Duration
@@ -113,6 +125,7 @@ func (w *Watch) Enter() uint64 {
 	if w.budget <= 0 {
 		return seq
 	}
+	w.thread.Store(currentThread())
 	g := goroutineid.Fast()
 	w.slot = -1
 	for i := range numSlots {
@@ -172,7 +185,13 @@ type sighting struct {
 	w     *Watch
 	seq   uint64
 	since time.Time
+	cpu   time.Duration // the turn's thread's CPU time when first seen
+	cpuOK bool
 }
+
+// wallBackstop is how many budgets of wall time a turn may hold its
+// worker, whatever CPU it got, before it is interrupted anyway.
+const wallBackstop = 50
 
 func sample(tick time.Duration, stop, done chan struct{}) {
 	defer close(done)
@@ -203,9 +222,10 @@ func check(s *wdSlot, last sighting, now time.Time) sighting {
 		return sighting{}
 	}
 	if last.w != w || last.seq != seq {
-		return sighting{w: w, seq: seq, since: now}
+		cpu, ok := threadCPU(w.thread.Load())
+		return sighting{w: w, seq: seq, since: now, cpu: cpu, cpuOK: ok}
 	}
-	if now.Sub(last.since) < w.budget {
+	if !overBudget(w, last, now) {
 		return last
 	}
 	if w.turn.CompareAndSwap(seq, seq|killBit) {
@@ -213,3 +233,21 @@ func check(s *wdSlot, last sighting, now time.Time) sighting {
 	}
 	return sighting{}
 }
+
+// overBudget reports whether the turn last sighted has run past its
+// budget: by its thread's CPU time where that can be read, and anyway
+// past wallBackstop budgets of wall time.
+func overBudget(w *Watch, last sighting, now time.Time) bool {
+	wall := now.Sub(last.since)
+	if wall < w.budget {
+		return false
+	}
+	if !last.cpuOK || wall >= wallBackstop*w.budget {
+		return true
+	}
+	cpu, ok := threadCPU(w.thread.Load())
+	return !ok || cpu-last.cpu >= w.budget
+}
+
+// threadCPU reads a thread's CPU clock (a variable for tests).
+var threadCPU = threadCPUTime

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"runtime"
 	"testing"
 	"time"
 )
@@ -37,5 +38,42 @@ func TestWatchdogSlots(t *testing.T) {
 	}
 	if w.Turns() != 1 {
 		t.Errorf("Turns() = %d after one turn, want 1", w.Turns())
+	}
+}
+
+// A turn is over its budget by its thread's CPU time, so that a host's
+// load alone (wall time passing while the thread waits for a CPU) never
+// interrupts a correct turn; by wall time where the thread's clock cannot
+// be read, and past the backstop whatever the CPU.
+func TestWatchdogMeasuresCPU(t *testing.T) {
+	const budget = 100 * time.Millisecond
+	start := time.Unix(1000, 0)
+	cases := []struct {
+		name     string
+		wall     time.Duration
+		cpuOK    bool
+		cpu      time.Duration // used since the first sighting
+		interrup bool
+	}{
+		{"within budget", budget / 2, true, budget / 2, false},
+		{"starved: wall over, CPU under", 10 * budget, true, budget / 10, false},
+		{"CPU over", 2 * budget, true, budget, true},
+		{"no thread clock: wall decides", 2 * budget, false, 0, true},
+		{"no thread clock, within budget", budget / 2, false, 0, false},
+		{"past the backstop", wallBackstop * budget, true, 0, true},
+	}
+	defer func(f func(int32) (time.Duration, bool)) { threadCPU = f }(threadCPU)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			threadCPU = func(int32) (time.Duration, bool) { return time.Second + tc.cpu, tc.cpuOK }
+			w := &Watch{budget: budget}
+			last := sighting{w: w, seq: 1, since: start, cpu: time.Second, cpuOK: tc.cpuOK}
+			if got := overBudget(w, last, start.Add(tc.wall)); got != tc.interrup {
+				t.Fatalf("overBudget = %v, want %v", got, tc.interrup)
+			}
+		})
+	}
+	if _, ok := threadCPUTime(currentThread()); !ok && runtime.GOOS == "linux" {
+		t.Fatal("the current thread's CPU clock cannot be read")
 	}
 }
