@@ -170,7 +170,7 @@ func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
 	}
 	sh.owner, sh.ownerRev = owner, rev
 	if sh.lease.held && !ours && rev > sh.lease.rev {
-		if sh.releasing && len(sh.cells) == 0 { // our own release's delete
+		if sh.releasing && sh.active == 0 { // our own release's delete
 			k.c.stats.handOffs.Add(1)
 			sh.lease, sh.releasing = lease{}, false
 			k.flushLocked(s, now)

@@ -200,9 +200,7 @@ func (k *Kind) revokeLocked(s int, why string) {
 	k.c.logger.Warn("sharding: lease lost", zap.String("kind", k.name), zap.Int("shard", s), zap.String("why", why))
 	sh.lease = lease{}
 	sh.releasing = false
-	for _, c := range sh.cells {
-		k.closeLocked(c, HandedOff, true)
-	}
+	k.cellsOf(s, func(c *cell) { k.closeLocked(c, HandedOff, true) })
 }
 
 // view is the kind as the strategy sees it.
@@ -303,9 +301,7 @@ func (k *Kind) handOffLocked(s int) {
 		return
 	}
 	sh.releasing = true
-	for _, c := range sh.cells {
-		k.closeLocked(c, HandedOff, false)
-	}
+	k.cellsOf(s, func(c *cell) { k.closeLocked(c, HandedOff, false) })
 }
 
 // drained returns the shards being handed off whose entities have all
@@ -316,7 +312,7 @@ func (k *Kind) drained() []drainedShard {
 	var out []drainedShard
 	for s := range k.shards {
 		sh := &k.shards[s]
-		if sh.releasing && sh.lease.held && len(sh.cells) == 0 {
+		if sh.releasing && sh.lease.held && sh.active == 0 {
 			out = append(out, drainedShard{s, sh.lease.rev})
 		}
 	}

@@ -34,7 +34,7 @@ type shardState struct {
 	lease    lease  // this node's lease, if held
 	// releasing: handing off; the lease is deleted once cells is empty.
 	releasing bool
-	cells     map[string]*cell
+	active    int       // its activations in the kind's cells
 	buf       []pending // waiting for an owner, or for the hand-off
 }
 
@@ -90,6 +90,27 @@ func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Ki
 	return k, c.addKind(k)
 }
 
+// cellOf returns the activation of the entity id in the tables, or nil.
+func (k *Kind) cellOf(id string) *cell {
+	if v, ok := k.cells.Load(id); ok {
+		return v.(*cell)
+	}
+	return nil
+}
+
+// cellsOf calls fn for each activation of shard s in the tables. Under mu.
+func (k *Kind) cellsOf(s int, fn func(*cell)) {
+	if k.shards[s].active == 0 {
+		return
+	}
+	k.cells.Range(func(_, v any) bool {
+		if c := v.(*cell); c.shard == s {
+			fn(c)
+		}
+		return true
+	})
+}
+
 // Name returns the kind's name.
 func (k *Kind) Name() string { return k.name }
 
@@ -112,10 +133,11 @@ func (k *Kind) Buffered() int {
 	n := 0
 	for i := range k.shards {
 		n += len(k.shards[i].buf)
-		for _, c := range k.shards[i].cells {
-			n += len(c.waiting)
-		}
 	}
+	k.cells.Range(func(_, v any) bool {
+		n += len(v.(*cell).waiting)
+		return true
+	})
 	return n
 }
 

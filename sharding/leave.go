@@ -62,7 +62,7 @@ func (c *Cluster) handedOff() bool {
 		k.mu.Lock()
 		for s := range k.shards {
 			sh := &k.shards[s]
-			if sh.lease.held || len(sh.buf) > 0 || len(sh.cells) > 0 {
+			if sh.lease.held || len(sh.buf) > 0 || sh.active > 0 {
 				k.mu.Unlock()
 				return false
 			}
@@ -116,12 +116,12 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 			leases = append(leases, held{s, sh.lease.rev})
 		}
 		sh.lease, sh.releasing = lease{}, false
-		for _, cl := range sh.cells {
+		k.cellsOf(s, func(cl *cell) {
 			k.closeLocked(cl, HandedOff, true)
 			refs = append(refs, cl.ref)
 			failed = append(failed, cl.waiting...)
 			cl.waiting = nil
-		}
+		})
 		failed = append(failed, sh.buf...)
 		sh.buf = nil
 	}

@@ -62,7 +62,7 @@ func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 // deliverLocked hands p to the entity's activation, activating it if
 // needed; a closing activation keeps p for its successor. Under mu.
 func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
-	if c := sh.cells[p.id]; c != nil {
+	if c := k.cellOf(p.id); c != nil {
 		if c.enter() {
 			err := k.post(c, p.msg, p.reply)
 			c.exit()
@@ -95,10 +95,7 @@ func (k *Kind) awaitPredecessorLocked(sh *shardState, s int, p pending) {
 	c.word.Store(markBit) // closed: senders queue in waiting
 	c.ref = actor.NewRef(k.c.self, k.name, p.id)
 	c.closing, c.waiting = true, []pending{p}
-	if sh.cells == nil {
-		sh.cells = map[string]*cell{}
-	}
-	sh.cells[p.id] = c
+	sh.active++
 	k.cells.Store(p.id, c)
 	k.active.Add(1)
 	k.watchLocked(c)
@@ -125,10 +122,7 @@ func (k *Kind) activateLocked(sh *shardState, s int, id string) (*cell, error) {
 	c.ref = ref
 	k.c.stats.activations.Add(1)
 	c.last.Store(k.epoch.Add(1))
-	if sh.cells == nil {
-		sh.cells = map[string]*cell{}
-	}
-	sh.cells[id] = c
+	sh.active++
 	k.cells.Store(id, c)
 	if n := k.active.Add(1); k.cfg.maxActive > 0 && int(n) > k.cfg.maxActive {
 		k.evictLocked(c)
@@ -232,7 +226,7 @@ func (k *Kind) gone(c *cell) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	sh := &k.shards[c.shard]
-	if sh.cells[c.id] != c {
+	if k.cellOf(c.id) != c {
 		return
 	}
 	if len(c.waiting) > 0 {
@@ -244,10 +238,12 @@ func (k *Kind) gone(c *cell) {
 
 // removeLocked takes c out of the tables. Under mu.
 func (k *Kind) removeLocked(sh *shardState, c *cell) {
-	delete(sh.cells, c.id)
-	k.cells.CompareAndDelete(c.id, c)
+	if !k.cells.CompareAndDelete(c.id, c) {
+		return
+	}
+	sh.active--
 	k.active.Add(-1)
-	if sh.releasing && len(sh.cells) == 0 {
+	if sh.releasing && sh.active == 0 {
 		k.c.kickNow()
 	}
 }
@@ -261,7 +257,7 @@ func (k *Kind) stopped(ref actor.Ref) {
 	defer k.mu.Unlock()
 	s := ShardOf(ref.ID(), k.cfg.shards)
 	sh := &k.shards[s]
-	c := sh.cells[ref.ID()]
+	c := k.cellOf(ref.ID())
 	if c == nil || c.ref != ref {
 		return
 	}

@@ -260,6 +260,7 @@ func TestKill(t *testing.T) {
 			onN3 = append(onN3, id)
 		}
 	}
+	before := ask[int64](t, nodes[0].kind.Get(onN3[0]), "token")
 	n3.Remote.Kill()
 	eventually(t, "n3 stopped serving", func() bool { return len(n3.kind.Owned()) == 0 && n3.kind.Active() == 0 })
 	if st := n3.c.Stats(); st.LeasesLost < 10 {
@@ -273,8 +274,39 @@ func TestKill(t *testing.T) {
 			}
 		}
 	}
+	if after := ask[int64](t, nodes[0].kind.Get(onN3[0]), "token"); after <= before {
+		t.Fatalf("fencing token after the move %d, not above %d", after, before)
+	}
 	if o := w.overlaps(); o != 0 {
 		t.Fatalf("%d overlapping activations", o)
+	}
+}
+
+// TestNotEntity: Passivate and Token refuse actors that are not
+// entities.
+func TestNotEntity(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1})
+	n := nodes[0]
+	got := make(chan error, 2)
+	ref, err := n.Spawn("plain", "p", func() actor.Actor {
+		return actor.ActorFunc(func(c *actor.Context, _ any) (any, error) {
+			_, err := sharding.Token(c)
+			got <- err
+			got <- sharding.Passivate(c)
+			return nil, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Tell(ref, 1); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := <-got; !errors.Is(err, sharding.ErrNotEntity) {
+			t.Fatalf("got %v, want ErrNotEntity", err)
+		}
 	}
 }
 
