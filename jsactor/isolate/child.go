@@ -101,7 +101,15 @@ func startChild(cfg childConfig, mc mainConfig) (*actor.System, *remote.Node, er
 		_ = sys.Shutdown(context.Background())
 		return nil, nil, err
 	}
-	if err := runSetup(def, &Child{sys: sys, group: cfg.Group}); err != nil {
+	err = runSetup(def, &Child{sys: sys, group: cfg.Group})
+	if err == nil {
+		// Ready once this node has heard the parent's too: a node obeys
+		// control traffic (a watch) only from nodes it has heard.
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.StartTimeout)
+		err = n.WaitPeer(ctx, cfg.Parent)
+		cancel()
+	}
+	if err != nil {
 		_ = n.Close(context.Background())
 		_ = sys.Shutdown(context.Background())
 		return nil, nil, err

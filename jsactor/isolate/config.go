@@ -5,14 +5,16 @@ import "time"
 // childConfig is what the parent tells a child through its control pipe,
 // as one line of JSON: which group to run, and how to reach the parent.
 type childConfig struct {
-	Definition  string        `json:"definition"`
-	Group       string        `json:"group"`
-	URL         string        `json:"url"`
-	Token       string        `json:"token"`
-	MemoryLimit uint64        `json:"memory_limit,omitempty"` // RLIMIT_AS bytes; 0: none
-	CPUTime     time.Duration `json:"cpu_time,omitempty"`     // RLIMIT_CPU; 0: none
-	Heartbeat   time.Duration `json:"heartbeat"`
-	Missed      int           `json:"missed"`
+	Definition   string        `json:"definition"`
+	Group        string        `json:"group"`
+	Parent       string        `json:"parent"` // the host's node name
+	URL          string        `json:"url"`
+	Token        string        `json:"token"`
+	MemoryLimit  uint64        `json:"memory_limit,omitempty"` // RLIMIT_AS bytes; 0: none
+	CPUTime      time.Duration `json:"cpu_time,omitempty"`     // RLIMIT_CPU; 0: none
+	Heartbeat    time.Duration `json:"heartbeat"`
+	Missed       int           `json:"missed"`
+	StartTimeout time.Duration `json:"start_timeout"`
 }
 
 // Status lines a child writes on its status pipe: statusReady once its

@@ -74,12 +74,12 @@
 //   - A fatal fault in the child (a Go runtime fatal error, a panic on a
 //     goroutine nobody recovers, a stack overflow, os.Exit from a granted
 //     module, a signal) kills the child only; the parent goes on.
-//   - Memory: the child's address space is bounded by RLIMIT_AS
-//     ([WithMemoryLimit]), set by the child on itself before the group's
-//     setup runs. Past it the Go runtime fails to map memory and the child
-//     dies. A Go process maps some address space before it runs any script
-//     (its heap arenas, goroutine stacks, the binary): keep the limit well
-//     above the child's idle footprint (a few hundred MiB is safe).
+//   - Memory: the address space the child maps beyond its start-up
+//     footprint is bounded by RLIMIT_AS ([WithMemoryLimit]), set by the
+//     child on itself before the group's setup runs. Past it the Go
+//     runtime fails to map memory and the child dies. The bound is on
+//     address space, not resident memory: memory mapped and never touched
+//     counts, which makes it conservative.
 //   - CPU: RLIMIT_CPU ([WithCPUTimeLimit]) bounds the CPU time the process
 //     may use in all, hung native code included. It counts from the
 //     process's start, so it bounds a child's lifetime work, not a turn's;

@@ -150,10 +150,10 @@ func (g *Group) update(fn func()) {
 // startProcess starts a child process for the group.
 func (g *Group) startProcess() (*process, error) {
 	return startProcess(g.h.bin, childConfig{
-		Definition: g.def.name, Group: g.name,
+		Definition: g.def.name, Group: g.name, Parent: g.h.sys.Name(),
 		URL: g.h.url, Token: g.h.token,
 		MemoryLimit: g.cfg.memoryLimit, CPUTime: g.cfg.cpuTime,
-		Heartbeat: g.h.cfg.heartbeat, Missed: g.h.cfg.missed,
+		Heartbeat: g.h.cfg.heartbeat, Missed: g.h.cfg.missed, StartTimeout: g.cfg.startTimeout,
 	})
 }
 

@@ -43,18 +43,14 @@ func TestDeathRestarts(t *testing.T) {
 		opts   []isolate.Option
 		method string
 		kill   bool // SIGKILL the child while an ask waits
-		noRace bool // cannot run under the race detector
 	}{
 		{name: "os.Exit in a granted module", method: "exit"},
-		{name: "address space over RLIMIT_AS", method: "grow", opts: []isolate.Option{isolate.WithMemoryLimit(1 << 30)}, noRace: true},
+		{name: "address space over RLIMIT_AS", method: "grow", opts: []isolate.Option{isolate.WithMemoryLimit(1 << 30)}},
 		{name: "spin past RLIMIT_CPU", method: "spin", opts: []isolate.Option{isolate.WithCPUTimeLimit(time.Second)}},
 		{name: "SIGKILL", method: "never", kill: true},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.noRace && raceEnabled {
-				t.Skip("the race detector's shadow memory does not fit an address-space limit")
-			}
 			ctx, r := testCtx(t), newRig(t)
 			g, err := r.h.Spawn(ctx, tenant, "t-death", tc.opts...)
 			if err != nil {

@@ -5,6 +5,7 @@ package isolate_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +16,11 @@ import (
 
 // hang never becomes ready.
 var hang = isolate.Define("hang", func(*isolate.Child) error { select {} })
+
+// lateDefinition is defined after Main ran, once per test binary.
+var lateDefinition = sync.OnceValue(func() *isolate.Definition {
+	return isolate.Define("late", func(*isolate.Child) error { return nil })
+})
 
 // Shutting the parent's system down, or closing the host, stops every
 // child process: none is left behind.
@@ -81,7 +87,7 @@ func TestRestartLimit(t *testing.T) {
 // Spawn refuses what cannot work, and a first start that fails leaves
 // no group and no process behind.
 func TestSpawnErrors(t *testing.T) {
-	late := isolate.Define("late", func(*isolate.Child) error { return nil })
+	late := lateDefinition()
 	cases := []struct {
 		name  string
 		def   *isolate.Definition

@@ -4,8 +4,12 @@ package isolate
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -19,10 +23,18 @@ const exitCPULimit = 3
 // again past the hard limit, which is set too.
 func setLimits(cfg childConfig) error {
 	if cfg.MemoryLimit > 0 {
-		lim := unix.Rlimit{Cur: cfg.MemoryLimit, Max: cfg.MemoryLimit}
+		// A Go process maps over a GiB of address space (heap arena
+		// reservations, the race detector's shadow...) before any script
+		// runs, and how much varies by build: the limit is what the child
+		// may map beyond that.
+		as := mappedBytes() + cfg.MemoryLimit
+		lim := unix.Rlimit{Cur: as, Max: as}
 		if err := unix.Setrlimit(unix.RLIMIT_AS, &lim); err != nil {
 			return fmt.Errorf("isolate: RLIMIT_AS: %w", err)
 		}
+		// The collector works harder as the heap nears the limit, so
+		// that garbage alone does not reach the wall.
+		debug.SetMemoryLimit(int64(min(cfg.MemoryLimit, math.MaxInt64)))
 	}
 	if cfg.CPUTime > 0 {
 		secs := uint64((cfg.CPUTime + 999_999_999) / 1_000_000_000) // rlimits count whole seconds
@@ -41,6 +53,20 @@ func setLimits(cfg childConfig) error {
 		}
 	}
 	return nil
+}
+
+// mappedBytes returns the process's address space now (VmSize), or 0
+// where /proc does not tell it.
+func mappedBytes() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	pages, err := strconv.ParseUint(strings.Fields(string(b) + " x")[0], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * uint64(os.Getpagesize())
 }
 
 // supported: process isolation works here.

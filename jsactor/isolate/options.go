@@ -66,11 +66,17 @@ func defaultGroupConfig() groupConfig {
 	}
 }
 
-// WithMemoryLimit bounds the child's address space (RLIMIT_AS) to bytes;
-// 0, the default, sets no limit. The child sets it on itself before the
-// group's setup runs; a Go process maps a few hundred MiB of address
-// space before any script runs, so a limit under 512 MiB may fail the
-// child at start. Past the limit the child dies, and restarts.
+// WithMemoryLimit bounds the address space the child may map beyond
+// what it had mapped when it set its limits, before the group's setup
+// ran; 0, the default, sets no limit. A Go process maps over a GiB of
+// address space before it runs any script (heap arena reservations, the
+// race detector's shadow...), and how much varies by build, so the limit
+// counts from there: the child sets RLIMIT_AS to its address space then
+// (VmSize, from /proc; where /proc is missing the limit is absolute) plus
+// bytes. It also sets the Go collector's soft memory limit to bytes
+// (runtime/debug.SetMemoryLimit), so that garbage alone does not reach
+// the wall. Past the limit the Go runtime cannot map memory and the child
+// dies, and restarts.
 func WithMemoryLimit(bytes uint64) Option {
 	return func(c *groupConfig) error {
 		c.memoryLimit = bytes

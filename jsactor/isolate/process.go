@@ -73,7 +73,6 @@ func startProcess(bin string, cfg childConfig) (*process, error) {
 // wait reaps the process.
 func (p *process) wait() {
 	err := p.cmd.Wait()
-	_ = p.status.Close()
 	p.mu.Lock()
 	p.err = err
 	p.mu.Unlock()
@@ -87,6 +86,9 @@ func (p *process) pid() int { return p.cmd.Process.Pid }
 // awaitReady reads the child's status line within timeout: nil once it
 // is ready, else why not (the child is then being ended).
 func (p *process) awaitReady(timeout time.Duration) error {
+	// Closed here, not when the process is reaped: a child that failed
+	// at once has its status line in the pipe, to be read yet.
+	defer p.status.Close()
 	_ = p.status.SetReadDeadline(time.Now().Add(timeout))
 	line, err := bufio.NewReader(p.status).ReadString('\n')
 	line = strings.TrimSuffix(line, "\n")

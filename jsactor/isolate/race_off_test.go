@@ -1,5 +1,0 @@
-//go:build !race
-
-package isolate_test
-
-const raceEnabled = false
