@@ -19,11 +19,10 @@ const uniqueWait = 5 * time.Second
 // checkUnique refuses to start a second node of a name: before this node
 // subscribes to its own subjects, it pings its own frame subject. If no
 // node of its name is on the network, the server answers that nobody
-// listens; if one is, that node answers by announcing itself at once,
-// with an incarnation other than this one's, and Start fails with
-// ErrDuplicateNode. Should neither come within uniqueWait (a peer of an
-// older version, which ignores the ping), the other node's regular
-// heartbeat still gives it away, and failing that Start goes ahead.
+// listens; if one is, that node answers with a heartbeat naming this
+// one's incarnation, and Start fails with ErrDuplicateNode. Should
+// neither come within uniqueWait (a node that died an instant ago, whose
+// link the server has not dropped yet), Start goes ahead.
 func (n *Node) checkUnique() error {
 	answers := make(chan *nats.Msg, 16)
 	reply := n.noResp + ".u" + strconv.FormatUint(rand.Uint64(), 36)
@@ -53,7 +52,7 @@ func (n *Node) checkUnique() error {
 			if m.Subject == reply {
 				return nil // no responders: nobody else has this name
 			}
-			if inc := heartbeatOf(m, n.name); inc != 0 && inc != n.inc {
+			if inc := namesakeAnswer(m, n.name, n.inc); inc != 0 {
 				return fmt.Errorf("%w: %s (incarnation %x)", ErrDuplicateNode, n.name, inc)
 			}
 		case <-deadline.C:
@@ -63,29 +62,43 @@ func (n *Node) checkUnique() error {
 	}
 }
 
-// heartbeatOf returns the incarnation in a heartbeat of the node named
-// name, or 0.
-func heartbeatOf(m *nats.Msg, name string) (inc uint64) {
+// namesakeHeader is the header of a heartbeat that answers the ping of a
+// node starting under the same name: the pinger's incarnation, in hex.
+// Only that answer counts: a heartbeat of an earlier run of the name
+// still in flight when a node restarts must not stop it.
+const namesakeHeader = "troupe-namesake"
+
+// namesakeAnswer returns the incarnation of the node named name that
+// answered the ping of incarnation inc, or 0 if m is not that answer.
+func namesakeAnswer(m *nats.Msg, name string, inc uint64) (other uint64) {
+	want := strconv.FormatUint(inc, 16)
 	_ = wire.ReadFrame(m.Data, 0, func(e *wire.Envelope) error {
-		if e.Kind == wire.KindHeartbeat && e.Node == name {
-			inc = e.Corr
+		if e.Kind != wire.KindHeartbeat || e.Node != name || e.Corr == inc {
+			return nil
+		}
+		for _, h := range e.Headers {
+			if h.Key == namesakeHeader && h.Value == want {
+				other = e.Corr
+			}
 		}
 		return nil
 	})
-	return inc
+	return other
 }
 
 // onNamesake handles a sign of another node running under this node's
-// name: a ping from a node starting under it, or a heartbeat of another
-// incarnation. It announces this node at once, so that a starting one
-// learns it and refuses to start, and logs each other incarnation once,
-// at error level: two live nodes of one name each get part of the other
-// nodes' traffic.
+// name: the ping of a node starting under it, which it answers so that
+// that node refuses to start, or a heartbeat of another incarnation. It
+// logs each other incarnation once, at error level: two live nodes of
+// one name each get part of the other nodes' traffic.
 func (n *Node) onNamesake(inc uint64, starting bool) {
 	if inc == n.inc || inc == 0 {
 		return
 	}
-	n.announce()
+	if starting {
+		n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name, Corr: n.inc,
+			Headers: []wire.Header{{Key: namesakeHeader, Value: strconv.FormatUint(inc, 16)}}})
+	}
 	if _, seen := n.namesakes.LoadOrStore(inc, struct{}{}); seen {
 		return
 	}
