@@ -47,8 +47,10 @@ func TestMetrics(t *testing.T) {
 // The P-square estimates land near the true quantiles of a known stream.
 func TestTaskLatencyEstimates(t *testing.T) {
 	l := startLoop(t)
+	// Tasks spin 0-49 µs, so the true median is about 25 µs; a busy
+	// machine only makes them longer, so the bound below is a floor.
 	for i := range 64 * 200 {
-		d := time.Duration(i%100) * time.Microsecond
+		d := time.Duration(i%50) * time.Microsecond
 		l.Submit(func() { spin(d) })
 	}
 	do(t, l, func() {})
@@ -56,7 +58,7 @@ func TestTaskLatencyEstimates(t *testing.T) {
 	if p.Samples < 150 {
 		t.Fatalf("only %d samples", p.Samples)
 	}
-	if p.P50 < 20*time.Microsecond || p.P90 < p.P50 {
+	if p.P50 < 10*time.Microsecond || p.P90 < p.P50 {
 		t.Fatalf("estimates off: %+v", p)
 	}
 }

@@ -71,13 +71,16 @@ func TestDrivenPingPong(t *testing.T) {
 	wait(t, done)
 }
 
-// 100k driven loops that ran a task, a timer and a promise hold no
+// 100k driven loops (10k under -race) that ran a task, a timer and a promise hold no
 // goroutine while idle.
 func TestIdleDrivenLoopsHoldNoGoroutines(t *testing.T) {
 	vc := loop.NewVirtualClock()
 	s := newScheduler(t, loop.WithSchedulerClock(vc))
 	before := runtime.NumGoroutine()
-	const n = 100000
+	n := 100000
+	if loop.RaceOn { // the same proof (no goroutine per idle loop) at a tenth
+		n = 10000
+	}
 	loops := make([]*loop.Loop, n)
 	var wg, scheduled sync.WaitGroup
 	wg.Add(n)
@@ -199,7 +202,10 @@ func TestOutsideWorkWakesParkingWorker(t *testing.T) {
 	for _, tc := range []struct{ workers, senders int }{{1, 1}, {2, 1}, {4, 1}, {2, 3}} {
 		t.Run(fmt.Sprintf("workers=%d,senders=%d", tc.workers, tc.senders), func(t *testing.T) {
 			s := newScheduler(t, loop.WithWorkers(tc.workers))
-			const rounds = 4000
+			rounds := 4000
+			if loop.RaceOn {
+				rounds = 1500
+			}
 			var wg sync.WaitGroup
 			for range tc.senders {
 				l := must[*loop.Loop](t)(loop.New(loop.WithScheduler(s)))

@@ -10,7 +10,7 @@ import (
 // live below half of it; not while more is live. The live timers keep
 // their IDs.
 func TestTimerTableShrinksAsItEmpties(t *testing.T) {
-	const n = 100_000
+	const n = 20_000
 	for _, tt := range []struct {
 		name     string
 		live     func(i int) bool // which of the n timers stay
