@@ -61,9 +61,11 @@
 // interval, however many pages are open and however often a client asks:
 // GET api/summary, the live updates and the tree's pages share one
 // snapshot (a summary visits every actor twice: about 130 ms of CPU at
-// 100k actors). If taking it costs more than a quarter of the interval,
-// live updates come less often, so that looking never takes more than a
-// quarter of a core.
+// 100k actors). If taking it costs more than a quarter of the interval in
+// CPU time, live updates come less often, so that looking never takes
+// more than a quarter of a core (on Linux the CPU time is read on the
+// reading's thread; elsewhere its wall time counts, which on a busy
+// machine includes waiting for a core).
 //
 // The message rates are recorded always, not only while a page looks: a
 // reading of the kinds' counters every 5 seconds while no page is live
