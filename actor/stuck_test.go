@@ -30,9 +30,11 @@ func TestManyStuckHandlersDoNotStallOthers(t *testing.T) {
 			}
 			release := make(chan struct{})
 			stuck := make([]actor.Ref, k)
+			entered := make([]chan struct{}, k)
 			for i := range stuck {
+				entered[i] = make(chan struct{})
 				stuck[i], err = s.Spawn("stuck", fmt.Sprint(i), func() actor.Actor {
-					return &stuckActor{entered: make(chan struct{}), release: release}
+					return &stuckActor{entered: entered[i], release: release}
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -55,6 +57,18 @@ func TestManyStuckHandlersDoNotStallOthers(t *testing.T) {
 					if n, err := ask[int](t, s, r, "get"); err != nil || n != round+1 {
 						t.Fatalf("round %d: ask of counter %d = %d, %v; want %d", round, i, n, err, round+1)
 					}
+				}
+			}
+
+			// Every stuck handler is entered before the shutdown: one still
+			// queued would be stopped before it ran (a stop overtakes what
+			// is queued), and so not be stuck.
+			guard := time.After(waitLimit)
+			for i, c := range entered {
+				select {
+				case <-c:
+				case <-guard:
+					t.Fatalf("stuck handler %d not entered in %v", i, waitLimit)
 				}
 			}
 
