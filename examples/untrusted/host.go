@@ -5,40 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
+	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/jsactor"
+	"github.com/troupe-go/troupe/jsactor/isolate"
 	"github.com/troupe-go/troupe/remote"
 )
 
-// run is the host: it starts the sandbox node as a child process (bin,
-// with TROUPE_SANDBOX set), asks the untrusted script, watches it, and
-// sees the child's crash as the script's Terminated.
-func run(ctx context.Context, out io.Writer, bin string) error {
-	sys, n, err := node("host", remote.WithLeafListen("127.0.0.1:0"))
+// run is the host: it runs the sandbox in a child process, asks the
+// untrusted script, watches it, sees the child's crash as the script's
+// Terminated, and asks the restarted child again.
+func run(ctx context.Context, out io.Writer) error {
+	sys, err := actor.NewSystem("host")
 	if err != nil {
 		return err
 	}
 	defer func() { _ = sys.Shutdown(context.Background()) }()
-	defer func() { _ = n.Close(context.Background()) }()
-
-	child := exec.CommandContext(ctx, bin)
-	child.Env = append(os.Environ(), envSandbox+"="+n.LeafURL())
-	stdin, err := child.StdinPipe() // the child stops when this closes
+	h, err := isolate.Start(sys, isolate.WithHeartbeat(100*time.Millisecond, 5))
 	if err != nil {
 		return err
 	}
-	if err := child.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = stdin.Close(); _ = child.Wait() }()
-	if err := n.WaitPeer(ctx, "sandbox"); err != nil {
+	defer func() { _ = h.Close(context.Background()) }()
+	// At most 1 GiB of memory beyond the child's start-up footprint and
+	// a minute of CPU time; restarted whenever it dies.
+	g, err := h.Spawn(ctx, sandbox, "sandbox", isolate.WithMemoryLimit(1<<30), isolate.WithCPUTimeLimit(time.Minute))
+	if err != nil {
 		return err
 	}
 
-	script := actor.NewRef("sandbox", "untrusted", "main")
+	script := g.Ref("untrusted", "main")
 	gone := make(chan actor.Terminated, 1)
 	if err := watch(ctx, sys, script, gone); err != nil {
 		return err
@@ -63,8 +59,16 @@ func run(ctx context.Context, out io.Writer, bin string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	_ = child.Wait()
-	fmt.Fprintln(out, "host: still serving, sandbox exit:", child.ProcessState.ExitCode() != 0)
+
+	// Supervision starts a fresh child; the same ref reaches its script.
+	if err := g.WaitStarts(ctx, 2); err != nil {
+		return err
+	}
+	sum, err = jsactor.Ask[int](ctx, sys, script, "add", 4, 5)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "host: sandbox restarted, untrusted add(4, 5) =", sum)
 	return nil
 }
 

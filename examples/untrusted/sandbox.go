@@ -1,35 +1,28 @@
 package main
 
 import (
-	"context"
-	"io"
+	_ "embed"
 
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/jsactor"
-	"github.com/troupe-go/troupe/remote"
+	"github.com/troupe-go/troupe/jsactor/isolate"
 )
 
-// sandbox is the child process: a node named "sandbox" that joins the
-// host's leaf URL and runs the untrusted script as untrusted/main, until
-// stop (the host's end of a pipe) closes.
-func sandbox(ctx context.Context, hostURL string, stop io.Reader) error {
-	sys, n, err := node("sandbox", remote.WithLeafRemotes(hostURL))
-	if err != nil {
-		return err
-	}
-	defer func() { _ = sys.Shutdown(ctx) }()
-	defer func() { _ = n.Close(ctx) }()
+//go:embed untrusted.js
+var untrustedJS string
+
+// sandbox is what the child process runs: the untrusted script as
+// untrusted/main, granted the thumbnail module. Defined at package level,
+// so that the child, which runs this same program, knows it.
+var sandbox = isolate.Define("sandbox", func(c *isolate.Child) error {
 	script, err := jsactor.Compile("untrusted.js", untrustedJS)
 	if err != nil {
 		return err
 	}
-	if _, err := jsactor.Spawn(sys, "untrusted", "main", script, jsactor.WithModule("thumbnail", thumbnail)); err != nil {
-		return err
-	}
-	_, _ = io.Copy(io.Discard, stop)
-	return nil
-}
+	_, err = jsactor.Spawn(c.System(), "untrusted", "main", script, jsactor.WithModule("thumbnail", thumbnail))
+	return err
+})
 
 // thumbnail stands for a native capability the host grants scripts, with
 // a bug the JavaScript sandbox cannot see: a negative width crashes the
