@@ -72,3 +72,19 @@ func ExampleShardOf() {
 	fmt.Println(sharding.ShardOf("42", 256), sharding.ShardOf("43", 256))
 	// Output: 35 112
 }
+
+// The default strategy: with three nodes and two shards free, the node
+// with the fewest shards takes each (c the first, then b, first by name
+// of the two with one); once none is free, a node more than the
+// threshold above the least loaded hands off its excess over an even
+// share.
+func ExampleLeastShards() {
+	s := sharding.LeastShards{Threshold: 1}
+	v := sharding.View{Self: "c", Nodes: []string{"a", "b", "c"}, Owners: []string{"a", "a", "b", "", ""}}
+	fmt.Println("c claims", s.Claim(v))
+	v = sharding.View{Self: "a", Nodes: []string{"a", "b", "c"}, Owners: []string{"a", "a", "a", "a", "b", "b"}}
+	fmt.Println("a hands off", s.Release(v))
+	// Output:
+	// c claims [3]
+	// a hands off [3 2]
+}
