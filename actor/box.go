@@ -78,21 +78,3 @@ func unboxed(msg any) any {
 	}
 	return msg
 }
-
-// opened returns what the Receive of c's actor gets for msg: msg itself,
-// unless msg is a box that actor does not take.
-func (c *cell) opened(msg any) any {
-	if b, ok := msg.(boxed); ok && !b.opens(c.actor) {
-		return b.unbox()
-	}
-	return msg
-}
-
-// recycleBox gives msg back to its pool if it is a box, once nothing
-// refers to it any longer: its actor handled it, without an error and
-// without stashing it.
-func recycleBox(msg any) {
-	if b, ok := msg.(boxed); ok {
-		b.recycle()
-	}
-}

@@ -207,7 +207,8 @@ func (c *cell) handle(msg any, reply replyFunc) {
 		return
 	}
 	c.inRecv = true
-	v, err := c.invoke(msg)
+	box, _ := msg.(boxed) // a typed ref's box (box.go), or nil
+	v, err := c.invoke(msg, box)
 	stashed := c.stashed
 	c.inRecv, c.stashed = false, false
 	if stashed {
@@ -232,8 +233,8 @@ func (c *cell) handle(msg any, reply replyFunc) {
 	}
 	if err != nil && !stashed {
 		c.handlerError(unboxed(msg), reply, err)
-	} else if !stashed {
-		recycleBox(msg) // handled: nothing refers to a box any longer (box.go)
+	} else if !stashed && box != nil {
+		box.recycle() // handled: nothing refers to it any longer
 	}
 	if c.rare != nil && c.rare.unstash {
 		c.replayStash()
@@ -294,13 +295,16 @@ func (c *cell) refuse(msg any, reply replyFunc) {
 	}
 }
 
-func (c *cell) invoke(msg any) (v any, err error) {
+func (c *cell) invoke(msg any, box boxed) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = recovered(r)
 		}
 	}()
-	return c.actor.Receive(c.context(), c.opened(msg))
+	if box != nil && !box.opens(c.actor) {
+		msg = box.unbox() // the box is for another actor's Receive
+	}
+	return c.actor.Receive(c.context(), msg)
 }
 
 // hook runs a lifecycle hook, turning a panic into an error.
