@@ -49,7 +49,9 @@
 // each leaf joins (see the example of PermissionsFor); with an external
 // server, its authorization block does ([Permissions.Config]). Tells and
 // asks carry no more authority than their sender's credentials: anyone
-// who may publish as some node may tell any actor.
+// who may publish as some node may tell any actor. Frames are not
+// signed: on a network where per-node permissions cannot be set, any
+// client that can publish under troupe can speak for any node.
 //
 // # Semantics
 //
