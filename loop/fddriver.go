@@ -239,11 +239,13 @@ func (s *Scheduler) unidle(w *worker) {
 }
 
 // unidleLocked takes w off the idle list and reports whether it was on it.
+// A worker at work again wakes the sampler, as in popIdleLocked.
 func (s *Scheduler) unidleLocked(w *worker) bool {
 	for i, v := range s.idle {
 		if v == w {
 			s.idle = append(s.idle[:i], s.idle[i+1:]...)
 			s.nIdle.Add(-1)
+			s.wakeSamplerLocked()
 			return true
 		}
 	}

@@ -370,14 +370,19 @@ func (s *Scheduler) popIdleLocked() *worker {
 	w := s.idle[n-1]
 	s.idle = s.idle[:n-1]
 	s.nIdle.Add(-1)
-	if s.samplerAsleep { // work again: the sampler watches again
+	s.wakeSamplerLocked()
+	return w
+}
+
+// wakeSamplerLocked wakes a sleeping sampler: a worker is at work again.
+func (s *Scheduler) wakeSamplerLocked() {
+	if s.samplerAsleep {
 		s.samplerAsleep = false
 		select {
 		case s.samplerWake <- struct{}{}:
 		default:
 		}
 	}
-	return w
 }
 
 // wakeIdle wakes one parked worker, if any, to steal queued loops.

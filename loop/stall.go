@@ -185,8 +185,9 @@ func (s *Scheduler) checkStalls(now time.Duration) (asleep bool) {
 		s.startHelpersLocked(2 * found)
 	}
 	told := s.dueReportsLocked(now)
-	// Parked workers leave the idle list only through popIdleLocked, which
-	// wakes the sampler; held runners not yet reported keep it awake.
+	// Parked workers leave the idle list only through popIdleLocked or
+	// unidleLocked, which wake the sampler; held runners not yet reported
+	// keep it awake.
 	s.samplerAsleep = len(told) == 0 && s.live > 0 && len(s.idle) == s.live &&
 		len(s.helpers) == 0 && s.unreported == 0
 	asleep = s.samplerAsleep
