@@ -115,16 +115,34 @@ func (a *eventSourced[S, C, E]) persist(events []E) *loop.Promise[S] {
 	}
 	a.writing = true
 	p, r := loop.NewPromise[S](l)
-	after, entity, store, timeout := a.end, a.entity, a.def.Store, a.def.Timeout
-	loop.Go(l, func(ctx context.Context) (Cursor, error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		return store.Append(ctx, entity, after, stored)
-	}).WhenSettled(func(v any, err error) {
+	a.append(stored).WhenSettled(func(v any, err error) {
 		end, _ := v.(Cursor)
 		a.written(events, end, err, r)
 	})
 	return p
+}
+
+// append writes stored off the loop: with the store's AsyncAppender if
+// it has one, otherwise on a goroutine (loop.Go).
+func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
+	l := a.c.Loop()
+	after, entity, store, timeout := a.end, a.entity, a.def.Store, a.def.Timeout
+	if aa, ok := store.(AsyncAppender); ok {
+		p, r := loop.NewPromise[Cursor](l)
+		aa.AppendAsync(entity, after, stored, func(end Cursor, err error) {
+			if err != nil {
+				r.Reject(err)
+				return
+			}
+			r.Resolve(end)
+		})
+		return p
+	}
+	return loop.Go(l, func(ctx context.Context) (Cursor, error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return store.Append(ctx, entity, after, stored)
+	})
 }
 
 // encode turns events into the write that follows the journal's end.

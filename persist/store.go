@@ -70,6 +70,16 @@ type Journal interface {
 	DeleteTo(ctx context.Context, entity string, seq uint64) error
 }
 
+// AsyncAppender is implemented by a Journal that can append without a
+// goroutine of the caller waiting for the store (JetStream's asynchronous
+// publish): actors then start a write without starting a goroutine.
+type AsyncAppender interface {
+	// AppendAsync starts Append(ctx, entity, after, events) and calls done
+	// with its outcome exactly once, from any goroutine, within the
+	// store's own timeout.
+	AppendAsync(entity string, after Cursor, events []Event, done func(Cursor, error))
+}
+
 // Snapshots stores snapshots of event-sourced entities. Its methods are
 // safe from any goroutine.
 type Snapshots interface {

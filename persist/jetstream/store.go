@@ -25,11 +25,16 @@ type Store struct {
 	events    jetstream.Stream
 	snapshots jetstream.Stream
 	states    jetstream.KeyValue
+
+	acks      chan pendingWrite // asynchronous writes awaiting acknowledgement
+	closed    chan struct{}     // closed by Close
+	ackerDone chan struct{}     // closed when awaitAcks returns
 }
 
 var (
-	_ persist.Store  = (*Store)(nil)
-	_ persist.States = (*Store)(nil)
+	_ persist.Store         = (*Store)(nil)
+	_ persist.States        = (*Store)(nil)
+	_ persist.AsyncAppender = (*Store)(nil)
 )
 
 // Open starts an embedded nats-server with JetStream file storage in dir
@@ -91,13 +96,15 @@ func Connect(nc *nats.Conn, opts ...Option) (*Store, error) {
 }
 
 func open(nc *nats.Conn, cfg config) (*Store, error) {
-	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(cfg.maxPending))
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(cfg.maxPending),
+		jetstream.WithPublishAsyncTimeout(asyncTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("persist/jetstream: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s := &Store{cfg: cfg, nc: nc, js: js}
+	s := &Store{cfg: cfg, nc: nc, js: js, acks: make(chan pendingWrite, cfg.maxPending),
+		closed: make(chan struct{}), ackerDone: make(chan struct{})}
 	if s.events, err = s.stream(ctx, "EVENTS", "events"); err != nil {
 		return nil, err
 	}
@@ -110,6 +117,7 @@ func open(nc *nats.Conn, cfg config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persist/jetstream: states bucket: %w", err)
 	}
+	go s.awaitAcks()
 	return s, nil
 }
 
@@ -131,8 +139,16 @@ func (s *Store) stream(ctx context.Context, suffix, kind string) (jetstream.Stre
 }
 
 // Close closes the store: its connection and server, if Open started them.
-// Writes in flight fail.
+// Writes in flight fail with persist.ErrClosed. A second Close does
+// nothing.
 func (s *Store) Close() error {
+	select {
+	case <-s.closed:
+		return nil // closed already
+	default:
+	}
+	close(s.closed)
+	<-s.ackerDone
 	if s.ownConn {
 		s.nc.Close()
 	}
