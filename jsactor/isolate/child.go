@@ -18,8 +18,10 @@ import (
 	"github.com/troupe-go/troupe/remote"
 )
 
-// childGrace bounds the child's own goodbye once told to stop.
-const childGrace = 5 * time.Second
+// childGrace bounds the child's own goodbye once told to stop: less than
+// the parent's default stop grace, and short for an orphan, whose
+// goodbye no one hears.
+const childGrace = time.Second
 
 // runChild is Main in a child process: it returns the exit code.
 func runChild(mc mainConfig) int {
@@ -74,7 +76,11 @@ func serveChild(cfg childConfig, mc mainConfig, status *os.File, ctrl io.Reader)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), childGrace)
 	defer cancel()
-	_ = n.Close(ctx)
+	if n.Conn().IsConnected() { // else the parent is gone: no one to tell
+		_ = n.Close(ctx)
+	} else {
+		n.Kill()
+	}
 	return sys.Shutdown(ctx)
 }
 

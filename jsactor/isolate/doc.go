@@ -58,8 +58,8 @@
 // [Host.Close], or the parent system's Shutdown) stops its process: the
 // child is asked to leave (its control pipe closes) and killed if it has
 // not exited within a grace period; the supervisor's stop returns once the
-// process is gone. A child whose parent dies finds its control pipe closed
-// and exits too.
+// process is gone. A child whose parent dies, even by SIGKILL, finds its
+// control pipe closed and exits too, within about a second.
 //
 // When a child dies, the parent's node finds its node lost (the server no
 // longer has its subscription): watchers of its actors get actor.Terminated

@@ -125,7 +125,8 @@ func (h *Host) Node() *remote.Node { return h.node }
 // tenant, the tenant's name); the group's actors are reached with
 // [Group.Ref]. A group whose first start fails is stopped, and Spawn
 // returns the failure ([ErrSetup], [ErrStartTimeout], [ErrExited]);
-// after that, supervision restarts the child whenever it dies.
+// after that, supervision restarts the child whenever it dies. Spawn
+// blocks: call it from outside actors.
 func (h *Host) Spawn(ctx context.Context, def *Definition, name string, opts ...Option) (*Group, error) {
 	if err := h.checkSpawn(def, name); err != nil {
 		return nil, err
