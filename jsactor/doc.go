@@ -84,7 +84,7 @@
 // precise senses:
 //
 //   - Time: a turn that runs past its budget ([WithBudget], default
-//     100 ms of its thread's CPU time on Linux, of real time elsewhere;
+//     100 ms of the CPU time it got, as the process's CPU time shows;
 //     50 budgets of real time at most) is interrupted and fails the actor. The
 //     interrupt reaches loops in script code, promise storms, parsing and
 //     compiling by eval and Function, and every builtin whose work follows
@@ -120,9 +120,11 @@
 // reaches; a module the host grants ([WithModule]) runs with the host's
 // full power. A worker held far past its budget by a native call is
 // replaced, so the system keeps its progress, but the stuck goroutine
-// lives on. Scripts you do not trust belong in a process of their own
-// (package remote; examples/untrusted): its crash is a lost node, seen by
-// watchers as actor.Terminated.
+// lives on. Scripts you do not trust belong in a process of their own:
+// package [github.com/troupe-go/troupe/jsactor/isolate] runs a group of JS
+// actors in a supervised child process of the same binary, under OS
+// limits, reached through the same refs; its death is seen by watchers as
+// actor.Terminated and supervision starts a fresh one (examples/untrusted).
 //
 // # Values crossing actors
 //

@@ -64,13 +64,14 @@ func newConfig(opts []Option) (*config, error) {
 // the watchdog interrupts it; 0 disables the watchdog. An interrupted turn
 // is fatal to the instance: supervision restarts the actor, and asks
 // pending on the instance fail with ErrInstanceLost. The default is
-// DefaultBudget. A turn is measured by the CPU time of the OS thread
-// running it (on Linux; elsewhere by the real clock), so that a host's
-// load alone never interrupts a correct turn, and is interrupted anyway
-// once it has held its worker for 50 d of real time (a turn blocked in a
-// call that uses no CPU). The watchdog samples a few times per budget,
-// on the real clock whatever clock the system's timers use, so a turn is
-// interrupted between d and about 1.5 d of CPU time after it began.
+// DefaultBudget. A turn is measured by the CPU time it got, as estimated
+// from the process's CPU time (on Unix; elsewhere by the real clock), so
+// that a host's load alone never interrupts a correct turn, and is
+// interrupted anyway once it has held its worker for 50 d of real time (a
+// turn blocked in a call that uses no CPU). The watchdog samples a few
+// times per budget, on the real clock whatever clock the system's timers
+// use, so a turn is interrupted between d and about 1.5 d of CPU time
+// after it began.
 func WithBudget(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

@@ -21,16 +21,18 @@ import (
 // running, unchanged, for longer than the budget. No runtime timer is
 // armed per turn.
 //
-// A turn is measured by the CPU time of the OS thread that entered it,
-// where the system has per-thread CPU clocks (Linux), not by the wall
-// clock: on a CPU-starved host (load 11-25 on 2 cores) a short turn could
-// take many times its budget of wall time without running that long, and
-// the watchdog killed correct actors for the host's load. A goroutine
-// may move to another thread in a turn; the thread's clock then counts
-// what that thread runs meanwhile, still CPU the workers got. A turn
-// whose thread cannot be read, or that has held its worker for
-// wallBackstop budgets (blocked in a call that uses no CPU), is measured
-// by the wall clock.
+// A turn is measured by the CPU time the process got, not by the wall
+// clock alone: on a CPU-starved host (load 11-25 on 2 cores) a short turn
+// could take many times its budget of wall time without running that
+// long, and the watchdog killed correct actors for the host's load. Each
+// tick, the sampler reads the process's CPU time and credits each turn in
+// progress with the wall time of the tick scaled by the share of a CPU a
+// busy worker got (the process's CPU time over the tick, divided among
+// the turns in progress, at most the tick); a turn is interrupted once its
+// credit reaches its budget, or anyway once it has held its worker for
+// wallBackstop budgets of wall time (blocked in a call that uses no CPU).
+// Where the process's CPU time cannot be read, the wall clock decides. No
+// cost per turn: one getrusage per tick for the process.
 //
 // The turn counter is odd inside a turn. The sampler claims a turn by
 // setting killBit with a compare-and-swap on the very counter value it
@@ -69,7 +71,6 @@ func UnwatchedTurns() uint64 { return unwatched.Load() }
 // anywhere.
 type Watch struct {
 	turn        atomic.Uint64 // odd inside a turn
-	thread      atomic.Int32  // the OS thread that entered the turn in progress
 	slot        int
 	rt          *goja.Runtime
 	budget      time.Duration
@@ -125,7 +126,6 @@ func (w *Watch) Enter() uint64 {
 	if w.budget <= 0 {
 		return seq
 	}
-	w.thread.Store(currentThread())
 	g := goroutineid.Fast()
 	w.slot = -1
 	for i := range numSlots {
@@ -184,9 +184,9 @@ const (
 type sighting struct {
 	w     *Watch
 	seq   uint64
-	since time.Time
-	cpu   time.Duration // the turn's thread's CPU time when first seen
-	cpuOK bool
+	first time.Time     // when the turn was first seen
+	last  time.Time     // when it was last credited
+	used  time.Duration // its credit: the CPU time it got, as estimated
 }
 
 // wallBackstop is how many budgets of wall time a turn may hold its
@@ -198,21 +198,54 @@ func sample(tick time.Duration, stop, done chan struct{}) {
 	seen := make([]sighting, numSlots)
 	t := time.NewTicker(tick)
 	defer t.Stop()
+	var m meter
 	for {
 		select {
 		case <-stop:
 			return
 		case now := <-t.C:
+			share := m.share(now, busySlots())
 			for i := range wdSlots {
-				seen[i] = check(&wdSlots[i], seen[i], now)
+				seen[i] = check(&wdSlots[i], seen[i], now, share)
 			}
 		}
 	}
 }
 
+// busySlots counts the turns in progress.
+func busySlots() int {
+	n := 0
+	for i := range wdSlots {
+		if w := wdSlots[i].w.Load(); w != nil && w.turn.Load()&1 == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// meter estimates, tick by tick, the share of a CPU each busy worker
+// got: 1 where the process's CPU time cannot be read.
+type meter struct {
+	at  time.Time
+	cpu time.Duration
+	ok  bool
+}
+
+func (m *meter) share(now time.Time, busy int) float64 {
+	cpu, ok := processCPUTime()
+	prevAt, prevCPU, prevOK := m.at, m.cpu, m.ok
+	m.at, m.cpu, m.ok = now, cpu, ok
+	wall := now.Sub(prevAt)
+	if !ok || !prevOK || wall <= 0 {
+		return 1
+	}
+	workers := float64(min(max(busy, 1), runtime.GOMAXPROCS(0)))
+	return min(1, float64(cpu-prevCPU)/(float64(wall)*workers))
+}
+
 // check looks at one slot and interrupts its turn if it has run past its
-// budget.
-func check(s *wdSlot, last sighting, now time.Time) sighting {
+// budget: share is the CPU share a busy worker got since the last tick.
+func check(s *wdSlot, last sighting, now time.Time, share float64) sighting {
 	w := s.w.Load()
 	if w == nil {
 		return sighting{}
@@ -222,10 +255,11 @@ func check(s *wdSlot, last sighting, now time.Time) sighting {
 		return sighting{}
 	}
 	if last.w != w || last.seq != seq {
-		cpu, ok := threadCPU(w.thread.Load())
-		return sighting{w: w, seq: seq, since: now, cpu: cpu, cpuOK: ok}
+		return sighting{w: w, seq: seq, first: now, last: now}
 	}
-	if !overBudget(w, last, now) {
+	last.used += time.Duration(float64(now.Sub(last.last)) * share)
+	last.last = now
+	if last.used < w.budget && now.Sub(last.first) < wallBackstop*w.budget {
 		return last
 	}
 	if w.turn.CompareAndSwap(seq, seq|killBit) {
@@ -233,21 +267,3 @@ func check(s *wdSlot, last sighting, now time.Time) sighting {
 	}
 	return sighting{}
 }
-
-// overBudget reports whether the turn last sighted has run past its
-// budget: by its thread's CPU time where that can be read, and anyway
-// past wallBackstop budgets of wall time.
-func overBudget(w *Watch, last sighting, now time.Time) bool {
-	wall := now.Sub(last.since)
-	if wall < w.budget {
-		return false
-	}
-	if !last.cpuOK || wall >= wallBackstop*w.budget {
-		return true
-	}
-	cpu, ok := threadCPU(w.thread.Load())
-	return !ok || cpu-last.cpu >= w.budget
-}
-
-// threadCPU reads a thread's CPU clock (a variable for tests).
-var threadCPU = threadCPUTime

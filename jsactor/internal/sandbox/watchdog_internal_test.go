@@ -1,9 +1,10 @@
 package sandbox
 
 import (
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/dop251/goja"
 )
 
 // There are enough slots for every worker, and a turn that finds none is
@@ -41,39 +42,47 @@ func TestWatchdogSlots(t *testing.T) {
 	}
 }
 
-// A turn is over its budget by its thread's CPU time, so that a host's
-// load alone (wall time passing while the thread waits for a CPU) never
-// interrupts a correct turn; by wall time where the thread's clock cannot
-// be read, and past the backstop whatever the CPU.
+// A turn is credited with the CPU share its worker got, so that a host's
+// load alone (wall time passing while the process waits for a CPU) never
+// interrupts a correct turn; past the backstop it is interrupted whatever
+// its CPU.
 func TestWatchdogMeasuresCPU(t *testing.T) {
 	const budget = 100 * time.Millisecond
-	start := time.Unix(1000, 0)
 	cases := []struct {
-		name     string
-		wall     time.Duration
-		cpuOK    bool
-		cpu      time.Duration // used since the first sighting
-		interrup bool
+		name        string
+		ticks       int
+		share       float64
+		interrupted bool
 	}{
-		{"within budget", budget / 2, true, budget / 2, false},
-		{"starved: wall over, CPU under", 10 * budget, true, budget / 10, false},
-		{"CPU over", 2 * budget, true, budget, true},
-		{"no thread clock: wall decides", 2 * budget, false, 0, true},
-		{"no thread clock, within budget", budget / 2, false, 0, false},
-		{"past the backstop", wallBackstop * budget, true, 0, true},
+		{"within budget", 5, 1, false},
+		{"past budget", 11, 1, true},
+		{"starved: 10 budgets of wall time at a tenth of a CPU", 95, 0.1, false},
+		{"starved but long enough", 120, 0.1, true},
+		{"past the backstop", wallBackstop*10 + 1, 0, true},
 	}
-	defer func(f func(int32) (time.Duration, bool)) { threadCPU = f }(threadCPU)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			threadCPU = func(int32) (time.Duration, bool) { return time.Second + tc.cpu, tc.cpuOK }
-			w := &Watch{budget: budget}
-			last := sighting{w: w, seq: 1, since: start, cpu: time.Second, cpuOK: tc.cpuOK}
-			if got := overBudget(w, last, start.Add(tc.wall)); got != tc.interrup {
-				t.Fatalf("overBudget = %v, want %v", got, tc.interrup)
+			w := &Watch{budget: budget, rt: goja.New()}
+			var s wdSlot
+			s.w.Store(w)
+			w.turn.Store(1) // in a turn
+			now := time.Unix(1000, 0)
+			last := check(&s, sighting{}, now, tc.share)
+			for range tc.ticks {
+				now = now.Add(budget / 10)
+				if last = check(&s, last, now, tc.share); last.w == nil {
+					break
+				}
+			}
+			if got := w.turn.Load()&killBit != 0; got != tc.interrupted {
+				t.Fatalf("interrupted = %v, want %v", got, tc.interrupted)
 			}
 		})
 	}
-	if _, ok := threadCPUTime(currentThread()); !ok && runtime.GOOS == "linux" {
-		t.Fatal("the current thread's CPU clock cannot be read")
+	var m meter
+	now := time.Now()
+	m.share(now, 1)
+	if f := m.share(now.Add(time.Second), 1); f < 0 || f > 1 {
+		t.Fatalf("share %v out of [0, 1]", f)
 	}
 }
