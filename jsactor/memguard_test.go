@@ -77,6 +77,10 @@ func TestHostileBuiltinsContained(t *testing.T) {
 		{"Array.from string", `Array.from('x'.repeat(1 << 21))`},
 		{"typed array from iterator", `new Uint8Array(Array(2**32 - 1).keys())`},
 		{"typed array from of iterator", `Uint8Array.from(Array(2**32 - 1).keys())`},
+		{"toReversed sparse", `new Array(2**32 - 1).toReversed()`},
+		{"toSpliced array-like", `Array.prototype.toSpliced.call({ length: 2**32 - 2 }, 0, 0, 1)`},
+		{"with sparse", `new Array(2**32 - 1).with(0, 1)`},
+		{"toSorted sparse", `(() => { const a = []; a.length = 2**31; return a.toSorted() })()`},
 	}
 	r := newRig(t)
 	other := r.spawn("other", `let n = 0; module.exports = { ping() { return ++n } };`)
@@ -138,6 +142,7 @@ func TestGuardedBuiltinsStillWork(t *testing.T) {
 					'a,b'.split(',').length, 'abc'.split('').join('|'), 'a1b2'.split(/\d/).join(), 'aXbX'.replace('X', '-'),
 					'aXbX'.replaceAll('X', '$&$&'), 'ab'.replace(/b/g, (m) => m.toUpperCase()), Math.max.apply(null, [1, 5, 2]),
 					[1, 2].map(x => x * 2).join(),
+					[1, 2, 3].toReversed().join() + [3, 1, 2].toSorted().join() + [1, 2, 3].toSpliced(1, 1).join() + [1, 2].with(0, 9).join(),
 				];
 			},
 		};`)
@@ -145,7 +150,7 @@ func TestGuardedBuiltinsStillWork(t *testing.T) {
 	want := []any{"ababab", "---x", "x  ", "ab1null", "1-2-3", "1,2,3", ",,1", "1,2,", "777", "0,2",
 		int64(5), "1,2,44", int64(8), int64(4), int64(2), int64(2),
 		`{"a":[1,{"b":2}],"c":"d"}`, true, true, true, true, "function", "X", int64(3), "55", "[1]",
-		int64(2), "a|b|c", "a,b,", "a-bX", "aXXbXX", "aB", int64(5), "2,4"}
+		int64(2), "a|b|c", "a,b,", "a-bX", "aXXbXX", "aB", int64(5), "2,4", "3,2,11,2,31,39,2"}
 	gs, ok := got.([]any)
 	if !ok || len(gs) != len(want) {
 		t.Fatalf("got %#v", got)

@@ -52,6 +52,10 @@ type MemGuard struct {
 	aconcat   native
 	flat      native
 	flatMap   native
+	toRev     native
+	toSort    native
+	toSplice  native
+	with      native
 	from      native
 	keys      native
 	values    native

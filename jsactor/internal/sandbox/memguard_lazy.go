@@ -100,6 +100,10 @@ var guardedProtos = []guardedProto{
 		{"concat", 1, func(g *MemGuard) *native { return &g.aconcat }, func(g *MemGuard) native { return g.guardArrayConcat }, nil},
 		{"flat", 0, func(g *MemGuard) *native { return &g.flat }, func(g *MemGuard) native { return g.guardFlat }, nil},
 		{"flatMap", 1, func(g *MemGuard) *native { return &g.flatMap }, func(g *MemGuard) native { return g.guardLength(&g.flatMap) }, nil},
+		{"toReversed", 0, func(g *MemGuard) *native { return &g.toRev }, func(g *MemGuard) native { return g.guardLength(&g.toRev) }, nil},
+		{"toSorted", 1, func(g *MemGuard) *native { return &g.toSort }, func(g *MemGuard) native { return g.guardLength(&g.toSort) }, nil},
+		{"toSpliced", 2, func(g *MemGuard) *native { return &g.toSplice }, func(g *MemGuard) native { return g.guardLength(&g.toSplice) }, nil},
+		{"with", 2, func(g *MemGuard) *native { return &g.with }, func(g *MemGuard) native { return g.guardLength(&g.with) }, nil},
 		{name: "constructor", value: func(g *MemGuard) goja.Value { return g.ArrayCtor() }}, // guards what it holds
 	}},
 	{target: global("Object"), guards: []protoGuard{
