@@ -27,9 +27,10 @@ type cell struct {
 	// kill: close with a stop now rather than the marker (a lost lease).
 	kill atomic.Bool
 	// Guarded by the kind's mu.
-	closing bool
-	reason  StopReason
-	waiting []pending // what arrived while closing, for the successor
+	closing    bool
+	reason     StopReason
+	waiting    []pending // what arrived while closing, for the successor
+	prev, next *cell     // the shard's list of activations
 }
 
 const (

@@ -35,6 +35,7 @@ type shardState struct {
 	// releasing: handing off; the lease is deleted once cells is empty.
 	releasing bool
 	active    int       // its activations in the kind's cells
+	head      *cell     // the first of them, listed through cell.next
 	buf       []pending // waiting for an owner, or for the hand-off
 }
 
@@ -98,17 +99,44 @@ func (k *Kind) cellOf(id string) *cell {
 	return nil
 }
 
-// cellsOf calls fn for each activation of shard s in the tables. Under mu.
+// cellsOf calls fn for each activation of shard s in the tables; fn must
+// not add or remove activations. Under mu.
 func (k *Kind) cellsOf(s int, fn func(*cell)) {
-	if k.shards[s].active == 0 {
-		return
+	for c := k.shards[s].head; c != nil; c = c.next {
+		fn(c)
 	}
-	k.cells.Range(func(_, v any) bool {
-		if c := v.(*cell); c.shard == s {
-			fn(c)
-		}
-		return true
-	})
+}
+
+// linkLocked adds c to the tables. Under mu.
+func (k *Kind) linkLocked(c *cell) {
+	sh := &k.shards[c.shard]
+	c.next = sh.head
+	if sh.head != nil {
+		sh.head.prev = c
+	}
+	sh.head = c
+	sh.active++
+	k.cells.Store(c.id, c)
+}
+
+// unlinkLocked takes c out of the tables; it reports false if c was not
+// in them. Under mu.
+func (k *Kind) unlinkLocked(c *cell) bool {
+	if !k.cells.CompareAndDelete(c.id, c) {
+		return false
+	}
+	sh := &k.shards[c.shard]
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else {
+		sh.head = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	}
+	c.prev, c.next = nil, nil
+	sh.active--
+	return true
 }
 
 // Name returns the kind's name.

@@ -74,12 +74,12 @@ func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
 		c.waiting = append(c.waiting, p)
 		return nil
 	}
-	c, err := k.activateLocked(sh, s, p.id)
+	c, err := k.activateLocked(s, p.id)
 	switch {
 	case errors.Is(err, actor.ErrNameTaken):
 		// The predecessor has run its last code but is not yet
 		// unregistered: wait for it to be.
-		k.awaitPredecessorLocked(sh, s, p)
+		k.awaitPredecessorLocked(s, p)
 		return nil
 	case err != nil:
 		return k.fail(p, err)
@@ -90,13 +90,12 @@ func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
 // awaitPredecessorLocked keeps p in a closed cell named as the entity's
 // stopping activation, which the region watches: its Terminated starts
 // the successor (see stopped). Under mu.
-func (k *Kind) awaitPredecessorLocked(sh *shardState, s int, p pending) {
+func (k *Kind) awaitPredecessorLocked(s int, p pending) {
 	c := newCell(k, p.id, s)
 	c.word.Store(markBit) // closed: senders queue in waiting
 	c.ref = actor.NewRef(k.c.self, k.name, p.id)
 	c.closing, c.waiting = true, []pending{p}
-	sh.active++
-	k.cells.Store(p.id, c)
+	k.linkLocked(c)
 	k.active.Add(1)
 	k.watchLocked(c)
 }
@@ -110,7 +109,7 @@ func (k *Kind) watchLocked(c *cell) {
 }
 
 // activateLocked starts an activation of the entity id. Under mu.
-func (k *Kind) activateLocked(sh *shardState, s int, id string) (*cell, error) {
+func (k *Kind) activateLocked(s int, id string) (*cell, error) {
 	if k.factory == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNoEntity, k.name)
 	}
@@ -122,8 +121,7 @@ func (k *Kind) activateLocked(sh *shardState, s int, id string) (*cell, error) {
 	c.ref = ref
 	k.c.stats.activations.Add(1)
 	c.last.Store(k.epoch.Add(1))
-	sh.active++
-	k.cells.Store(id, c)
+	k.linkLocked(c)
 	if n := k.active.Add(1); k.cfg.maxActive > 0 && int(n) > k.cfg.maxActive {
 		k.evictLocked(c)
 	}
@@ -238,10 +236,9 @@ func (k *Kind) gone(c *cell) {
 
 // removeLocked takes c out of the tables. Under mu.
 func (k *Kind) removeLocked(sh *shardState, c *cell) {
-	if !k.cells.CompareAndDelete(c.id, c) {
+	if !k.unlinkLocked(c) {
 		return
 	}
-	sh.active--
 	k.active.Add(-1)
 	if sh.releasing && sh.active == 0 {
 		k.c.kickNow()

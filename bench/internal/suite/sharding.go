@@ -12,7 +12,7 @@ var Sharding = Suite{
 	Method: "One process: an actor.System, its remote.Node with an embedded nats-server running JetStream, and a sharding.Cluster whose bucket is in memory; " +
 		"every shard of the kind is owned by this node before the timed region. Times are wall-clock ns per operation; CPU is the process's user+sys time over the same region. " +
 		"The *_plain rows are the baselines of the rows after them, in the same run: troupe's own actors without sharding. " +
-		"The claim rows give a latency quantile as their time figure (Cluster.Stats: request to answer of each create, up to 64 in flight).",
+		"The claim rows give a latency quantile as their time figure (Cluster.Stats: request to answer of each create, up to 8 in flight).",
 }
 
 // shardingScenarios are the sharding suite's scenarios, in report order.
