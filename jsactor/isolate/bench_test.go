@@ -18,7 +18,8 @@ import (
 )
 
 // The cost of isolation, side by side with an in-process JS actor of the
-// same script (go test -bench . -benchtime 20x -count 3 ./jsactor/isolate):
+// same script (go test -run '^$' -bench . -benchtime 20x -count 3
+// ./jsactor/isolate; figures in bench/RESULTS.md):
 //
 //   - Spawn: start one actor and wait until it answers, then stop it: an
 //     in-process jsactor.Spawn, or a group of one actor in a child
