@@ -357,8 +357,16 @@ func rawJetStreamAsync(p Params) (measure.Figures, error) {
 	for i := range n {
 		msg := nats.NewMsg(jetstream.DefaultName + ".events.account/" + strconv.Itoa(i%actors))
 		msg.Data = r.data
-		if _, err := r.js.PublishMsgAsync(msg, natsjs.WithMsgID(strconv.Itoa(i))); err != nil {
-			return measure.Figures{}, err
+		for {
+			_, err := r.js.PublishMsgAsync(msg, natsjs.WithMsgID(strconv.Itoa(i)))
+			if err == nil {
+				break
+			}
+			// The window of unacknowledged publishes stayed full past
+			// the stall wait (a loaded machine): publish again.
+			if !errors.Is(err, natsjs.ErrTooManyStalledMsgs) {
+				return measure.Figures{}, err
+			}
 		}
 	}
 	select {
