@@ -113,7 +113,7 @@ func (c *cell) deliverLetter(lt *letter, reply replyFunc) {
 		return
 	}
 	self := c.self()
-	ctx, end := t.Begin(lt.trace, self.String(), self.Kind(), lt.msg, reply != nil)
+	ctx, end := t.Begin(lt.trace, self.String(), self.Kind(), unboxed(lt.msg), reply != nil) // a span names the message, not a typed ref's box
 	asked := reply != nil
 	if asked {
 		// The span ends when the reply is sent: a handler that replies
