@@ -22,7 +22,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	defer func() { _ = sys.Shutdown(context.Background()) }()
-	h, err := isolate.Start(sys, isolate.WithHeartbeat(100*time.Millisecond, 5))
+	h, err := isolate.Start(sys)
 	if err != nil {
 		return err
 	}

@@ -18,13 +18,18 @@ type hostConfig struct {
 }
 
 func defaultHostConfig() hostConfig {
-	return hostConfig{heartbeat: 250 * time.Millisecond, missed: 4}
+	// Many missed beats before a silent node is lost: a child that died
+	// is found by the ping after two silent intervals anyway, and a
+	// loaded machine's late heartbeats do not lose live children.
+	return hostConfig{heartbeat: 250 * time.Millisecond, missed: 20}
 }
 
 // WithHeartbeat sets the heartbeat of the host's node and of its
 // children's (see remote.WithHeartbeat; default every 250 ms, lost after
-// 4 missed). A child that dies is found lost within about two intervals:
-// its connection is gone, and the ping of a silent node finds nobody.
+// 20 missed). A child that dies is found lost within about two intervals
+// whatever missed is: its connection is gone, and the ping of a node
+// silent for two intervals finds nobody. missed bounds only how long a
+// live but stalled child counts as alive.
 func WithHeartbeat(interval time.Duration, missed int) HostOption {
 	return func(c *hostConfig) error {
 		if interval <= 0 || missed < 1 {

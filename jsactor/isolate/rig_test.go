@@ -60,7 +60,7 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := isolate.Start(sys, isolate.WithHeartbeat(100*time.Millisecond, 5))
+	h, err := isolate.Start(sys, isolate.WithHeartbeat(100*time.Millisecond, 50))
 	if err != nil {
 		_ = sys.Shutdown(context.Background())
 		t.Fatal(err)
