@@ -87,9 +87,13 @@ func (s *Scheduler) help(h *runner) {
 			}
 			return
 		}
-		if more {
-			s.global.push(l, uint64(gid))
-			s.wakeIdle()
+		// Hand the loop back as a retired runner does: once an abandoned
+		// Shutdown has let the last worker go, nobody would take it from
+		// the global queue, so the helper finishes it itself.
+		for more && !s.handBack(l) {
+			if more = l.runActivation(gid); !more {
+				s.q.parked()
+			}
 		}
 	}
 }
