@@ -20,8 +20,9 @@ import (
 // helper goroutines (at most 128 at once, gone when the work is done)
 // find the actors queued behind further stuck handlers, so the others
 // wait milliseconds however many handlers are stuck (1000 stuck handlers
-// on 2 workers: asks of other actors answered within tens of
-// milliseconds, bench/RESULTS.md). [System.Shutdown] returns by its
+// on 2 workers blocked on channels: the other actors' asks answered within
+// tens of milliseconds at worst; in read(2), which holds an OS thread
+// each, within 40 ms at the 99th percentile; bench/RESULTS.md). [System.Shutdown] returns by its
 // deadline naming the stuck actors.
 func WithStallBudget(d time.Duration) Option {
 	return func(c *config) error {
