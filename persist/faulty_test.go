@@ -26,10 +26,11 @@ type faultyStore struct {
 	refused   int   // calls refused while down
 	reads     []int // events each Read delivered
 	saved     chan persist.Snapshot
+	deleted   chan uint64 // DeleteTo's seq, once done
 }
 
 func newFaulty() *faultyStore {
-	return &faultyStore{MemoryStore: persist.NewMemoryStore(), saved: make(chan persist.Snapshot, 100)}
+	return &faultyStore{MemoryStore: persist.NewMemoryStore(), saved: make(chan persist.Snapshot, 100), deleted: make(chan uint64, 100)}
 }
 
 func (f *faultyStore) setDown(down bool) {
@@ -110,6 +111,12 @@ func (f *faultyStore) SaveSnapshot(ctx context.Context, entity string, s persist
 	oldest, err := f.MemoryStore.SaveSnapshot(ctx, entity, s, keep)
 	f.saved <- s
 	return oldest, err
+}
+
+func (f *faultyStore) DeleteTo(ctx context.Context, entity string, seq uint64) error {
+	err := f.MemoryStore.DeleteTo(ctx, entity, seq)
+	f.deleted <- seq
+	return err
 }
 
 // journal returns entity's stored events.

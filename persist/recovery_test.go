@@ -159,6 +159,10 @@ func TestSnapshotsEveryNWithRetention(t *testing.T) {
 		if s := <-store.saved; s.Cursor.Seq != uint64(3*(round+1)) {
 			t.Fatalf("snapshot at %d, want %d", s.Cursor.Seq, 3*(round+1))
 		}
+		// Events up to the oldest of the 2 kept snapshots go: 3, 3, 6.
+		if got, want := <-store.deleted, []uint64{3, 3, 6}[round]; got != want {
+			t.Fatalf("events deleted to %d after snapshot %d, want %d", got, round+1, want)
+		}
 	}
 	if _, err := ask[int64](t, sys, ref, deposit{1}); err != nil {
 		t.Fatal(err)
