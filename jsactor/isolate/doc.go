@@ -31,9 +31,9 @@
 //	}
 //
 // The mistakes that would make the child run the parent's program are
-// refused: [Host.Spawn] fails with [ErrNoMain] unless Main ran in this
-// process, and with [ErrLateDefine] for a group defined after Main (the
-// child would not know it).
+// refused: [Start] fails with [ErrNoMain] unless Main ran in this process,
+// and [Host.Spawn] with [ErrLateDefine] for a group defined after Main
+// (the child would not know it).
 //
 // # Topology
 //

@@ -4,8 +4,8 @@ import "errors"
 
 // Sentinel errors; errors of this package wrap one of them with %w.
 var (
-	// ErrNoMain: Host.Spawn was called in a process where Main did not run
-	// first, so the child, which runs the same program, would not become
+	// ErrNoMain: Start was called in a process where Main did not run
+	// first, so a child, which runs the same program, would not become
 	// a child.
 	ErrNoMain = errors.New("isolate: Main was not called at the start of main")
 	// ErrLateDefine: the group was defined after Main ran, so a child
