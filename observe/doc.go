@@ -44,8 +44,10 @@
 // mailbox depth, handling time and restarts, dead letters as they happen
 // with their reasons, the scheduler's workers and their queues, remote
 // peers, and per-kind message rates plotted over the last minutes;
-// clicking an actor inspects it (counters, recent failures, the figures a
-// JavaScript actor reports on its heap and time budget).
+// clicking an actor inspects it (counters, recent failures, and the
+// figures an actor reports itself through [actor.StatsReporter]: a
+// JavaScript actor reports its turns, pending timers and asks, and its
+// budgets; goja keeps no account of a Runtime's heap).
 //
 // The tree is sorted by kind, then id (numbers in ids compare as
 // numbers), and each level is grouped by kind: a kind with few actors

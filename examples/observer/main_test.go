@@ -234,7 +234,7 @@ fetch(%s + "api/actor/stop?ref=" + encodeURIComponent(%s), {method: "POST", mode
 	}
 	// Inspect the pricer: the figures it reports itself show.
 	step("inspect", chromedp.Click(chromedp.CSS(`#tree .row[data-ref="pricer/js"] a`)))
-	step("own stats", chromedp.WaitVisible(chromedp.Search(`//div[@id="inspect"]//dt[text()="heap_bytes"]`)))
+	step("own stats", chromedp.WaitVisible(chromedp.Search(`//div[@id="inspect"]//dt[text()="cache_bytes"]`)))
 	step("plot", chromedp.WaitVisible(chromedp.CSS(`#rates svg polyline`)))
 	shot()
 }

@@ -75,16 +75,19 @@ func slow() actor.Actor {
 	})
 }
 
-// pricer reports its heap as a JavaScript actor reports its runtime's.
-type pricer struct{ heap float64 }
+// pricer reports figures of its own through actor.StatsReporter, as a
+// JavaScript actor reports its turns and budgets: the size of its price
+// cache and the quotes it gave.
+type pricer struct{ cache, quotes float64 }
 
 func (p *pricer) Receive(_ *actor.Context, msg any) (any, error) {
-	p.heap = 2<<20 + float64(rand.IntN(1<<20))
+	p.cache = 2<<20 + float64(rand.IntN(1<<20))
+	p.quotes++
 	return nil, nil
 }
 
 func (p *pricer) Stats() []actor.Stat {
-	return []actor.Stat{{Name: "heap_bytes", Value: p.heap, Unit: "By"}, {Name: "budget_used", Value: 0.12, Unit: "1"}}
+	return []actor.Stat{{Name: "cache_bytes", Value: p.cache, Unit: "By"}, {Name: "quotes", Value: p.quotes, Unit: "1"}}
 }
 
 // sessions holds 250 idle children, enough to page, and a janitor among
