@@ -14,7 +14,8 @@ import (
 // member and hands its shards off (each entity gets [Stopping] after what
 // was sent to it; what arrives meanwhile is forwarded to the next owner).
 // It returns once no shard is left on the node and its buffers are
-// forwarded, or with ctx's error. The node still forwards what reaches it
+// forwarded, or with ctx's error (an entity whose handler never returns
+// holds its shard's hand-off up). The node still forwards what reaches it
 // (senders whose tables lag) until [Cluster.Close].
 func (c *Cluster) Leave(ctx context.Context) error {
 	if c.closed.Load() {

@@ -80,7 +80,10 @@ func (r Ref) Tell(msg any) error {
 // Ask sends msg to the entity r and waits for its reply, for callers
 // outside actors: under ctx, or the system's ask timeout if ctx has no
 // deadline. From an actor's handler it returns [actor.ErrWouldBlock]: use
-// [AskAsync]. A reply that is not an R fails with [actor.ErrNoReply].
+// [AskAsync]. A reply that is not an R fails with [actor.ErrNoReply]. An
+// error the entity returns on another node comes back as an [*Error] that
+// wraps the sentinel it wrapped, if known. An ask whose entity's node dies
+// before answering settles at its deadline, with [actor.ErrTimeout].
 func Ask[R any](ctx context.Context, r Ref, msg any) (R, error) {
 	var zero R
 	if r.k == nil {
