@@ -89,3 +89,42 @@ func TestEventSourcedOnJetStream(t *testing.T) {
 		t.Fatalf("owner after the stale write: %d, %v", got, err)
 	}
 }
+
+// A durable-state actor on JetStream's states bucket: put then reply,
+// reload in another system, a stale writer fenced.
+func TestDurableStateOnJetStream(t *testing.T) {
+	owner, stale := actortest.NewSystem(t), actortest.NewSystem(t)
+	store := open(t, t.TempDir())
+	def := &persist.DurableState[int64, int64]{
+		Store: store, Schema: persist.NewSchema(wire.NewRegistry()), // int64: a built-in
+		Command: func(u *persist.Update[int64], n int64) (any, error) {
+			if n == 0 {
+				return loop.Resolved(u.Actor().Loop(), u.State()), nil
+			}
+			return u.Put(u.State() + n), nil
+		},
+	}
+	f, err := def.Factory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := owner.Spawn("total", "1", f)
+	for range 3 {
+		if _, err := askSum(t, owner, a, int64(5)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := stale.Spawn("total", "1", f)
+	if got, err := askSum(t, stale, b, int64(0)); err != nil || got != 15 {
+		t.Fatalf("loaded %d, %v; want 15", got, err)
+	}
+	if _, err := askSum(t, owner, a, int64(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := askSum(t, stale, b, int64(100)); !errors.Is(err, persist.ErrFenced) {
+		t.Fatalf("stale put: %v, want ErrFenced", err)
+	}
+	if got, err := askSum(t, owner, a, int64(0)); err != nil || got != 16 {
+		t.Fatalf("owner's state %d, %v; want 16", got, err)
+	}
+}
