@@ -28,7 +28,7 @@ func setLimits(cfg childConfig) error {
 		// runs, and how much varies by build: the limit is what the child
 		// may map beyond that.
 		as := mappedBytes() + cfg.MemoryLimit
-		lim := unix.Rlimit{Cur: as, Max: as}
+		lim := rlimit(as, as)
 		if err := unix.Setrlimit(unix.RLIMIT_AS, &lim); err != nil {
 			return fmt.Errorf("isolate: RLIMIT_AS: %w", err)
 		}
@@ -40,7 +40,7 @@ func setLimits(cfg childConfig) error {
 		secs := uint64((cfg.CPUTime + 999_999_999) / 1_000_000_000) // rlimits count whole seconds
 		// The soft limit sends SIGXCPU, on which the child exits saying
 		// why; the hard one, a second later, SIGKILLs it if it could not.
-		lim := unix.Rlimit{Cur: secs, Max: secs + 1}
+		lim := rlimit(secs, secs+1)
 		xcpu := make(chan os.Signal, 1)
 		signal.Notify(xcpu, syscall.SIGXCPU)
 		go func() {
@@ -53,6 +53,20 @@ func setLimits(cfg childConfig) error {
 		}
 	}
 	return nil
+}
+
+// rlimit makes an rlimit of cur and max. Its fields are uint64 on Linux
+// and macOS and int64 on the BSDs; no limit set here comes near
+// math.MaxInt64, past which values are capped.
+func rlimit(cur, max uint64) unix.Rlimit {
+	var r unix.Rlimit
+	setRlimitField(&r.Cur, cur)
+	setRlimitField(&r.Max, max)
+	return r
+}
+
+func setRlimitField[T int64 | uint64](field *T, v uint64) {
+	*field = T(min(v, math.MaxInt64))
 }
 
 // mappedBytes returns the process's address space now (VmSize), or 0
