@@ -263,9 +263,11 @@ func TestKill(t *testing.T) {
 	before := ask[int64](t, nodes[0].kind.Get(onN3[0]), "token")
 	n3.Remote.Kill()
 	eventually(t, "n3 stopped serving", func() bool { return len(n3.kind.Owned()) == 0 && n3.kind.Active() == 0 })
-	if st := n3.c.Stats(); st.LeasesLost < 10 {
-		t.Fatalf("n3 lost %d leases, want its 10", st.LeasesLost)
-	}
+	// A lease stops being served the moment it runs out by the node's
+	// clock (Owned); its revocation, which counts it lost, follows on the
+	// expiry timer, so a shard without active entities may still be
+	// uncounted here.
+	eventually(t, "n3 counted its 10 leases lost", func() bool { return n3.c.Stats().LeasesLost >= 10 })
 	allOwned(t, nodes[:2]...)
 	for _, id := range onN3 {
 		for _, n := range nodes[:2] {
