@@ -257,20 +257,8 @@ func (a *durable[S, C]) initial() S {
 }
 
 func (a *durable[S, C]) loadFailed(err error) {
-	var re *RecoveryError
-	if errors.As(err, &re) {
-		a.c.Logger().Error("persist: loading the state failed; stopping", zap.String("entity", a.entity), zap.Error(err))
+	if readFailed(a.c, a.entity, "loading the state", &a.wait, &a.retry, a.def.RetryMin, a.def.RetryMax, err, a.load) {
 		a.stopped = true
-		a.wait.rejectAll(err)
-		a.c.Stop(a.c.Self())
-		return
-	}
-	delay := backoff(a.def.RetryMin, a.def.RetryMax, a.retry)
-	a.retry++
-	a.c.Logger().Warn("persist: could not load the state; retrying",
-		zap.String("entity", a.entity), zap.Int("attempt", a.retry), zap.Duration("in", delay), zap.Error(err))
-	if _, err := a.c.Loop().ScheduleTimer(delay, a.load); err != nil {
-		a.wait.rejectAll(err)
 	}
 }
 

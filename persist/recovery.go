@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
 )
 
@@ -112,21 +113,32 @@ func (a *eventSourced[S, C, E]) recovered(r recovered[S, E], err error) {
 // recoveryFailed stops the actor on a record it cannot read, and tries
 // again later when the store failed.
 func (a *eventSourced[S, C, E]) recoveryFailed(err error) {
+	if readFailed(a.c, a.entity, "recovery", &a.wait, &a.retry, a.def.RetryMin, a.def.RetryMax, err, a.recover) {
+		a.stopped = true
+	}
+}
+
+// readFailed handles a failed read of an entity's records (what: the
+// recovery of an event-sourced actor, the loading of a durable state). A
+// record it cannot read (a *RecoveryError) stops the actor, failing the
+// commands that wait, and readFailed reports true; a store that failed is
+// read again by again after a backoff of *retry attempts.
+func readFailed(c *actor.Context, entity, what string, w *waiting, retry *int, min, max time.Duration, err error, again func()) (stopped bool) {
 	var re *RecoveryError
 	if errors.As(err, &re) {
-		a.c.Logger().Error("persist: recovery failed; stopping", zap.String("entity", a.entity), zap.Error(err))
-		a.stopped = true
-		a.wait.rejectAll(err)
-		a.c.Stop(a.c.Self())
-		return
+		c.Logger().Error("persist: "+what+" failed; stopping", zap.String("entity", entity), zap.Error(err))
+		w.rejectAll(err)
+		c.Stop(c.Self())
+		return true
 	}
-	delay := backoff(a.def.RetryMin, a.def.RetryMax, a.retry)
-	a.retry++
-	a.c.Logger().Warn("persist: recovery could not read the store; retrying",
-		zap.String("entity", a.entity), zap.Int("attempt", a.retry), zap.Duration("in", delay), zap.Error(err))
-	if _, err := a.c.Loop().ScheduleTimer(delay, a.recover); err != nil {
-		a.wait.rejectAll(err)
+	delay := backoff(min, max, *retry)
+	*retry++
+	c.Logger().Warn("persist: "+what+" could not read the store; retrying",
+		zap.String("entity", entity), zap.Int("attempt", *retry), zap.Duration("in", delay), zap.Error(err))
+	if _, err := c.Loop().ScheduleTimer(delay, again); err != nil {
+		w.rejectAll(err)
 	}
+	return false
 }
 
 // backoff is min doubled attempt times, at most max.
