@@ -149,7 +149,10 @@ func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
 func (a *eventSourced[S, C, E]) encode(events []E) ([]Event, error) {
 	var fence uint64
 	if a.def.Fence != nil {
-		fence = a.def.Fence(a.entity)
+		var err error
+		if fence, err = a.def.Fence(a.c, a.entity); err != nil {
+			return nil, fmt.Errorf("persist: %q: no fencing token: %w", a.entity, err)
+		}
 	}
 	out := make([]Event, len(events))
 	for i, e := range events {

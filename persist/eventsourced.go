@@ -35,8 +35,12 @@ type EventSourced[S, C, E any] struct {
 	// the same on every node.
 	Entity func(self actor.Ref) string
 	// Fence returns the fencing token recorded with each event (with
-	// sharding, the revision of the entity's shard lease); nil: 0.
-	Fence func(entity string) uint64
+	// sharding, the revision of the entity's shard lease: sharding.Token
+	// of c); nil: 0. It runs on the actor's loop, in the command handler
+	// that persists. An error refuses the write: Persist's promise is
+	// rejected with it and nothing is stored (a writer that no longer
+	// holds its token must not write).
+	Fence func(c *actor.Context, entity string) (uint64, error)
 	// SnapshotEvery takes a snapshot after every so many events (0: only
 	// on demand, Command.Snapshot).
 	SnapshotEvery uint64
