@@ -102,12 +102,12 @@ func startChild(cfg childConfig, mc mainConfig) (*actor.System, *remote.Node, er
 		return nil, nil, err
 	}
 	n, err := remote.Start(sys, remote.WithURL(cfg.URL), remote.WithRegistry(reg),
-		remote.WithNATSOptions(nats.Token(cfg.Token)), remote.WithHeartbeat(cfg.Heartbeat, cfg.Missed))
+		remote.WithNATSOptions(nats.UserInfo(cfg.User, cfg.Password)), remote.WithHeartbeat(cfg.Heartbeat, cfg.Missed))
 	if err != nil {
 		_ = sys.Shutdown(context.Background())
 		return nil, nil, err
 	}
-	err = runSetup(def, &Child{sys: sys, group: cfg.Group})
+	err = runSetup(def, &Child{sys: sys, node: n, group: cfg.Group})
 	if err == nil {
 		// Ready once this node has heard the parent's too: a node obeys
 		// control traffic (a watch) only from nodes it has heard.

@@ -9,7 +9,8 @@ type childConfig struct {
 	Group        string        `json:"group"`
 	Parent       string        `json:"parent"` // the host's node name
 	URL          string        `json:"url"`
-	Token        string        `json:"token"`
+	User         string        `json:"user"`                   // the group's name
+	Password     string        `json:"password"`               // this process's secret
 	MemoryLimit  uint64        `json:"memory_limit,omitempty"` // RLIMIT_AS bytes; 0: none
 	CPUTime      time.Duration `json:"cpu_time,omitempty"`     // RLIMIT_CPU; 0: none
 	Heartbeat    time.Duration `json:"heartbeat"`

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/remote"
 )
 
 // Setup starts a group's actors in its child process, on c.System(),
@@ -67,6 +68,7 @@ func lookup(name string) *Definition {
 // Child is what a group's [Setup] gets in the child process.
 type Child struct {
 	sys   *actor.System
+	node  *remote.Node
 	group string
 }
 
@@ -74,6 +76,12 @@ type Child struct {
 // actors spawned on it are reached from the parent as
 // actor.NewRef(group, kind, id) ([Group.Ref]).
 func (c *Child) System() *actor.System { return c.sys }
+
+// Node returns the child's node, joined to the host's server as the
+// group's own NATS user: its connection may publish only frames in the
+// group's name and read only what is addressed to the group (see
+// remote.PermissionsFor).
+func (c *Child) Node() *remote.Node { return c.node }
 
 // Group returns the group's name, as given to [Host.Spawn]: for a group
 // per tenant, the tenant.

@@ -38,13 +38,37 @@
 // # Topology
 //
 // [Start] makes the parent's system a node ([remote.Start]) whose embedded
-// nats-server also listens on a loopback TCP port (127.0.0.1, a random port,
-// a random token that is required of every client). A child connects to it
-// as a NATS client (it runs no server of its own) and is a node named after
-// its group: the refs of its actors are actor.NewRef(group, kind, id), which
-// [Group.Ref] builds. Tell, Ask, Watch and jsactor.Ask work on them as on any
-// remote ref. The child gets its address and token through a pipe, not its
-// environment or command line.
+// nats-server also listens on a loopback TCP port (127.0.0.1, a random
+// port). A child connects to it as a NATS client (it runs no server of its
+// own) and is a node named after its group: the refs of its actors are
+// actor.NewRef(group, kind, id), which [Group.Ref] builds. Tell, Ask, Watch
+// and jsactor.Ask work on them as on any remote ref.
+//
+// # Credentials
+//
+// Every client of the host's server must authenticate. The host's own
+// connection presents a random token, known only to the parent, and may
+// do anything. Each child process connects as a NATS user of its own: its
+// group's name, with a random password made for that process (a restart
+// makes a new one, and voids the old; a stopped group's is removed). The
+// user has [remote.PermissionsFor] the group: the server lets it publish
+// only frames in its group's name and its own heartbeats, and subscribe
+// only to what is addressed to its group and to the heartbeats of all. So
+// a compromised child can neither speak as the host or another group
+// (frames, heartbeats, goodbyes) nor read their traffic; the server
+// refuses, and logs a permissions violation. The child gets its address
+// and credentials through a pipe, not its environment or command line.
+//
+// Users are added and removed without reloading the server: the host
+// installs its own client authentication (nats-server's
+// CustomClientAuthentication), which looks up the presented credentials
+// in memory at each connect. (A reload would re-apply the whole
+// configuration for each spawn; an auth callout needs accounts and signed
+// JWTs for what is a map lookup here.) It honours the users a program puts
+// in the server's options through [WithNodeOptions] (plain passwords,
+// with their own permissions); Start refuses client authentication it
+// cannot honour: nkeys, bcrypt passwords, a single user or a token of the
+// program's own.
 //
 // # Supervision
 //
@@ -98,11 +122,10 @@
 //     connected to, if it learns its name. Grant refs as you would in
 //     process.
 //   - The child process has the parent's user, files, network and
-//     environment variables: what a
-//     granted native module can do there, it can do. The children of one
-//     host share its token, so native code that escapes the script could
-//     impersonate another node of the same host. Isolation contains faults,
-//     not privileges; drop privileges or use a container for that.
+//     environment variables: what a granted native module can do there,
+//     it can do (on the NATS network, only what its permissions allow; see
+//     Credentials). Isolation contains faults, not privileges; drop
+//     privileges or use a container for that.
 //   - Messages cross the wire: they must be registered in the
 //     wire.Registry of both sides ([WithRegistry] at [Main]), and they are
 //     copied, at the cost of a NATS round trip per ask.

@@ -151,7 +151,7 @@ func (g *Group) update(fn func()) {
 func (g *Group) startProcess() (*process, error) {
 	return startProcess(g.h.bin, childConfig{
 		Definition: g.def.name, Group: g.name, Parent: g.h.sys.Name(),
-		URL: g.h.url, Token: g.h.token,
+		URL: g.h.url, User: g.name, Password: g.h.auth.grant(g.name),
 		MemoryLimit: g.cfg.memoryLimit, CPUTime: g.cfg.cpuTime,
 		Heartbeat: g.h.cfg.heartbeat, Missed: g.h.cfg.missed, StartTimeout: g.cfg.startTimeout,
 	})

@@ -30,7 +30,8 @@ type Host struct {
 	cfg   hostConfig
 	bin   string
 	url   string
-	token string
+	token string         // the host's own connection's
+	auth  *authenticator // the server's client authentication
 
 	mu     sync.Mutex
 	seq    int // numbers the supervisors
@@ -57,7 +58,8 @@ func Start(sys *actor.System, opts ...HostOption) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("isolate: finding this program's executable: %w", err)
 	}
-	h := &Host{sys: sys, cfg: cfg, bin: bin, token: randomToken(), groups: map[string]*Group{}}
+	token := randomToken()
+	h := &Host{sys: sys, cfg: cfg, bin: bin, token: token, auth: newAuthenticator(token), groups: map[string]*Group{}}
 	if err := h.startNode(); err != nil {
 		return nil, err
 	}
@@ -86,16 +88,23 @@ func (h *Host) startNode() error {
 	var so *server.Options
 	listen := func(o *server.Options) {
 		o.DontListen, o.Host, o.Port = false, "127.0.0.1", server.RANDOM_PORT
-		o.Authorization = h.token
 		so = o
 	}
+	// Last, after the program's own options, so that it sees their users.
+	var authErr error
+	auth := func(o *server.Options) { authErr = h.auth.install(o) }
 	ropts := append([]remote.Option{
 		remote.WithRegistry(reg), remote.WithHeartbeat(h.cfg.heartbeat, h.cfg.missed),
 		remote.WithServerOptions(listen), remote.WithNATSOptions(nats.Token(h.token)),
 	}, h.cfg.nodeOpts...)
+	ropts = append(ropts, remote.WithServerOptions(auth))
 	n, err := remote.Start(h.sys, ropts...)
 	if err != nil {
-		return fmt.Errorf("isolate: %w", err)
+		return fmt.Errorf("isolate: %w", errOr(authErr, err))
+	}
+	if authErr != nil {
+		_ = n.Close(context.Background())
+		return authErr
 	}
 	if so == nil || so.DontListen || so.Port <= 0 {
 		_ = n.Close(context.Background())
@@ -108,7 +117,7 @@ func (h *Host) startNode() error {
 	return nil
 }
 
-// randomToken makes the token children authenticate with.
+// randomToken makes a secret: the host's token, a child's password.
 func randomToken() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b) // never fails (crypto/rand)
@@ -164,6 +173,8 @@ func (h *Host) checkSpawn(def *Definition, name string) error {
 		return fmt.Errorf("%w: %q is not a definition of this program", ErrBadDefine, def.name)
 	case name == "" || name == h.sys.Name():
 		return fmt.Errorf("isolate: bad group name %q (empty, or the host's own)", name)
+	case h.auth.users[name] != nil:
+		return fmt.Errorf("isolate: bad group name %q: a user of the host's server has it", name)
 	}
 	return nil
 }
@@ -193,6 +204,7 @@ func (h *Host) forget(g *Group) {
 	defer h.mu.Unlock()
 	if h.groups[g.name] == g {
 		delete(h.groups, g.name)
+		h.auth.revoke(g.name)
 	}
 }
 
