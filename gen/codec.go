@@ -357,17 +357,17 @@ func registerFunc(spec actorSpec) string {
 	return name
 }
 
-// remoteHint names the remote option in errors about //troupe:actor
-// options.
+// remoteHint names the remote and sharded options in errors about
+// //troupe:actor options.
 func remoteHint(verb string) string {
 	if verb == verbActor {
-		return " or remote"
+		return ", remote or sharded"
 	}
 	return ""
 }
 
-// planCodecs plans the codecs of the specs whose directive says remote,
-// reporting types that cannot cross nodes.
+// planCodecs plans the codecs of the specs whose directive says remote or
+// sharded, reporting types that cannot cross nodes.
 func planCodecs(rep *reporter, in input, specs []actorSpec) {
 	c := &codecAnalyzer{reporter: rep, pkg: in.pkg, ours: map[string]bool{},
 		structs: map[*types.Named]int{}, claimed: map[*types.Named]bool{}}
@@ -375,7 +375,7 @@ func planCodecs(rep *reporter, in input, specs []actorSpec) {
 		c.ours[in.fset.File(f.Pos()).Name()] = true
 	}
 	for i := range specs {
-		if specs[i].remote {
+		if specs[i].crossesNodes() {
 			if p, ok := c.plan(specs[i]); ok {
 				specs[i].wire = p
 			}

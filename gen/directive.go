@@ -23,6 +23,7 @@ type directive struct {
 	verb    string // verbActor or verbJS
 	kind    string // "" for the default
 	remote  bool   // //troupe:actor remote: generate wire codecs
+	sharded bool   // //troupe:actor sharded: entity refs, and codecs
 }
 
 var (
@@ -48,6 +49,8 @@ func parseDirective(r *reporter, c *ast.Comment) (d directive, ok bool) {
 		switch {
 		case key == "remote" && !hasVal && verb == verbActor:
 			d.remote = true
+		case key == "sharded" && !hasVal && verb == verbActor:
+			d.sharded = true
 		case key == "kind" && kindPattern.MatchString(val):
 			d.kind = val
 		case key == "kind":
@@ -99,7 +102,7 @@ func nearMiss(text string) (want string, ok bool) {
 		return "", false // prose: "Troupe: an actor framework"
 	}
 	for _, opt := range fields[1:] {
-		if key, _, _ := strings.Cut(opt, "="); key != "kind" && key != "name" && opt != "remote" {
+		if key, _, _ := strings.Cut(opt, "="); key != "kind" && key != "name" && opt != "remote" && opt != "sharded" {
 			return "", false // prose: "troupe: actors run on loops"
 		}
 	}

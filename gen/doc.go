@@ -152,6 +152,29 @@
 // any other travels as CBOR, which must see all of it: a reply with
 // unexported fields and no wire tags, or an interface reply, is an error.
 //
+// # Sharded entities
+//
+// The option sharded (//troupe:actor kind=cart sharded) makes an actor an
+// entity kind of package sharding: one activation per id across a cluster
+// of nodes, on the node that owns the id's shard. Its messages get binary
+// codecs and RegisterCartMessages as for remote (same parameter rules),
+// and its file, which then imports package sharding, holds:
+//
+//   - RegisterCartEntities(c, f, opts...), which registers the messages
+//     with the node's wire registry and the kind on the *sharding.Cluster
+//     c (f makes a Cart at each activation; nil makes the node a proxy),
+//     and returns a CartEntities;
+//   - CartEntities.Get(id), the typed ref CartEntity of the entity id, with
+//     one method per message: a tell returns at once, an ask waits
+//     (sharding.Ask) or, with the Async suffix, returns a promise on the
+//     asking handler's loop (sharding.AskAsync);
+//   - CartEntityOf(sys, ref), which types and binds a sharding.Ref that
+//     came in a message (a CartEntity travels as its Ref).
+//
+// A handler reads its entity's id as ctx.Self().ID(); sharding.Passivate
+// and sharding.Token work in it as in any entity. A connection actor
+// cannot be sharded.
+//
 // # JavaScript actors
 //
 // An interface whose doc comment holds the directive

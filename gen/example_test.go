@@ -156,3 +156,29 @@ func ExampleWrite() {
 	// Output:
 	// counter_actor.gen.go
 }
+
+// The option sharded turns an actor into an entity kind of package
+// sharding: here, what testdata/sharded/input's Cart gets besides its
+// actor's API.
+func ExampleGenerate_sharded() {
+	files, _, err := gen.Generate("testdata/sharded/input")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(string(files["cart_actor.gen.go"]), "\n") {
+		for _, what := range []string{"RegisterCartEntities(", "CartEntities) ", "CartEntityOf(", "CartEntity) Add(", "CartEntity) Lines"} {
+			if strings.HasPrefix(line, "func ") && strings.Contains(line, what) {
+				fmt.Println(line)
+			}
+		}
+	}
+	// Output:
+	// func RegisterCartEntities(c *sharding.Cluster, f func() *Cart, opts ...sharding.KindOption) (CartEntities, error) {
+	// func (k CartEntities) Get(id string) CartEntity {
+	// func (k CartEntities) Kind() *sharding.Kind {
+	// func CartEntityOf(sys *actor.System, ref sharding.Ref) (CartEntity, error) {
+	// func (r CartEntity) Add(item string, qty int) error {
+	// func (r CartEntity) Lines(ctx context.Context) ([]Line, error) {
+	// func (r CartEntity) LinesAsync(c *actor.Context) *loop.Promise[[]Line] {
+}

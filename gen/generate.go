@@ -223,7 +223,7 @@ func reservedNames(pkg *types.Package, specs []actorSpec, jsSpecs []jsSpec, imps
 	for _, name := range locals {
 		reserved[name] = true
 	}
-	if slices.ContainsFunc(specs, func(s actorSpec) bool { return s.remote }) {
+	if slices.ContainsFunc(specs, func(s actorSpec) bool { return s.crossesNodes() }) {
 		// Methods of the message structs of remote actors.
 		reserved["MarshalWire"], reserved["UnmarshalWire"] = true, true
 	}
@@ -251,8 +251,14 @@ func units(specs []actorSpec, jsSpecs []jsSpec) []unit {
 		if len(spec.conn) > 0 { // XConn exists for connection actors only
 			u.top = append(u.top, n.conn)
 		}
+		if spec.crossesNodes() {
+			u.top = append(u.top, registerFunc(spec))
+		}
 		if spec.remote {
-			u.top = append(u.top, registerFunc(spec), n.regKind, n.spawnOn)
+			u.top = append(u.top, n.regKind, n.spawnOn)
+		}
+		if spec.sharded {
+			u.top = append(u.top, n.entity, n.entities, n.regEntities, n.entityOf)
 		}
 		if spec.hasTells() { // typed timers exist for actors with tells only
 			u.top = append(u.top, n.timers, n.timersOf)

@@ -18,7 +18,8 @@ var numberedLocal = regexp.MustCompile(`^(v|k|sub|system|kind|id|arg|res)[0-9]+$
 // those of message types, by import path, with their names.
 var runtimeImports = map[string]string{
 	actorPath: "actor", callPath: "call", loopPath: "loop", jsactorPath: "jsactor", netactorPath: "netactor", wirePath: "wire",
-	"context": "context", "fmt": "fmt", "time": "time",
+	shardingPath: "sharding",
+	"context":    "context", "fmt": "fmt", "time": "time",
 }
 
 // importSet maps the import paths generated files may use to the name each

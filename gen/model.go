@@ -73,6 +73,10 @@ func (spec *actorSpec) hasTells() bool {
 	return slices.ContainsFunc(spec.msgs, func(m message) bool { return !m.asks() })
 }
 
+// crossesNodes reports whether spec's messages cross nodes, so that it
+// gets binary codecs: its directive says remote or sharded.
+func (spec *actorSpec) crossesNodes() bool { return spec.remote || spec.sharded }
+
 // actorSpec is an annotated struct and its messages.
 type actorSpec struct {
 	name    string
@@ -84,6 +88,7 @@ type actorSpec struct {
 	msgs    []message
 	signals []signal // sorted by runtime message type
 	remote  bool     // the directive says remote: generate codecs
+	sharded bool     // the directive says sharded: entity refs, and codecs
 	wire    *wirePlan
 	n       names // the generated names; see nameUnexported
 }
@@ -163,7 +168,7 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 		a.errorf(ts.Name.Pos(), "//troupe:actor on %s, which is not a struct type%s", obj.Name(), hint)
 		return actorSpec{}, false
 	}
-	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind, remote: an.dir.remote, n: namesOf(obj.Name())}
+	spec := actorSpec{name: obj.Name(), pos: obj.Pos(), obj: obj, kind: an.dir.kind, remote: an.dir.remote, sharded: an.dir.sharded, n: namesOf(obj.Name())}
 	if spec.kind == "" {
 		spec.kind = spec.name
 	}
@@ -173,6 +178,10 @@ func (a *analyzer) actor(an annotated) (actorSpec, bool) {
 	if len(spec.conn) > 0 && !slices.Contains(spec.conn, "Data") {
 		a.errorf(ts.Name.Pos(), "actor %s: connection hooks (%s) without a Data hook: a connection actor needs "+
 			"func (*%s) Data(*actor.Context, *netactor.Conn, []byte)", obj.Name(), strings.Join(spec.conn, ", "), obj.Name())
+	}
+	if spec.sharded && len(spec.conn) > 0 {
+		a.errorf(ts.Name.Pos(), "actor %s: a connection actor cannot be sharded: its connection lives on one node, "+
+			"while an entity goes wherever its shard is owned", obj.Name())
 	}
 	// The method set of *T: declared methods and those promoted from
 	// embedded fields, which Go makes methods of T, and so messages.

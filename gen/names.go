@@ -22,6 +22,11 @@ type names struct {
 	messages string // CounterMessages, for an actor with messages
 	regKind  string // RegisterCounterKind, for a remote actor
 	spawnOn  string // SpawnCounterOn, for a remote actor
+	// For a sharded actor:
+	entity      string // CounterEntity
+	entities    string // CounterEntities
+	regEntities string // RegisterCounterEntities
+	entityOf    string // CounterEntityOf
 }
 
 // namesOf returns the generated names of actor type name: exported for an
@@ -46,6 +51,11 @@ func namesOf(name string) names {
 		messages: pub(upper + "Messages"),
 		regKind:  pub("Register" + upper + "Kind"),
 		spawnOn:  pub("Spawn" + upper + "On"),
+
+		entity:      pub(upper + "Entity"),
+		entities:    pub(upper + "Entities"),
+		regEntities: pub("Register" + upper + "Entities"),
+		entityOf:    pub(upper + "EntityOf"),
 	}
 }
 

@@ -22,7 +22,7 @@ var locals = []string{"c", "ctx", "d", "err", "key", "r", "t", "zero"}
 // (receivers, parameters and variables, codecs' included): imports never
 // take them, so that none shadows an import where it is used.
 var bodyLocals = []string{
-	"a", "args", "buf", "c", "conn", "ctx", "d", "data", "e", "err", "f", "id", "key", "m", "msg",
+	"a", "args", "buf", "c", "conn", "ctx", "d", "data", "e", "err", "f", "id", "k", "key", "m", "msg",
 	"node", "ok", "opts", "p", "parent", "r", "reason", "ref", "reg", "script", "spawner", "sys", "t", "v", "x", "zero",
 }
 
@@ -98,6 +98,7 @@ func render(pkg *types.Package, spec actorSpec, imps importSet, reserved, ownRef
 	r.ref()
 	r.spawn()
 	r.remoteKind()
+	r.entity()
 	r.timers()
 	r.codecs()
 	return r.format()
@@ -190,7 +191,7 @@ func (r *renderer) paramNames(m message) []string {
 // codec method of the struct.
 func (r *renderer) fieldNames(m message) []string {
 	return uniqueNames(m, func(name string) bool {
-		return r.spec.remote && (name == "MarshalWire" || name == "UnmarshalWire")
+		return r.spec.crossesNodes() && (name == "MarshalWire" || name == "UnmarshalWire")
 	})
 }
 
