@@ -34,6 +34,13 @@
 // trip to the server; [WithMaxPending] bounds how many await their
 // acknowledgement.
 //
+// # Reading
+//
+// Recovery reads an entity's writes with JetStream's batched direct gets
+// (the stream allows direct access): payloads only, a few thousand writes
+// per round trip, no consumer to create, served by any server that holds
+// the stream. The end of each batch says where the journal ends.
+//
 // # What an acknowledged write survives
 //
 // The embedded server's file store writes each message to its file before

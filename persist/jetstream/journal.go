@@ -105,35 +105,34 @@ func (s *Store) last(ctx context.Context, st jetstream.Stream, subject string) (
 	return m, true, nil
 }
 
-// Read implements persist.Journal. It reads the last write's position,
-// then the entity's messages after after.Rev through an ordered consumer.
+// Read implements persist.Journal. It reads the entity's writes from
+// after.Rev on with batched direct gets: one round trip per few thousand
+// writes, no consumer. The write at after.Rev (kept unless DeleteTo
+// removed it) comes first and is skipped; the last one read is the
+// journal's end.
 func (s *Store) Read(ctx context.Context, entity string, after persist.Cursor, fn func(persist.Event) error) (persist.Cursor, error) {
 	subject := s.subject("events", entity)
-	m, ok, err := s.last(ctx, s.events, subject)
-	if err != nil {
-		return after, fmt.Errorf("persist/jetstream: read %q: %w", entity, err)
-	}
-	if !ok {
-		return persist.Cursor{}, nil
-	}
-	evs, err := record.ReadEvents(m.Data)
-	if err != nil {
-		return after, fmt.Errorf("persist/jetstream: %q at stream sequence %d: %w", entity, m.Sequence, err)
-	}
-	end := persist.Cursor{Seq: evs[len(evs)-1].Seq, Rev: m.Sequence}
-	if end.Rev <= after.Rev {
-		return end, nil
-	}
-	return end, s.scan(ctx, subject, after.Rev+1, end.Rev, func(rev uint64, evs []persist.Event) (bool, error) {
+	end, any := after, false
+	last, err := s.readWrites(ctx, subject, max(after.Rev, 1), func(evs []persist.Event) error {
+		any = true
 		for _, e := range evs {
 			if e.Seq > after.Seq {
 				if err := fn(e); err != nil {
-					return false, err
+					return err
 				}
 			}
 		}
-		return rev < end.Rev, nil
+		end.Seq = evs[len(evs)-1].Seq
+		return nil
 	})
+	switch {
+	case err != nil:
+		return after, fmt.Errorf("persist/jetstream: read %q: %w", entity, err)
+	case !any:
+		return persist.Cursor{}, nil // an empty journal
+	}
+	end.Rev = last
+	return end, nil
 }
 
 // scan delivers the writes on subject from stream sequence from to last,

@@ -189,8 +189,10 @@ func entitiesApart(t *testing.T, s Store, entity string) {
 
 func deleteTo(t *testing.T, s Store, entity string) {
 	var end persist.Cursor
+	cursors := make([]persist.Cursor, 5)
 	for i := range 5 {
 		end = appendOK(t, s, entity, end, events(uint64(i), 1, 0))
+		cursors[i] = end
 	}
 	if err := s.DeleteTo(ctx(t), entity, 3); err != nil {
 		t.Fatal(err)
@@ -199,6 +201,16 @@ func deleteTo(t *testing.T, s Store, entity string) {
 	sameEvents(t, got, events(3, 2, 0))
 	if last != end {
 		t.Fatalf("after DeleteTo the journal ends at %+v, want %+v", last, end)
+	}
+	// A cursor whose write was deleted (a snapshot's, with DeleteEvents)
+	// still reads what follows it; the end's cursor reads nothing.
+	got, last = readAll(t, s, entity, cursors[2])
+	sameEvents(t, got, events(3, 2, 0))
+	if last != end {
+		t.Fatalf("reading after a deleted write, the journal ends at %+v, want %+v", last, end)
+	}
+	if got, last = readAll(t, s, entity, end); len(got) != 0 || last != end {
+		t.Fatalf("reading after the end: %d events, end %+v; want none, %+v", len(got), last, end)
 	}
 	if err := s.DeleteTo(ctx(t), entity, 5); err != nil {
 		t.Fatal(err)
