@@ -75,7 +75,10 @@ func (in *instance) Started(c *actor.Context) {
 	in.watch.Start(in.rt, in.cfg.budget, ErrWatchdog, in.unwatchedTurn)
 	in.rt.SetTimeSource(in.wallClock())
 	seq := in.begin()
-	err := in.runScript()
+	err := in.runHooks()
+	if err == nil {
+		err = in.runScript()
+	}
 	if err == nil {
 		err = in.runInit()
 	}

@@ -38,6 +38,7 @@ type config struct {
 	files        fs.FS // require's file system; see WithFS
 	fileCache    fileCache
 	async        map[string]map[string]AsyncFunc // see WithAsyncModule
+	hooks        []InstanceHook                  // see WithInstanceHook
 }
 
 // DefaultBudget is the watchdog budget of a turn unless WithBudget says
