@@ -105,6 +105,10 @@ func (c *Cluster) apply(e jetstream.KeyValueEntry) {
 		c.applyMember(e, put)
 	case strings.HasPrefix(key, "shard."):
 		c.applyLease(e, put)
+	case strings.HasPrefix(key, "kind."):
+		if name, err := remote.DecodeToken(strings.ReplaceAll(strings.TrimPrefix(key, "kind."), "=", "~")); err == nil {
+			c.applyKind(name, e.Value(), e.Revision(), put)
+		}
 	}
 	c.kickNow()
 }
@@ -171,8 +175,9 @@ func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
 	sh.owner, sh.ownerRev = owner, rev
 	if sh.lease.held && !ours && rev > sh.lease.rev {
 		if sh.releasing && sh.active == 0 { // our own release's delete
-			k.c.stats.handOffs.Add(1)
+			k.stats.handOffs.Add(1)
 			sh.lease, sh.releasing = lease{}, false
+			k.dropSetLocked(s)
 			k.flushLocked(s, now)
 			return
 		}

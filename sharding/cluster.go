@@ -29,12 +29,18 @@ type Cluster struct {
 	logger *zap.Logger
 	self   string // the node's name
 	inc    string // this incarnation, so that a restarted node knows its old leases
+	js     jetstream.JetStream
 	kv     jetstream.KeyValue
+
+	entitiesMu sync.Mutex
+	entities   jetstream.KeyValue // remembered entities; opened on first use
+	dirty      chan struct{}      // wakes the writer of remembered sets
 
 	mu      sync.Mutex
 	kinds   map[string]*Kind
 	members map[string]member
 	unknown map[string]map[int]string // leases of kinds not registered here
+	records map[string]kindRecord     // kinds' settings keys, by kind
 
 	asks   sync.Map // ask id -> askEntry
 	askSeq atomic.Uint64
@@ -114,8 +120,8 @@ func newCluster(sys *actor.System, node *remote.Node, cfg config) (*Cluster, err
 	c := &Cluster{
 		sys: sys, node: node, cfg: cfg, logger: sys.Logger(),
 		self: node.Name(), inc: hex.EncodeToString(b[:]),
-		kinds: map[string]*Kind{}, members: map[string]member{}, unknown: map[string]map[int]string{},
-		kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
+		kinds: map[string]*Kind{}, members: map[string]member{}, unknown: map[string]map[int]string{}, records: map[string]kindRecord{},
+		kick: make(chan struct{}, 1), dirty: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
 	}
 	if err := registerWire(node.Registry()); err != nil {
 		cancel()
@@ -134,6 +140,7 @@ func (c *Cluster) start() error {
 	if err != nil {
 		return fmt.Errorf("sharding: jetstream: %w", err)
 	}
+	c.js = js
 	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
 	defer cancel()
 	c.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
@@ -154,9 +161,10 @@ func (c *Cluster) start() error {
 	if err := c.watch(ctx); err != nil {
 		return err
 	}
-	c.wg.Add(2)
+	c.wg.Add(3)
 	go c.run()
 	go c.keep()
+	go c.writer()
 	return nil
 }
 

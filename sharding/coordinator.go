@@ -84,6 +84,11 @@ func (c *Cluster) renew() {
 		if err != nil && c.ctx.Err() == nil {
 			c.logger.Debug("sharding: renew membership", zap.Error(err))
 		}
+		for _, k := range c.kindList() {
+			ctx, cancel := c.opCtx()
+			c.renewKind(ctx, k)
+			cancel()
+		}
 	}
 	// in parallel: a round must end well within the margin, however many
 	// shards the node holds
@@ -144,7 +149,8 @@ func (c *Cluster) renewLease(k *Kind, s int) {
 	switch {
 	case err == nil:
 		l.rev, l.valid = next, sent.Add(c.cfg.ttl-c.cfg.margin)
-		c.stats.renewals.Add(1)
+		k.stats.renewals.Add(1)
+		k.stats.renewLat.add(time.Since(sent))
 		c.stats.renewLat.add(time.Since(sent))
 	case refused(err):
 		k.revokeLocked(s, "its renewal was refused: "+err.Error())
@@ -196,10 +202,11 @@ func (k *Kind) revokeLocked(s int, why string) {
 	if !sh.lease.held {
 		return
 	}
-	k.c.stats.lost.Add(1)
+	k.stats.lost.Add(1)
 	k.c.logger.Warn("sharding: lease lost", zap.String("kind", k.name), zap.Int("shard", s), zap.String("why", why))
 	sh.lease = lease{}
 	sh.releasing = false
+	k.dropSetLocked(s)
 	k.cellsOf(s, func(c *cell) { k.closeLocked(c, HandedOff, true) })
 }
 
@@ -263,15 +270,19 @@ func (c *Cluster) claim(k *Kind, s int) {
 		return
 	}
 	c.stats.claimLat.add(time.Since(sent))
-	c.stats.claims.Add(1)
+	k.stats.claimLat.add(time.Since(sent))
+	k.stats.claims.Add(1)
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	sh := &k.shards[s]
 	sh.lease = lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)}
 	if rev > sh.ownerRev {
 		sh.owner, sh.ownerRev = c.self, rev
 	}
 	k.flushLocked(s, time.Now())
+	k.mu.Unlock()
+	if k.cfg.singleton || k.cfg.remember {
+		c.restore(k, s)
+	}
 }
 
 // release hands off the shards the strategy (or a leave) gives up: it
@@ -288,8 +299,12 @@ func (c *Cluster) release(k *Kind) {
 		}
 		k.mu.Unlock()
 	}
-	for _, s := range k.drained() {
-		c.deleteLease(k, s)
+	for _, d := range k.drained() {
+		// the next owner reads the set once it has the lease: write it first
+		if k.cfg.remember && c.writeSet(k, d.s) != nil {
+			continue // tried again at the next pass
+		}
+		c.deleteLease(k, d)
 	}
 }
 
@@ -347,8 +362,9 @@ func (c *Cluster) deleteLease(k *Kind, d drainedShard) {
 	defer k.mu.Unlock()
 	sh := &k.shards[d.s]
 	if sh.lease.held && sh.lease.rev == d.rev {
-		c.stats.handOffs.Add(1)
+		k.stats.handOffs.Add(1)
 		sh.lease, sh.releasing = lease{}, false
+		k.dropSetLocked(d.s)
 		k.flushLocked(d.s, time.Now())
 	}
 }

@@ -20,6 +20,14 @@
 // tens of local spawns, and a cluster holds one key per shard whatever the
 // number of entities.
 //
+// Every node that registers a kind must register it alike: the same
+// shard count, role, [Strategy], and whether it remembers its entities or
+// is a singleton. The first node records the settings in the bucket
+// (key kind.<kind>, renewed by every node that has the kind, so it goes
+// once all of them are gone); a node that registers the kind otherwise
+// is refused with [ErrMismatch], saying what differs and which node
+// recorded the cluster's settings.
+//
 // # Leases
 //
 // The bucket (default "troupe_sharding") has a TTL, the lease time
@@ -127,4 +135,32 @@
 // entity passivates itself with [Passivate]. Passivation, as hand-off,
 // sends [Stopping] behind what is queued; what arrives meanwhile waits
 // and activates a fresh instance.
+//
+// # Remembering entities
+//
+// A kind registered [WithRememberEntities] restarts its entities after
+// their shard moves: the shard's owner keeps the set of its entities that
+// are active (from activation until passivation), writes it to a second
+// bucket (<bucket>_entities, one key per kind and shard, no TTL) batched
+// (one write in flight per shard, carrying every change since the last;
+// a hand-off writes once more before the lease is deleted), and the next
+// owner reads it on its claim and starts those entities without a
+// message. [WithRememberEntities] says what it costs and what a crash
+// may lose.
+//
+// # Singletons
+//
+// [RegisterSingleton] runs one actor of a kind in the whole cluster: a
+// kind with one shard, whose owner starts its one entity on the claim.
+// It moves as any shard does: on a graceful leave after [Stopping], on a
+// node's death once the lease has run out; messages sent meanwhile wait
+// in the buffer. [Singleton.Ref] reaches it from any node; [WithRole]
+// confines it to nodes with the role.
+//
+// # Seeing it
+//
+// [Cluster.Stats] sums a node's counters; [Cluster.KindStats] has them by
+// kind (shards owned, active entities, buffered messages, activations,
+// passivations, hand-offs, restored entities, lease renewal latency), for
+// an exporter to read.
 package sharding

@@ -28,4 +28,8 @@ var (
 	// ErrNoEntity: the kind was registered without a factory on this
 	// node (a proxy), yet its shard is meant to run here.
 	ErrNoEntity = errors.New("sharding: kind has no factory on this node")
+	// ErrMismatch: a kind registered with settings (shard count, role,
+	// strategy, singleton, remembering entities) other than those the
+	// cluster's live nodes registered it with.
+	ErrMismatch = errors.New("sharding: kind settings differ from the cluster's")
 )

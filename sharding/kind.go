@@ -19,9 +19,11 @@ type Kind struct {
 	factory actor.Factory // nil: this node only routes (a proxy)
 	region  actor.Ref     // this node's region actor for the kind
 
-	cells  sync.Map // id -> *cell: the local path, read without a lock
-	epoch  atomic.Uint64
-	active atomic.Int64
+	cells    sync.Map // id -> *cell: the local path, read without a lock
+	epoch    atomic.Uint64
+	active   atomic.Int64
+	mismatch atomic.Bool // the bucket's settings of the kind differ (logged once)
+	stats    counters
 
 	mu     sync.Mutex
 	shards []shardState
@@ -37,6 +39,9 @@ type shardState struct {
 	active    int       // its activations in the kind's cells
 	head      *cell     // the first of them, listed through cell.next
 	buf       []pending // waiting for an owner, or for the hand-off
+	// remembered: the shard's remembered entities (WithRememberEntities)
+	remembered remembered
+	writing    sync.Mutex // held while its set is written (not under mu)
 }
 
 // lease is a shard lease this node holds.
@@ -72,8 +77,12 @@ type replyFunc func(v any, err error)
 // (each activation calls it; so does each restart), or nil makes the node a
 // proxy that only routes the kind's messages to other nodes. Register the
 // kind on every node that sends to it or runs it, under the same name and
-// with the same [WithShards]. Registering a kind twice fails with
-// [ErrBadKind].
+// with the same settings ([WithShards], [WithRole], [WithRememberEntities]
+// and the cluster's [Strategy]): the first node to register it records
+// them in the bucket, where they stay while some node that registered it
+// runs, and a node that registers it otherwise is refused with
+// [ErrMismatch]. Register does one round trip to the bucket. Registering
+// a kind twice fails with [ErrBadKind].
 func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Kind, error) {
 	if kind == "" {
 		return nil, fmt.Errorf("%w: empty kind", ErrBadKind)
@@ -84,11 +93,28 @@ func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Ki
 			return nil, err
 		}
 	}
+	if cfg.remember && !cfg.idleSet {
+		cfg.idle = 0 // as Akka: remembered entities do not passivate by default
+	}
+	return register(c, kind, f, cfg)
+}
+
+// register checks the kind's settings against the cluster's and adds it.
+func register(c *Cluster, kind string, f actor.Factory, cfg kindConfig) (*Kind, error) {
 	k := &Kind{c: c, name: kind, cfg: cfg, factory: f, shards: make([]shardState, cfg.shards)}
 	if f != nil && !c.hasRole(cfg.role) {
 		k.factory = nil // never claims, so never runs one
 	}
-	return k, c.addKind(k)
+	if c.closed.Load() {
+		return nil, ErrClosed
+	}
+	if err := c.agree(k); err != nil {
+		return nil, err
+	}
+	if err := c.addKind(k); err != nil {
+		return nil, err
+	}
+	return k, nil
 }
 
 // cellOf returns the activation of the entity id in the tables, or nil.

@@ -117,6 +117,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 			leases = append(leases, held{s, sh.lease.rev})
 		}
 		sh.lease, sh.releasing = lease{}, false
+		k.dropSetLocked(s)
 		k.cellsOf(s, func(cl *cell) {
 			k.closeLocked(cl, HandedOff, true)
 			refs = append(refs, cl.ref)

@@ -172,6 +172,9 @@ type kindConfig struct {
 	maxActive int
 	role      string
 	spawn     []actor.SpawnOption
+	singleton bool // one entity, started on its shard's claim (RegisterSingleton)
+	remember  bool // WithRememberEntities
+	idleSet   bool // WithIdleTimeout given
 }
 
 func defaultKindConfig() kindConfig {
@@ -198,7 +201,7 @@ func WithIdleTimeout(d time.Duration) KindOption {
 		if d < 0 {
 			return fmt.Errorf("%w: WithIdleTimeout(%v)", ErrBadKind, d)
 		}
-		c.idle = d
+		c.idle, c.idleSet = d, true
 		return nil
 	}
 }
@@ -226,6 +229,29 @@ func WithRole(role string) KindOption {
 		c.role = role
 		return nil
 	}
+}
+
+// WithRememberEntities makes the kind remember its active entities, so
+// that after its shard moves (a hand-off, a node's death) they start on
+// the shard's next owner at once, without waiting for a message. An
+// entity is remembered from its activation until it passivates or stops
+// by itself; one that is handed off or whose node dies stays remembered.
+// As in Akka, a remembered kind does not passivate idle entities unless
+// [WithIdleTimeout] says so.
+//
+// The cost: the owner of a shard writes the shard's whole set (its ids,
+// each behind its length) under one key of a second bucket
+// (<bucket>_entities, no TTL) whenever it changed, batched: at most one
+// write in flight per shard, carrying every change made meanwhile, so a
+// burst of activations costs a few writes per shard, not one per entity;
+// a hand-off writes once more before it deletes the lease; a claim reads
+// the key once before it starts the entities. A shard's set must fit in
+// a message (1 MB by default: some 50,000 ids of 16 bytes per shard). An
+// entity activated less than about one write's round trip before its
+// node died may not be remembered; one passivated just before may be
+// started once more.
+func WithRememberEntities() KindOption {
+	return func(c *kindConfig) error { c.remember = true; return nil }
 }
 
 // WithSpawnOptions passes options to the spawn of every entity of the

@@ -113,15 +113,19 @@ func (k *Kind) activateLocked(s int, id string) (*cell, error) {
 	if k.factory == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNoEntity, k.name)
 	}
+	if k.cfg.singleton && id != singletonID {
+		return nil, fmt.Errorf("%w: %s is a singleton; it has no entity %q", ErrNoEntity, k.name, id)
+	}
 	c := newCell(k, id, s)
 	ref, err := k.c.sys.Spawn(k.name, id, k.entityFactory(c), k.cfg.spawn...)
 	if err != nil {
 		return nil, fmt.Errorf("sharding: activate %s/%s: %w", k.name, id, err)
 	}
 	c.ref = ref
-	k.c.stats.activations.Add(1)
+	k.stats.activations.Add(1)
 	c.last.Store(k.epoch.Add(1))
 	k.linkLocked(c)
+	k.rememberLocked(s, id)
 	if n := k.active.Add(1); k.cfg.maxActive > 0 && int(n) > k.cfg.maxActive {
 		k.evictLocked(c)
 	}
@@ -172,6 +176,7 @@ func (k *Kind) expireLocked(s int, now time.Time) {
 
 // fail settles p with err: its ask fails, and it is a dead letter.
 func (k *Kind) fail(p pending, err error) error {
+	k.stats.dead.Add(1)
 	if p.reply != nil {
 		p.reply(nil, err)
 	}
@@ -208,7 +213,7 @@ func (k *Kind) closeLocked(c *cell, reason StopReason, kill bool) {
 	}
 	c.closing, c.reason = true, reason
 	if reason != HandedOff {
-		k.c.stats.passivations.Add(1)
+		k.stats.passivations.Add(1)
 	}
 	c.kill.Store(kill)
 	c.close()
@@ -240,6 +245,9 @@ func (k *Kind) removeLocked(sh *shardState, c *cell) {
 		return
 	}
 	k.active.Add(-1)
+	if c.reason != HandedOff { // passivated, or stopped by itself
+		k.forgetLocked(c.shard, c.id)
+	}
 	if sh.releasing && sh.active == 0 {
 		k.c.kickNow()
 	}

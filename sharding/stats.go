@@ -2,12 +2,14 @@ package sharding
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Stats counts what a node's sharding did since [Start].
+// Stats counts what a node's sharding did since [Start], over all its
+// kinds ([KindStats] has them by kind).
 type Stats struct {
 	// Claims counts shards this node claimed; LeasesLost the leases it
 	// lost without handing them off (run out, refused, taken).
@@ -19,6 +21,11 @@ type Stats struct {
 	// Activations and Passivations count entity activations and stops
 	// for passivation (idle, cap, self) on this node.
 	Activations, Passivations uint64
+	// Restored counts entities started on a claim without a message:
+	// remembered ones ([WithRememberEntities]) and singletons.
+	Restored uint64
+	// RememberWrites counts writes of remembered sets.
+	RememberWrites uint64
 	// Forwarded counts messages sent on to another node.
 	Forwarded uint64
 	// DeadLetters counts messages this node's sharding could not deliver.
@@ -28,12 +35,35 @@ type Stats struct {
 	ClaimLatency, RenewLatency Quantiles
 }
 
+// KindStats are one kind's figures on one node: its state now, and
+// counters since it was registered. The counters are those of [Stats],
+// for this kind alone.
+type KindStats struct {
+	// Kind is the kind's name; Singleton says whether it is one.
+	Kind      string
+	Singleton bool
+	// Owned counts the shards this node serves now; Active the entities
+	// active on it; Buffered the messages waiting on it (see
+	// [Kind.Buffered]).
+	Owned, Active, Buffered int
+	// Remembered counts the ids in the remembered sets of the shards this
+	// node holds; Unwritten the shards whose set changed since it was
+	// last written ([WithRememberEntities]).
+	Remembered, Unwritten int
+
+	Claims, LeasesLost, HandOffs, Renewals        uint64
+	Activations, Passivations, Restored, Forwarded uint64
+	RememberWrites, DeadLetters                    uint64
+	ClaimLatency, RenewLatency                     Quantiles
+}
+
 // Quantiles are latency percentiles.
 type Quantiles struct{ P50, P99 time.Duration }
 
-// counters are a node's Stats as they are kept.
+// counters are a node's or a kind's Stats as they are kept.
 type counters struct {
 	claims, lost, handOffs, renewals, activations, passivations, forwarded atomic.Uint64
+	restored, rememberWrites, dead                                         atomic.Uint64
 	claimLat, renewLat                                                     latencies
 }
 
@@ -63,13 +93,55 @@ func (l *latencies) quantiles() Quantiles {
 	return Quantiles{P50: at(0.5), P99: at(0.99)}
 }
 
-// Stats returns the node's counters. Safe from any goroutine.
+// Stats returns the node's counters, summed over its kinds. Safe from any
+// goroutine.
 func (c *Cluster) Stats() Stats {
-	k := &c.stats
-	return Stats{
-		Claims: k.claims.Load(), LeasesLost: k.lost.Load(), HandOffs: k.handOffs.Load(),
-		Renewals: k.renewals.Load(), Activations: k.activations.Load(), Passivations: k.passivations.Load(),
-		Forwarded: k.forwarded.Load(), DeadLetters: c.dead.Load(),
-		ClaimLatency: k.claimLat.quantiles(), RenewLatency: k.renewLat.quantiles(),
+	out := Stats{DeadLetters: c.dead.Load(), ClaimLatency: c.stats.claimLat.quantiles(), RenewLatency: c.stats.renewLat.quantiles()}
+	for _, k := range c.kindList() {
+		s := &k.stats
+		out.Claims += s.claims.Load()
+		out.LeasesLost += s.lost.Load()
+		out.HandOffs += s.handOffs.Load()
+		out.Renewals += s.renewals.Load()
+		out.Activations += s.activations.Load()
+		out.Passivations += s.passivations.Load()
+		out.Restored += s.restored.Load()
+		out.RememberWrites += s.rememberWrites.Load()
+		out.Forwarded += s.forwarded.Load()
 	}
+	return out
+}
+
+// KindStats returns the figures of every kind registered on the node,
+// by name. Safe from any goroutine.
+func (c *Cluster) KindStats() []KindStats {
+	kinds := c.kindList()
+	slices.SortFunc(kinds, func(a, b *Kind) int { return strings.Compare(a.name, b.name) })
+	out := make([]KindStats, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.Stats()
+	}
+	return out
+}
+
+// Stats returns the kind's figures on this node. Safe from any goroutine.
+func (k *Kind) Stats() KindStats {
+	s := &k.stats
+	out := KindStats{
+		Kind: k.name, Singleton: k.cfg.singleton, Owned: len(k.Owned()), Active: k.Active(), Buffered: k.Buffered(),
+		Claims: s.claims.Load(), LeasesLost: s.lost.Load(), HandOffs: s.handOffs.Load(), Renewals: s.renewals.Load(),
+		Activations: s.activations.Load(), Passivations: s.passivations.Load(), Restored: s.restored.Load(),
+		Forwarded: s.forwarded.Load(), RememberWrites: s.rememberWrites.Load(), DeadLetters: s.dead.Load(),
+		ClaimLatency: s.claimLat.quantiles(), RenewLatency: s.renewLat.quantiles(),
+	}
+	k.mu.Lock()
+	for i := range k.shards {
+		r := &k.shards[i].remembered
+		out.Remembered += len(r.ids)
+		if r.dirty {
+			out.Unwritten++
+		}
+	}
+	k.mu.Unlock()
+	return out
 }

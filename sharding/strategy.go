@@ -1,5 +1,7 @@
 package sharding
 
+import "fmt"
+
 // View is a kind's placement as one node sees it, for a [Strategy].
 type View struct {
 	// Kind is the kind's name.
@@ -36,6 +38,10 @@ type LeastShards struct {
 	// Threshold is the imbalance tolerated (values below 1 count as 1).
 	Threshold int
 }
+
+// String names the strategy and its threshold: nodes compare it when
+// they register a kind ([ErrMismatch]).
+func (l LeastShards) String() string { return fmt.Sprintf("LeastShards(threshold %d)", max(l.Threshold, 1)) }
 
 // counts returns how many shards each of v.Nodes owns, and how many
 // shards have no owner.

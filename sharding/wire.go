@@ -182,7 +182,7 @@ func (k *Kind) forward(owner string, p pending) error {
 		}
 		return k.fail(p, err)
 	}
-	k.c.stats.forwarded.Add(1)
+	k.stats.forwarded.Add(1)
 	return nil
 }
 
