@@ -51,7 +51,7 @@ type KindStats struct {
 	// last written ([WithRememberEntities]).
 	Remembered, Unwritten int
 
-	Claims, LeasesLost, HandOffs, Renewals        uint64
+	Claims, LeasesLost, HandOffs, Renewals         uint64
 	Activations, Passivations, Restored, Forwarded uint64
 	RememberWrites, DeadLetters                    uint64
 	ClaimLatency, RenewLatency                     Quantiles

@@ -41,7 +41,9 @@ type LeastShards struct {
 
 // String names the strategy and its threshold: nodes compare it when
 // they register a kind ([ErrMismatch]).
-func (l LeastShards) String() string { return fmt.Sprintf("LeastShards(threshold %d)", max(l.Threshold, 1)) }
+func (l LeastShards) String() string {
+	return fmt.Sprintf("LeastShards(threshold %d)", max(l.Threshold, 1))
+}
 
 // counts returns how many shards each of v.Nodes owns, and how many
 // shards have no owner.
