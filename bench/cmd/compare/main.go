@@ -12,7 +12,8 @@
 //
 // Every case (scenario × system) runs in a fresh child process: the binary
 // re-executes itself with -child scenario=X,system=Y, and the child prints
-// one JSON line of figures.
+// one JSON line of figures. The js suite's isolated cases start children
+// of their own (package jsactor/isolate): main calls isolate.Main first.
 package main
 
 import (
@@ -24,10 +25,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/troupe-go/troupe/jsactor/isolate"
+
 	"github.com/troupe-go/troupe/bench/internal/suite"
 )
 
 func main() {
+	// First: the js suite's isolated cases re-execute this binary as
+	// their child processes, which this runs and never returns from.
+	isolate.Main()
 	var (
 		suiteName = flag.String("suite", "loop", "suite to run: \"loop\", \"actor\", \"js\", \"io\" or \"remote\"")
 		runs      = flag.Int("runs", 5, "interleaved runs per case")

@@ -96,4 +96,39 @@ var jsScenarios = []Scenario{
 		Params:     systems.Params{N: 10_000},
 		Targets:    []Target{{Metric: Time, Limit: 50_000}},
 	},
+	{
+		Name: "js_isolated_spawn",
+		Definition: "troupe only (jsactor/isolate): spawn 20 groups of one JS actor of the js_actor script, one after the other from one goroutine, " +
+			"each in a child process of its own; time from Host.Spawn until its actor has answered hello, per group (a warm-up group is excluded). " +
+			"CPU adds the children's user+sys time (/proc, 10 ms ticks). Baseline: troupe's js_actor_spawn (per actor, in process) in the same run",
+		Per:     "group",
+		Params:  systems.Params{N: 20},
+		Targets: []Target{{Metric: Time, Scenario: "js_actor_spawn", Limit: isolatedSpawnLimit}},
+	},
+	{
+		Name: "js_isolated_ask",
+		Definition: "troupe only: js_ask against the same actor in an isolated child process, reached over the host's embedded NATS (loopback TCP), sequentially, 10k times; per round trip. " +
+			"CPU adds the child's. Baseline: troupe's js_ask (in process) in the same run",
+		Per:     "round trip",
+		Params:  systems.Params{N: 10_000},
+		Targets: []Target{{Metric: Time, Scenario: "js_ask", Limit: isolatedAskLimit}},
+	},
+	{
+		Name: "js_isolated_actor",
+		Definition: "troupe only: 10 isolated groups of one js_actor actor, each having handled one message, then idle: per group, the child's resident memory (VmRSS; its Pss in the JSON samples) " +
+			"plus the host's (HeapInuse+StackInuse) growth; a warm-up group is excluded. Baseline: troupe's js_actor (per actor, in process) in the same run",
+		Per:     "group",
+		Params:  systems.Params{N: 10},
+		Targets: []Target{{Metric: Bytes, Scenario: "js_actor", Limit: isolatedMemoryLimit}},
+	},
 }
+
+// The costs of an isolated JS actor that jsactor/isolate stays within,
+// against one in process (issue 28): a group is meant to hold a tenant's
+// actors, not one each, so it may cost as much as a small process, but
+// no more.
+const (
+	isolatedSpawnLimit  = 1000 // a fork, an exec and a Go runtime's start, against an actor's
+	isolatedAskLimit    = 50   // two loopback hops through the host's server and a serialization each way
+	isolatedMemoryLimit = 1000 // a Go runtime's resident memory, against a JS actor's heap
+)
