@@ -26,9 +26,9 @@ type Store struct {
 	snapshots jetstream.Stream
 	states    jetstream.KeyValue
 
-	acks      chan pendingWrite // asynchronous writes awaiting acknowledgement
-	closed    chan struct{}     // closed by Close
-	ackerDone chan struct{}     // closed when awaitAcks returns
+	acks      acks          // asynchronous writes awaiting acknowledgement
+	closed    chan struct{} // closed by Close
+	sweepDone chan struct{} // closed when sweep returns
 }
 
 var (
@@ -103,8 +103,7 @@ func open(nc *nats.Conn, cfg config) (*Store, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s := &Store{cfg: cfg, nc: nc, js: js, acks: make(chan pendingWrite, cfg.maxPending),
-		closed: make(chan struct{}), ackerDone: make(chan struct{})}
+	s := &Store{cfg: cfg, nc: nc, js: js, closed: make(chan struct{}), sweepDone: make(chan struct{})}
 	if s.events, err = s.stream(ctx, "EVENTS", "events"); err != nil {
 		return nil, err
 	}
@@ -117,7 +116,9 @@ func open(nc *nats.Conn, cfg config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persist/jetstream: states bucket: %w", err)
 	}
-	go s.awaitAcks()
+	if err := s.startAcks(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -148,7 +149,8 @@ func (s *Store) Close() error {
 	default:
 	}
 	close(s.closed)
-	<-s.ackerDone
+	<-s.sweepDone
+	s.acks.close()
 	if s.ownConn {
 		s.nc.Close()
 	}

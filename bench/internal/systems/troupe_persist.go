@@ -159,8 +159,12 @@ func troupePersistEvents(p Params) (measure.Figures, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One deadline for the goroutine's asks: a timer per ask would
+			// be the driver's cost, not persistence's.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
 			for range per {
-				if _, err := b.ask(ref, int64(1)); err != nil {
+				if _, err := actor.Ask[int64](ctx, b.sys, ref, int64(1)); err != nil {
 					errs <- err
 					return
 				}
