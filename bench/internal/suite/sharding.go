@@ -9,14 +9,30 @@ var Sharding = Suite{
 	Name:      "sharding",
 	Scenarios: shardingScenarios,
 	Systems:   []string{systems.Troupe},
-	Method: "One process: an actor.System, its remote.Node with an embedded nats-server running JetStream, and a sharding.Cluster whose bucket is in memory; " +
-		"every shard of the kind is owned by this node before the timed region. Times are wall-clock ns per operation; CPU is the process's user+sys time over the same region. " +
+	Method: "The one-node rows: one process, an actor.System, its remote.Node with an embedded nats-server running JetStream, and a sharding.Cluster whose bucket is in memory; " +
+		"every shard of the kind is owned by this node before the timed region. " +
+		"The cluster rows (shard_tell_remote*, shard_failover, shard_join, shard_1m): the case's process runs a nats-server with JetStream (the bucket in memory) and node a, connected over loopback TCP, and re-executes its binary as nodes b, c (and d), each connected alike; " +
+		"default lease settings (2 s lease, 500 ms renewal, 400 ms margin); figures are node a's (CPU: its process only). " +
+		"Times are wall-clock ns per operation; CPU is the process's user+sys time over the same region. " +
 		"The *_plain rows are the baselines of the rows after them, in the same run: troupe's own actors without sharding. " +
 		"The claim rows give a latency quantile as their time figure (Cluster.Stats: request to answer of each create, up to 8 in flight).",
 }
 
 // shardingScenarios are the sharding suite's scenarios, in report order.
 var shardingScenarios = []Scenario{
+	{
+		Name:       "shard_tell_remote_plain",
+		Definition: "1M tells of a 64-byte []byte from outside actors on node a to a plain actor on node b (System.Tell; a tell refused with ErrOverloaded is retried after 100 µs); time until a hears b handled the last, per message",
+		Per:        "message",
+		Params:     systems.Params{N: million},
+	},
+	{
+		Name:       "shard_tell_remote",
+		Definition: "as shard_tell_remote_plain, to one active entity on node b (Ref.Tell from node a, which runs no entities of the kind)",
+		Per:        "message",
+		Params:     systems.Params{N: million},
+		Targets:    []Target{{Metric: Time, Scenario: "shard_tell_remote_plain", Limit: 1.2}},
+	},
 	{
 		Name:       "shard_tell_plain",
 		Definition: "1M tells (System.Tell) from one goroutine outside actors to one local actor; time until it has handled the last, per message",
@@ -57,4 +73,42 @@ var shardingScenarios = []Scenario{
 		Params:     systems.Params{N: 4096},
 		Targets:    []Target{{Metric: Time, Limit: 10_000_000}},
 	},
+	{
+		Name:       "shard_failover",
+		Definition: "nodes a, b and c share 256 shards, an entity active on each; c is killed with SIGKILL; time from the kill until an entity of every shard c owned has answered an ask from a (asks retried every 10 ms, each waiting up to 200 ms)",
+		Per:        "failover",
+		Params:     systems.Params{N: 1},
+		Targets:    []Target{{Metric: Time, Limit: 3e9}},
+	},
+	{
+		Name: "shard_join",
+		Definition: "nodes a, b and c share 256 shards and 100k active entities (each told once from a); node d starts while a keeps telling the entities in turn; " +
+			"time from d's start until a's table shows every shard owned and each of the four nodes within ±1 of 64; then messages lost = sent − handled − dead letters, once all settled",
+		Per:     "join",
+		Params:  systems.Params{N: 100_000},
+		Targets: []Target{{Metric: Time, Limit: 5e9}, {Metric: Lost, Limit: 0}},
+	},
+	{
+		Name:       "shard_mem_active",
+		Definition: "one node: 100k idle plain actors, then 100k entities, each having handled one tell; memory per entity minus memory per plain actor, measured side by side in the process",
+		Per:        "entity",
+		Params:     systems.Params{N: 100_000},
+		Targets:    []Target{{Metric: Bytes, Limit: 100}},
+	},
+	{
+		Name:       "shard_mem_passivated",
+		Definition: "one node: 100k entities each handle one tell, then passivate themselves (sharding.Passivate); memory left per entity once none is active, against before the first",
+		Per:        "entity",
+		Params:     systems.Params{N: 100_000},
+		Targets:    []Target{{Metric: Bytes, Limit: 0, Slack: 4}},
+	},
+	{
+		Name:       "shard_1m",
+		Definition: "nodes a, b and c share 256 shards; a tells each of 1M new entities one message; time until all are handled, per entity (the note gives messages/s and the memory the three processes grew by)",
+		Per:        "entity",
+		Params:     systems.Params{N: million},
+	},
 }
+
+// Lost is shard_join's count of messages neither handled nor dead letters.
+var Lost = extraMetric("messages lost", "", systems.ExtraLost)
