@@ -39,6 +39,12 @@ func TestChaos(t *testing.T) {
 		cfg.Nodes, cfg.Entities, cfg.Senders, cfg.Rate, cfg.Shards = 5, 10_000, 8, 2000, 256
 		cfg.Faults, cfg.Duration, cfg.NATS, cfg.Buffer = nil, time.Duration(max(minutes, 5))*time.Minute, true, 10*time.Second
 		cfg.Seed = uint64(time.Now().UnixNano())
+		dir, err := os.MkdirTemp("", "troupe-chaos") // kept, for the nodes' output
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Dir = dir
+		t.Logf("logs in %s", dir)
 	}
 	rep, err := Run(cfg)
 	if err != nil {

@@ -162,7 +162,7 @@ func (r *Report) account(s Sent, faults []Fault, hold time.Duration) {
 			continue
 		}
 		switch f.Kind {
-		case "kill":
+		case "kill", "leave-failed":
 			r.LostKilled++
 			if f.Node == s.Owner {
 				r.LostOwnerKilled++

@@ -54,7 +54,8 @@ type Sent struct {
 }
 
 // Fault is something the harness did to a node (or to the NATS server,
-// Node "nats"): Kind is "kill", "pause", "leave" or "restart-nats";
+// Node "nats"): Kind is "kill", "pause", "leave", "leave-failed" (a
+// node that exited with an error when told to leave) or "restart-nats";
 // [Start, End] is when it was in effect (a kill ends at the restart).
 type Fault struct {
 	Kind, Node string

@@ -251,7 +251,10 @@ func (r *run) do(st Step) error {
 			sig = syscall.SIGTERM
 		}
 		if err := r.procs.stop(st.Node, sig); err != nil {
-			return err
+			// A node that fails to leave may lose what it held, as a
+			// killed one does: count it as such, and go on.
+			r.cfg.Logf("%v", err)
+			r.fault(Fault{Kind: "leave-failed", Node: st.Node, Start: start, End: now()})
 		}
 		time.Sleep(st.For)
 		if err := r.procs.start(st.Node); err != nil {
