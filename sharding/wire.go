@@ -73,6 +73,9 @@ const (
 // messages inside by reg's own codecs. A registry used by several nodes of
 // one process has them already.
 func registerWire(reg *wire.Registry) error {
+	if err := registerCalls(reg); err != nil {
+		return err
+	}
 	err := wire.RegisterFuncs(reg, envelopeName,
 		func(buf []byte, m envelope) []byte {
 			name, data, _ := reg.Marshal(nil, m.Msg) // forward checked the type

@@ -13,8 +13,10 @@ import (
 	"github.com/troupe-go/troupe/actortest"
 	"github.com/troupe-go/troupe/actortest/remotetest"
 	"github.com/troupe-go/troupe/gen/internal/e2e"
+	"github.com/troupe-go/troupe/jsactor"
 	"github.com/troupe-go/troupe/remote"
 	"github.com/troupe-go/troupe/sharding"
+	"github.com/troupe-go/troupe/sharding/jsentity"
 )
 
 // shardedWait bounds every real-time wait of the sharded tests.
@@ -24,10 +26,17 @@ const shardedWait = 30 * time.Second
 // embedded JetStream, each with the basket kind registered through the
 // generated RegisterBasketEntities.
 func startBaskets(t *testing.T) ([2]e2e.BasketEntities, [2]*actor.System) {
+	kinds, systems, _ := startBasketClusters(t)
+	return kinds, systems
+}
+
+// startBasketClusters is startBaskets, with the nodes' clusters.
+func startBasketClusters(t *testing.T) ([2]e2e.BasketEntities, [2]*actor.System, [2]*sharding.Cluster) {
 	t.Helper()
 	rc := remotetest.NewCluster(t)
 	var kinds [2]e2e.BasketEntities
 	var systems [2]*actor.System
+	var clusters [2]*sharding.Cluster
 	for i := range kinds {
 		var ropts []remote.Option
 		if i == 0 {
@@ -43,12 +52,13 @@ func startBaskets(t *testing.T) ([2]e2e.BasketEntities, [2]*actor.System) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = c.Close() })
+		clusters[i] = c
 		kinds[i], err = e2e.RegisterBasketEntities(c, func() *e2e.Basket { return &e2e.Basket{} }, sharding.WithShards(8))
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	return kinds, systems
+	return kinds, systems, clusters
 }
 
 // TestShardedEntities drives generated entity refs across two nodes: tells
@@ -127,5 +137,38 @@ func TestShardedEntityRefs(t *testing.T) {
 	_ = other.UnmarshalBinary([]byte("cart/42"))
 	if _, err := e2e.BasketEntityOf(sys, other); !errors.Is(err, sharding.ErrBadKind) {
 		t.Fatalf("BasketEntityOf(a cart) = %v, want ErrBadKind", err)
+	}
+}
+
+// A JavaScript actor reaches the generated entities by name, through
+// package jsentity: calls by name are what generated actors answer.
+func TestShardedEntitiesFromJS(t *testing.T) {
+	kinds, systems, clusters := startBasketClusters(t)
+	script := jsactor.MustCompile("client.js", `module.exports = {
+		async fill(id) {
+			const b = entities.get("basket", id);
+			b.tell("add", "tea", 2);
+			await b.ask("put", {Name: "jam", Qty: 1});
+			try { await b.ask("put", {Name: ""}); } catch (e) { return "refused: " + e.message }
+			return "accepted an empty item";
+		},
+	};`)
+	ref, err := jsactor.Spawn(systems[1], "client", "c", script, jsentity.WithEntities(clusters[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shardedWait)
+	defer cancel()
+	for i := range 4 {
+		id := fmt.Sprintf("js%d", i)
+		got, err := jsactor.Ask[string](ctx, systems[1], ref, "fill", id)
+		if err != nil || !strings.Contains(got, e2e.ErrEmptyItem.Error()) {
+			t.Fatalf("fill(%s) = %q, %v", id, got, err)
+		}
+		items, err := kinds[0].Get(id).Items(ctx)
+		want := []e2e.Item{{Name: "tea", Qty: 2}, {Name: "jam", Qty: 1}}
+		if err != nil || !slices.Equal(items, want) {
+			t.Fatalf("%s.Items = %v, %v, want %v", id, items, err, want)
+		}
 	}
 }
