@@ -7,11 +7,13 @@ require (
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/dop251/goja_nodejs v0.0.0-20260212111938-1f56ff5bcf14
 	github.com/fxamacker/cbor/v2 v2.10.0
+	github.com/jackc/pgx/v5 v5.13.0
 	github.com/joeycumines/go-eventloop v0.0.0-20260428025403-c64a0733c558
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 	github.com/troupe-go/troupe v0.0.0
 	go.uber.org/goleak v1.3.0
+	go.uber.org/zap v1.28.0
 	google.golang.org/protobuf v1.36.12
 )
 
@@ -31,6 +33,9 @@ require (
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/joeycumines/go-catrate v0.0.0-20260306044141-5afeab37e342 // indirect
 	github.com/joeycumines/goroutineid v1.1.0 // indirect
 	github.com/joeycumines/logiface v0.5.0 // indirect
@@ -58,10 +63,10 @@ require (
 	go.opentelemetry.io/otel/sdk/metric v1.47.0 // indirect
 	go.opentelemetry.io/otel/trace v1.47.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
-	go.uber.org/zap v1.28.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp v0.0.0-20260312153236-7ab1446f8b90 // indirect
 	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect

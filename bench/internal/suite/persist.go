@@ -8,15 +8,16 @@ import "github.com/troupe-go/troupe/bench/internal/systems"
 var Persist = Suite{
 	Name:      "persist",
 	Scenarios: persistScenarios,
-	Systems:   []string{systems.Troupe, systems.NATS},
+	Systems:   []string{systems.Troupe, systems.NATS, systems.Pgx},
 	Reference: systems.NATS,
-	Peers:     []string{"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go"},
+	Peers:     []string{"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go", "github.com/jackc/pgx/v5"},
 	Method: "One process with an embedded nats-server, JetStream file storage in a fresh temporary directory (default sync interval), connected in-process. " +
 		"troupe: persist.EventSourced actors on persist/jetstream.Open; each event is an 8-byte-integer struct in CBOR, one write per message. " +
 		"NATS: the same server set-up and stream (persist/jetstream creates it), publishing the very bytes and headers troupe's store wrote for one such event (read back from the stream), to a subject per entity, " +
 		"with JetStream publish-with-ack (sequential rows) or async publish (the throughput row). " +
 		"Times are wall-clock ns per operation (a rate is 1e9 ÷ the time); CPU is the process's user+sys time over the same region. " +
-		"The _p50 rows give a latency quantile as their time figure.",
+		"The _p50 rows give a latency quantile as their time figure. " +
+		"The PostgreSQL row runs on the server " + systems.PostgresURLEnv + " names (.ci/run starts Debian's postgresql, default settings: each commit waits for its WAL flush), in tables of the case's own; without it the row is n/a.",
 }
 
 // persistScenarios are the persist suite's scenarios, in report order.
@@ -54,5 +55,12 @@ var persistScenarios = []Scenario{
 		Per:        "recovery",
 		Params:     systems.Params{N: 200},
 		Targets:    []Target{{Metric: Time, Limit: 1_000_000}},
+	},
+	{
+		Name:       "persist_pg_reply_p50",
+		Definition: "5k sequential asks from outside actors to one event-sourced actor on the PostgreSQL store (persist/postgres) that persists one event, then replies; p50 latency. Baseline (pgx): sequential INSERTs with pgx of the same row (entity, sequence number, type, version, fence, the same bytes) into a table of the same shape, each its own transaction",
+		Per:        "ask",
+		Params:     systems.Params{N: 5_000},
+		Targets:    []Target{{Metric: Time, Against: systems.Pgx, Limit: 1.5}},
 	},
 }
