@@ -34,6 +34,11 @@ var (
 	ErrAuthorization = errors.New("remote: authorization failed")
 	// ErrDuplicateNode: another live node has this node's name.
 	ErrDuplicateNode = errors.New("remote: a node of this name is running")
+	// ErrSignature: signed traffic failed: a frame unsigned, signed with
+	// a key not trusted for its sender, altered, replayed, or meant for
+	// another incarnation (see [WithSigning]); a node that signs met one
+	// that does not; or WithSigning got keys that do not fit.
+	ErrSignature = errors.New("remote: signature refused")
 )
 
 // codes lists the errors both sides of the wire know, by code. The order

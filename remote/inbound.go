@@ -28,8 +28,10 @@ type inbound struct {
 	// one not delivered; their bodies alias the frame, which is this
 	// goroutine's until onMessage returns.
 	// from is the node that sent the frame being read, named by its
-	// subject.
+	// subject; anyOnly that it was signed for any receiver, not sealed
+	// for this node's incarnation: it may hold pings only.
 	from    string
+	anyOnly bool
 	batchTo actor.Ref
 	msgs    []any
 	tells   []pendingTell
@@ -77,7 +79,19 @@ func (n *Node) onMessage(m *nats.Msg) {
 		return
 	}
 	n.stats.framesReceived.Add(1)
-	err = wire.ReadFrame(m.Data, n.cfg.maxFrame, n.handle)
+	frame := m.Data
+	n.in.anyOnly = false
+	if n.sign != nil {
+		if frame, n.in.anyOnly, err = n.sign.openFrame(m.Subject, n.in.from, m.Data); err != nil {
+			n.refuseUnsigned(m.Data, n.in.from, "frames")
+			n.reject(m.Subject, fmt.Errorf("%w: %w", ErrRejected, err))
+			return
+		}
+	} else if sealed(m.Data) {
+		n.reject(m.Subject, fmt.Errorf("%w: %w: signed frame from node %q, and this node does not sign (WithSigning)", ErrRejected, ErrSignature, n.in.from))
+		return
+	}
+	err = wire.ReadFrame(frame, n.cfg.maxFrame, n.handle)
 	n.flushTells()
 	if err != nil {
 		n.reject(m.Subject, err)
@@ -119,6 +133,10 @@ func (n *Node) handle(e *wire.Envelope) error {
 	if e.Node != n.in.from {
 		// Nothing is sent back: the claimed node did not send it.
 		n.reject(frameSubject(n.name, n.in.from), fmt.Errorf("%w: %s claiming to come from %q", ErrRejected, e.Kind, e.Node))
+		return nil
+	}
+	if n.in.anyOnly && e.Kind != wire.KindPing {
+		n.reject(frameSubject(n.name, n.in.from), fmt.Errorf("%w: %w: %s in a frame not sealed for this node", ErrRejected, ErrSignature, e.Kind))
 		return nil
 	}
 	for _, r := range [...]wire.Ref{e.To, e.From} {
@@ -165,7 +183,7 @@ func (n *Node) handle(e *wire.Envelope) error {
 		// Delivered: this node is here, which is all a ping asks. One in
 		// this node's name comes from a node starting under it.
 		if e.Node == n.name {
-			n.onNamesake(e.Corr, true)
+			n.answerNamesake(e.Corr)
 		}
 	default:
 		n.reject(nodeSubject(n.name, ""), fmt.Errorf("%w: unexpected %s", ErrRejected, e.Kind))
@@ -444,13 +462,18 @@ func (n *Node) heartbeat() {
 // or lost.
 const suspectAfter = 2
 
-// probe pings a silent peer. A node that crashed or was cut off has no
+// probe pings a silent peer (a signing node, one it has not heard yet:
+// see peer.pingUnheard). A node that crashed or was cut off has no
 // subscription left on the network, so the server answers the ping with
 // no responders and the peer is lost at once, however many heartbeats
 // WithHeartbeat lets it miss: a crash is found in about suspectAfter
 // intervals, while a live node that is slow to announce itself (a loaded
 // machine) is lost only when the full allowance is spent.
 func (n *Node) probe(p *peer) {
+	if n.sign != nil && !p.hasSession() {
+		p.pingUnheard()
+		return
+	}
 	_ = p.enqueue(&wire.Envelope{Kind: wire.KindPing, Node: n.name})
 }
 
@@ -464,9 +487,13 @@ func (n *Node) peerList() []*peer {
 }
 
 // publishControl publishes a one-envelope frame at once, outside the
-// queues: heartbeats and goodbyes.
+// queues, signed if the node signs: heartbeats and goodbyes.
 func (n *Node) publishControl(subject string, e *wire.Envelope) {
-	_ = n.nc.Publish(subject, wire.AppendFrame(nil, e))
+	data := wire.AppendFrame(nil, e)
+	if n.sign != nil {
+		data = n.sign.sealBroadcast(subject, data)
+	}
+	_ = n.nc.Publish(subject, data)
 }
 
 // announce publishes this node's heartbeat, with its incarnation.
@@ -483,13 +510,26 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 		n.reject(m.Subject, fmt.Errorf("%w: heartbeat subject names no node", ErrRejected))
 		return
 	}
-	err := wire.ReadFrame(m.Data, n.cfg.maxFrame, func(e *wire.Envelope) error {
+	frame := m.Data
+	var inc *incarnation // the signed incarnation it came from; nil unsigned
+	if n.sign != nil {
+		var err error
+		if frame, inc, err = n.sign.openBroadcast(m.Subject, from, m.Data); err != nil {
+			n.refuseUnsigned(m.Data, from, "heartbeats")
+			n.reject(m.Subject, fmt.Errorf("%w: %w", ErrRejected, err))
+			return
+		}
+	} else if sealed(m.Data) {
+		n.signedPeer(from)
+		return
+	}
+	err := wire.ReadFrame(frame, n.cfg.maxFrame, func(e *wire.Envelope) error {
 		if e.Node != from {
 			return fmt.Errorf("%w: %s of node %q on the heartbeat subject of %q", ErrRejected, e.Kind, e.Node, from)
 		}
 		if e.Node == n.name {
 			if e.Kind == wire.KindHeartbeat {
-				n.onNamesake(e.Corr, false)
+				n.onNamesakeHeartbeat(frame)
 			}
 			return nil
 		}
@@ -499,13 +539,16 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 			if p.restarted(e.Corr) {
 				n.lose(e.Node, fmt.Errorf("%w: node %s restarted", ErrUnreachable, e.Node))
 			}
-			if p.alive(time.Now(), e.Corr) {
+			if p.alive(time.Now(), e.Corr, inc) {
 				// Answer a node just (re)met at once, so that it need not
 				// wait a heartbeat interval to know this one.
 				n.log.Info("remote: node up", zap.String("node", e.Node))
 				n.announce()
 			}
 		case wire.KindBye:
+			if inc != nil {
+				n.sign.left(inc)
+			}
 			if n.peer(e.Node).restarted(e.Corr) {
 				break // a late goodbye of an earlier run: this one is up
 			}
@@ -516,4 +559,33 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 	if err != nil {
 		n.reject(m.Subject, err)
 	}
+}
+
+// refuseUnsigned logs, once per node, that a signing node refuses the
+// unsigned traffic (data) of the node named from: it is not configured to
+// sign, and cannot join. A forger may send unsigned traffic in any name,
+// so it is refused and logged, nothing more.
+func (n *Node) refuseUnsigned(data []byte, from, what string) {
+	if sealed(data) {
+		return
+	}
+	if _, seen := n.mismatched.LoadOrStore(from, struct{}{}); !seen {
+		n.log.Error("remote: refusing unsigned "+what+" of a node: this node requires signed traffic (WithSigning), so that node cannot join",
+			zap.String("node", from))
+	}
+}
+
+// signedPeer handles a signed heartbeat reaching a node that does not
+// sign: the node that sent it refuses this one's traffic, so it counts as
+// unreachable, with ErrSignature, and sends to it fail at once saying
+// why. Logged once per node.
+func (n *Node) signedPeer(from string) {
+	if from == n.name {
+		return
+	}
+	why := fmt.Errorf("%w: node %s signs its traffic and this node does not (%w): it refuses this node's frames", ErrUnreachable, from, ErrSignature)
+	if _, seen := n.mismatched.LoadOrStore(from, struct{}{}); !seen {
+		n.log.Error("remote: a node that signs its traffic cannot be reached by this node, which does not (WithSigning)", zap.String("node", from))
+	}
+	n.lose(from, why)
 }

@@ -267,7 +267,19 @@ func (p *proxy) cut() {
 }
 
 // benchCluster is cluster for benchmarks: two nodes, n2 a leaf of n1.
-func benchCluster(b *testing.B) []*node {
+func benchCluster(b *testing.B) []*node { return benchClusterWith(b, nil) }
+
+// benchClusterWith is benchCluster with the options opts gives each node
+// by name (nil: none).
+func benchClusterWith(b *testing.B, opts func(name string) []remote.Option) []*node {
 	c := remotetest.NewCluster(b)
-	return []*node{wrap(c.Node("n1", nodeOptions(b, nil)...)), wrap(c.Node("n2", nodeOptions(b, nil)...))}
+	var ns []*node
+	for _, name := range []string{"n1", "n2"} {
+		var o []remote.Option
+		if opts != nil {
+			o = opts(name)
+		}
+		ns = append(ns, wrap(c.Node(name, nodeOptions(b, o)...)))
+	}
+	return ns
 }

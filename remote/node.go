@@ -45,7 +45,13 @@ type Node struct {
 	hb     string // this node's heartbeat subject
 	// inc tells this run of the node from earlier ones of the same name:
 	// heartbeats carry it, so that a peer sees a restart as a loss.
-	inc     uint64
+	inc uint64
+	// start is when this run started (Unix ns): of two live nodes of one
+	// name, the one that started later leaves (see duplicateMet).
+	start int64
+	// sign seals what the node publishes and opens what it receives;
+	// nil without WithSigning.
+	sign    *signer
 	corr    atomic.Uint64
 	outGate gate // passed while queueing; closed when the node leaves: nothing more is queued
 	mu      sync.Mutex
@@ -67,6 +73,15 @@ type Node struct {
 	stop      chan struct{} // closed by Close: stops the heartbeat
 	workers   sync.WaitGroup
 	stats     counters
+	// done is closed once the node has left the network and shut its
+	// connection down, by Close, Kill or fail; failed (under mu) is why
+	// it left on its own, nil otherwise.
+	done     chan struct{}
+	failed   error
+	refusing atomic.Bool // a namesake refused it: fail runs
+	// mismatched holds the nodes whose traffic is signed when this node's
+	// is not, or the other way round, each logged once.
+	mismatched sync.Map
 }
 
 // Start connects sys to the NATS network and installs the node as its
@@ -80,10 +95,21 @@ type Node struct {
 // it cannot reach within 5 s is logged at warning level and left to the
 // server, which keeps trying). It fails with [ErrAuthorization] at once
 // if a server refuses the node's credentials, its connection's or its
-// leaf node's, and with [ErrDuplicateNode] if a node of the same name is
-// running on the network. Two nodes of one name that meet later (one
-// started while the network was split) are logged at error level, by
-// both, for each other incarnation.
+// leaf node's, with [ErrDuplicateNode] if a node of the same name is
+// running on the network, and with [ErrSignature] if [WithSigning] was
+// given keys that do not fit the node's name.
+//
+// Two live nodes of one name that meet later (they started on networks
+// that were split, then joined) find out within a heartbeat interval:
+// each asks the other to prove it is live, and the one that started
+// later (by its clock; the larger incarnation if both started in the same
+// nanosecond) leaves the network, as [Node.Kill] would but saying
+// goodbye: its pending asks fail and its watches of remote actors end
+// with [ErrDuplicateNode], [Node.Done] is closed and [Node.Err] returns
+// the reason, and it logs it at error level. The other keeps serving and
+// logs the meeting. Until then, other nodes get each one's heartbeats
+// and may count the node as restarted, failing asks to it with
+// [ErrUnreachable].
 func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
@@ -99,7 +125,7 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 		log:     sys.Logger().With(zap.String("component", "remote")),
 		asks:    map[uint64]*pendingAsk{},
 		watches: map[string]map[watchKey]struct{}{}, kinds: map[string]actor.Factory{},
-		stop: make(chan struct{}),
+		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	n.prefix = nodeSubject(n.name, "")
 	n.noResp = nodeSubject(n.name, noRespToken)
@@ -107,7 +133,14 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	// Random incarnation and first correlation id: a late reply meant for
 	// an earlier run of this node matches no ask of this one.
 	n.inc = rand.Uint64() | 1
+	n.start = time.Now().UnixNano()
 	n.corr.Store(rand.Uint64() >> 1)
+	if cfg.signing != nil {
+		var err error
+		if n.sign, err = newSigner(cfg.signing, n.name, n.inc, n.start, n.cfg.heartbeat*time.Duration(n.cfg.missed)); err != nil {
+			return nil, err
+		}
+	}
 	if err := n.connect(); err != nil {
 		return nil, err
 	}
@@ -339,17 +372,43 @@ func (n *Node) LeafURL() string {
 // what is queued, and shuts the connection and the embedded server down.
 // The system keeps running, local only. Calling Close again returns nil.
 func (n *Node) Close(ctx context.Context) error {
-	if !n.leave() {
-		return nil
+	if !n.leave(fmt.Errorf("%w: %s", ErrClosed, n.name)) {
+		return n.waitDone(ctx)
 	}
 	n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindBye, Node: n.name, Corr: n.inc})
 	n.workers.Wait()
 	err := n.nc.FlushWithContext(ctx)
 	n.shutdownConn()
+	close(n.done)
 	if err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
 		return fmt.Errorf("remote: close: %w", err)
 	}
 	return nil
+}
+
+// waitDone waits until the node has left, under ctx: Close called again,
+// or after the node left on its own.
+func (n *Node) waitDone(ctx context.Context) error {
+	select {
+	case <-n.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("remote: close: %w", ctx.Err())
+	}
+}
+
+// Done returns a channel closed once the node has left the network and
+// shut its connection down: after Close or Kill, or on its own when
+// another live node of its name refused it ([Node.Err] says why).
+func (n *Node) Done() <-chan struct{} { return n.done }
+
+// Err returns why the node left the network on its own (an error
+// wrapping [ErrDuplicateNode]), or nil while it runs and after Close or
+// Kill.
+func (n *Node) Err() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.failed
 }
 
 // Kill drops the node off the network at once, as a crash would: no
@@ -357,17 +416,19 @@ func (n *Node) Close(ctx context.Context) error {
 // with [ErrClosed]. Other nodes find out through missed heartbeats. Meant
 // for tests and demos.
 func (n *Node) Kill() {
-	if !n.leave() {
+	if !n.leave(fmt.Errorf("%w: %s", ErrClosed, n.name)) {
+		<-n.done
 		return
 	}
 	n.shutdownConn()
 	n.workers.Wait()
+	close(n.done)
 }
 
 // leave takes the node off the system and stops queueing, then fails the
-// pending asks and ends the watches of remote actors with ErrClosed. It
+// pending asks and ends the watches of remote actors with why. It
 // reports false if the node had left already.
-func (n *Node) leave() bool {
+func (n *Node) leave(why error) bool {
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
@@ -380,7 +441,6 @@ func (n *Node) leave() bool {
 	transport.Detach(n.sys)
 	n.outGate.close()
 	close(n.stop)
-	why := fmt.Errorf("%w: %s", ErrClosed, n.name)
 	for _, a := range asks {
 		a.settle(nil, why)
 	}

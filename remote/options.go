@@ -26,6 +26,7 @@ type config struct {
 	missed        int
 	maxFrame      int
 	outboundLimit int
+	signing       *signingConfig // nil: frames are not signed
 }
 
 func defaultConfig() config {

@@ -2,7 +2,9 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"hash"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -48,6 +50,16 @@ type peer struct {
 	seq, firstSeq uint64
 	recent        [recentFrames]outFrame
 	recentBytes   int // bytes of the frames in recent
+
+	// With signing: sess is the peer's incarnation whose session key
+	// seals the frames for it (nil until heard: frames wait, and one ping
+	// signed for any receiver goes out, pinged). mac, macFor and sealed
+	// belong to the flush under way.
+	sess   *incarnation
+	pinged bool
+	mac    hash.Hash
+	macFor *incarnation
+	sealed []byte
 }
 
 // outFrame is a frame to publish; seq is set when it is.
@@ -206,6 +218,23 @@ func (p *peer) flushOnce() (more bool) {
 	var spare [4][]byte
 	evicted := spare[:0] // buffers of frames leaving recent, reused once published
 	p.mu.Lock()
+	if p.n.sign != nil && p.sess == nil {
+		// Not heard yet: there is no session to seal frames for it. They
+		// wait for its heartbeat (useSession) or its loss; a ping finds a
+		// node nobody serves at once.
+		p.flushing = false
+		ping := !p.pinged
+		p.pinged = true
+		p.mu.Unlock()
+		if ping {
+			p.pingUnheard()
+		}
+		return false
+	}
+	sess := p.sess
+	if sess != nil && p.macFor != sess {
+		p.mac, p.macFor = sess.newMAC(), sess
+	}
 	frames := p.ready
 	p.ready = nil
 	if len(p.frame) > 0 {
@@ -225,7 +254,7 @@ func (p *peer) flushOnce() (more bool) {
 	}
 	p.mu.Unlock()
 	for _, f := range frames {
-		p.publish(f)
+		p.publish(f, sess)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -271,15 +300,48 @@ func (p *peer) takeSent(seq uint64) (frame []byte, sent bool) {
 }
 
 // publish hands one frame to the connection, asking the server to say so
-// if nobody listens on its subject.
-func (p *peer) publish(f outFrame) {
-	msg := nats.Msg{Subject: p.subject, Reply: p.n.noResp + "." + strconv.FormatUint(f.seq, 10), Data: f.data}
+// if nobody listens on its subject; with signing, sealed for incarnation
+// sess of the peer, its number the counter.
+func (p *peer) publish(f outFrame, sess *incarnation) {
+	data := f.data
+	if sess != nil {
+		p.sealed = p.n.sign.sealMAC(p.sealed[:0], p.subject, sess.inc, f.seq, p.mac, f.data)
+		data = p.sealed
+	}
+	msg := nats.Msg{Subject: p.subject, Reply: p.n.noResp + "." + strconv.FormatUint(f.seq, 10), Data: data}
 	if err := p.n.nc.PublishMsg(&msg); err != nil {
 		p.n.log.Warn("remote: publish failed", zap.String("node", p.name), zap.String("subject", p.subject), zap.Error(err))
 		p.n.undeliverable(p.name, f.data, fmt.Errorf("%w: node %s: %w", ErrUnreachable, p.name, err))
 		return
 	}
 	p.n.stats.framesSent.Add(1)
+}
+
+// hasSession reports whether frames can be sealed for the peer.
+func (p *peer) hasSession() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sess != nil
+}
+
+// pingUnheard pings a peer a signing node has not heard yet, signed for
+// any receiver (it has no session to seal it for one): if nobody serves
+// the peer, the server's no-responders status finds it lost at once,
+// with what waits for it.
+func (p *peer) pingUnheard() {
+	frame := wire.AppendFrame(nil, &wire.Envelope{Kind: wire.KindPing, Node: p.n.name})
+	p.mu.Lock()
+	p.seq++
+	seq := p.seq
+	p.forgetSent(seq, nil)
+	p.recent[seq%recentFrames] = outFrame{data: frame, seq: seq}
+	p.recentBytes += len(frame)
+	p.mu.Unlock()
+	msg := nats.Msg{Subject: p.subject, Reply: p.n.noResp + "." + strconv.FormatUint(seq, 10),
+		Data: p.n.sign.sealSig(nil, p.subject, seq, frame)}
+	if err := p.n.nc.PublishMsg(&msg); err == nil {
+		p.n.stats.framesSent.Add(1)
+	}
 }
 
 // markLost records that the peer cannot be reached and returns the frames
@@ -291,6 +353,7 @@ func (p *peer) markLost(why error) (dropped [][]byte) {
 		return nil
 	}
 	p.lost, p.lostAt = why, time.Now()
+	p.sess = nil // a heartbeat says which incarnation comes back
 	if p.heard {
 		p.up = make(chan struct{})
 	}
@@ -312,18 +375,41 @@ func (p *peer) restarted(inc uint64) bool {
 	return p.inc != 0 && inc != 0 && inc != p.inc
 }
 
-// alive records a heartbeat of incarnation inc; it reports whether that is
-// news: the first heard, or the first since the peer was lost.
-func (p *peer) alive(now time.Time, inc uint64) (news bool) {
+// alive records a heartbeat of incarnation inc, and with signing the
+// incarnation sess it was signed by, whose session seals the frames for
+// the peer from now on (set before the peer counts as heard, so that
+// nothing sent once it is goes to an earlier incarnation). It reports
+// whether that is news: the first heard, or the first since the peer was
+// lost.
+func (p *peer) alive(now time.Time, inc uint64, sess *incarnation) (news bool) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.lastSeen, p.inc = now, inc
+	if sess != nil && p.sess != sess {
+		p.sess, p.pinged = sess, false
+	}
 	news = !p.heard || p.lost != nil
 	if news {
 		close(p.up)
 	}
 	p.heard, p.lost = true, nil
+	held := sess != nil && !p.flushing && (len(p.frame) > 0 || len(p.ready) > 0)
+	p.flushing = p.flushing || held
+	p.mu.Unlock()
+	if held {
+		p.flushHeld()
+	}
 	return news
+}
+
+// flushHeld starts a flush of the frames that waited for a session,
+// unless the node is leaving.
+func (p *peer) flushHeld() {
+	if !p.n.outGate.enter() {
+		return
+	}
+	defer p.n.outGate.exit()
+	p.n.workers.Add(1)
+	go p.flush()
 }
 
 // stale reports whether the peer has been lost for longer than limit: it
@@ -354,10 +440,13 @@ func (n *Node) WaitPeer(ctx context.Context, name string) error {
 	for {
 		p := n.peer(name) // anew each time: a peer lost long enough is forgotten
 		p.mu.Lock()
-		up, ok := p.up, p.heard && p.lost == nil
+		up, ok, lost := p.up, p.heard && p.lost == nil, p.lost
 		p.mu.Unlock()
 		if ok {
 			return nil
+		}
+		if errors.Is(lost, ErrSignature) {
+			return fmt.Errorf("remote: wait for node %s: %w", name, lost)
 		}
 		n.announce()
 		select {

@@ -10,7 +10,8 @@ type Stats struct {
 	// is the batching factor.
 	FramesSent, FramesReceived uint64
 	// Rejected counts inbound frames and envelopes refused: malformed,
-	// oversized, undecodable, or not for this node.
+	// oversized, undecodable, not for this node, not from the node they
+	// claim, or, with signing, not authenticated or replayed.
 	Rejected uint64
 	// Overloaded counts sends refused because a node's outbound buffer
 	// was full.

@@ -39,9 +39,7 @@ func (n *Node) checkUnique() error {
 		}
 		subs = append(subs, s)
 	}
-	ping := nats.Msg{Subject: frameSubject(n.name, n.name), Reply: reply,
-		Data: wire.AppendFrame(nil, &wire.Envelope{Kind: wire.KindPing, Node: n.name, Corr: n.inc})}
-	if err := n.nc.PublishMsg(&ping); err != nil {
+	if err := n.pingNamesakes(reply); err != nil {
 		return fmt.Errorf("remote: check name: %w", err)
 	}
 	deadline := time.NewTimer(uniqueWait)
@@ -52,7 +50,7 @@ func (n *Node) checkUnique() error {
 			if m.Subject == reply {
 				return nil // no responders: nobody else has this name
 			}
-			if inc := namesakeAnswer(m, n.name, n.inc); inc != 0 {
+			if inc, _, ok := n.namesakeAnswer(m); ok {
 				return fmt.Errorf("%w: %s (incarnation %x)", ErrDuplicateNode, n.name, inc)
 			}
 		case <-deadline.C:
@@ -62,51 +60,153 @@ func (n *Node) checkUnique() error {
 	}
 }
 
-// namesakeHeader is the header of a heartbeat that answers the ping of a
-// node starting under the same name: the pinger's incarnation, in hex.
-// Only that answer counts: a heartbeat of an earlier run of the name
-// still in flight when a node restarts must not stop it.
-const namesakeHeader = "troupe-namesake"
+// pingNamesakes pings this node's own frame subject, which only a node of
+// the same name serves besides this one: one that is live answers with a
+// heartbeat naming this node's incarnation (answerNamesake). reply, if
+// not empty, is where the server says that nobody listens.
+func (n *Node) pingNamesakes(reply string) error {
+	subject := frameSubject(n.name, n.name)
+	data := wire.AppendFrame(nil, &wire.Envelope{Kind: wire.KindPing, Node: n.name, Corr: n.inc})
+	if n.sign != nil {
+		data = n.sign.sealSig(nil, subject, 1, data)
+	}
+	return n.nc.PublishMsg(&nats.Msg{Subject: subject, Reply: reply, Data: data})
+}
 
-// namesakeAnswer returns the incarnation of the node named name that
-// answered the ping of incarnation inc, or 0 if m is not that answer.
-func namesakeAnswer(m *nats.Msg, name string, inc uint64) (other uint64) {
+// Headers of a heartbeat that answers the ping of a node of the same
+// name: the pinger's incarnation, in hex, and the answerer's start, Unix
+// ns. Only that answer counts: a heartbeat of an earlier run of the name
+// still in flight when a node restarts must not stop it, and a captured
+// one names an incarnation that is not this one.
+const (
+	namesakeHeader = "troupe-namesake"
+	startHeader    = "troupe-start"
+)
+
+// namesakeAnswer returns the incarnation and start of the node of this
+// node's name that answered this incarnation's ping with m; ok is false
+// if m is not that answer (or, with signing, not signed by the name's
+// key).
+func (n *Node) namesakeAnswer(m *nats.Msg) (other uint64, start int64, ok bool) {
+	data := m.Data
+	if n.sign != nil {
+		var err error
+		if data, _, err = n.sign.openBroadcast(m.Subject, n.name, m.Data); err != nil {
+			return 0, 0, false
+		}
+	}
+	return namesakeAnswer(data, n.name, n.inc)
+}
+
+// namesakeAnswer returns the incarnation and start of the node named name
+// whose heartbeat frame answers the ping of incarnation inc.
+func namesakeAnswer(frame []byte, name string, inc uint64) (other uint64, start int64, ok bool) {
 	want := strconv.FormatUint(inc, 16)
-	_ = wire.ReadFrame(m.Data, 0, func(e *wire.Envelope) error {
-		if e.Kind != wire.KindHeartbeat || e.Node != name || e.Corr == inc {
+	_ = wire.ReadFrame(frame, 0, func(e *wire.Envelope) error {
+		if e.Kind != wire.KindHeartbeat || e.Node != name || e.Corr == inc || e.Corr == 0 {
 			return nil
 		}
+		answers := false
+		var at int64
 		for _, h := range e.Headers {
-			if h.Key == namesakeHeader && h.Value == want {
-				other = e.Corr
+			switch h.Key {
+			case namesakeHeader:
+				answers = h.Value == want
+			case startHeader:
+				at, _ = strconv.ParseInt(h.Value, 10, 64)
 			}
+		}
+		if answers {
+			other, start, ok = e.Corr, at, true
 		}
 		return nil
 	})
-	return other
+	return other, start, ok
 }
 
-// onNamesake handles a sign of another node running under this node's
-// name: the ping of a node starting under it, which it answers so that
-// that node refuses to start, or a heartbeat of another incarnation. It
-// logs each other incarnation once, at error level: two live nodes of
-// one name each get part of the other nodes' traffic.
-func (n *Node) onNamesake(inc uint64, starting bool) {
+// answerNamesake answers the ping of incarnation inc of a node of this
+// node's name, starting or live, with a heartbeat that names it: a
+// starting one then refuses to start, a live one compares starts
+// (duplicateMet).
+func (n *Node) answerNamesake(inc uint64) {
 	if inc == n.inc || inc == 0 {
 		return
 	}
-	if starting {
-		n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name, Corr: n.inc,
-			Headers: []wire.Header{{Key: namesakeHeader, Value: strconv.FormatUint(inc, 16)}}})
-	}
-	if _, seen := n.namesakes.LoadOrStore(inc, struct{}{}); seen {
-		return
-	}
-	if starting {
-		n.log.Error("remote: another node is starting under this node's name; it is told so and refuses to start",
+	n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name, Corr: n.inc,
+		Headers: []wire.Header{
+			{Key: namesakeHeader, Value: strconv.FormatUint(inc, 16)},
+			{Key: startHeader, Value: strconv.FormatInt(n.start, 10)},
+		}})
+	if _, seen := n.namesakes.LoadOrStore(inc, struct{}{}); !seen {
+		n.log.Error("remote: another node of this node's name asked whether the name is taken (it is starting, or the two met after a split): it is told so",
 			zap.String("node", n.name), zap.String("incarnation", strconv.FormatUint(inc, 16)))
+	}
+}
+
+// onNamesakeHeartbeat handles a heartbeat of another incarnation of this
+// node's name: an answer to this node's ping decides which of the two
+// leaves; any other asks it to prove that it is live (a captured
+// heartbeat replayed proves nothing), with a ping of this node's own
+// subject that only a live namesake answers.
+func (n *Node) onNamesakeHeartbeat(frame []byte) {
+	if other, start, ok := namesakeAnswer(frame, n.name, n.inc); ok {
+		n.duplicateMet(other, start)
 		return
 	}
-	n.log.Error("remote: another live node has this node's name: node names must be unique",
-		zap.String("node", n.name), zap.String("incarnation", strconv.FormatUint(inc, 16)))
+	var other uint64
+	_ = wire.ReadFrame(frame, 0, func(e *wire.Envelope) error {
+		if e.Kind == wire.KindHeartbeat && e.Corr != n.inc {
+			other = e.Corr
+		}
+		return nil
+	})
+	if other == 0 || n.refusing.Load() {
+		return
+	}
+	if err := n.pingNamesakes(""); err != nil {
+		n.log.Warn("remote: could not ask a node of this node's name whether it is live", zap.Error(err))
+	}
+}
+
+// duplicateMet settles which of this node and incarnation other of its
+// name, which started at start, keeps the name: the one that started
+// first. The other leaves the network (fail).
+func (n *Node) duplicateMet(other uint64, start int64) {
+	younger := n.start > start || n.start == start && n.inc > other
+	if !younger {
+		if _, seen := n.namesakes.LoadOrStore(duplicateKey{other}, struct{}{}); !seen {
+			n.log.Error("remote: a live node of this node's name, started later, met this one: it leaves the network, this one keeps serving",
+				zap.String("node", n.name), zap.String("incarnation", strconv.FormatUint(other, 16)))
+		}
+		return
+	}
+	if !n.refusing.CompareAndSwap(false, true) {
+		return
+	}
+	err := fmt.Errorf("%w: %s: a node of this name started earlier (incarnation %x) is live; this one (%x) left the network",
+		ErrDuplicateNode, n.name, other, n.inc)
+	n.log.Error("remote: this node leaves the network: node names must be unique", zap.Error(err))
+	go n.fail(err)
+}
+
+// duplicateKey marks, among namesakes, a namesake found younger.
+type duplicateKey struct{ inc uint64 }
+
+// fail takes the node off the network on its own, for err: as Kill, but
+// it says goodbye, so that the other nodes let go of this incarnation at
+// once (a goodbye names its incarnation: they keep the live namesake).
+// Runs on a goroutine of its own: it waits for the inbound handlers, one
+// of which called it.
+func (n *Node) fail(err error) {
+	if !n.leave(err) {
+		return // closed meanwhile
+	}
+	n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindBye, Node: n.name, Corr: n.inc})
+	n.workers.Wait()
+	_ = n.nc.FlushTimeout(time.Second)
+	n.mu.Lock()
+	n.failed = err
+	n.mu.Unlock()
+	n.shutdownConn()
+	close(n.done)
 }

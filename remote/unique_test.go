@@ -2,7 +2,10 @@ package remote_test
 
 import (
 	"errors"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 
@@ -61,6 +64,77 @@ func TestDuplicateNameIsRefused(t *testing.T) {
 				t.Fatalf("Start after the first left = %v", err)
 			}
 			_ = again.Close(waitCtx(t))
+		})
+	}
+}
+
+// TestNamesakesMeetingLater: two live nodes of one name, started on
+// networks that were apart, meet when the networks join; the one that
+// started later leaves the network with ErrDuplicateNode (Done, Err),
+// the other keeps serving. With and without signing.
+func TestNamesakesMeetingLater(t *testing.T) {
+	for _, signing := range []bool{false, true} {
+		name := "unsigned"
+		if signing {
+			name = "signed"
+		}
+		t.Run(name, func(t *testing.T) {
+			opts := func(string) []remote.Option { return nil }
+			if signing {
+				ring := newKeyring(t, "hub", "dup")
+				opts = func(name string) []remote.Option { return []remote.Option{ring.as(name)} }
+			}
+			hub := startNode(t, "hub", append(opts("hub"), remote.WithLeafListen("127.0.0.1:0"))...)
+			older := startNode(t, "dup", append(opts("dup"), remote.WithLeafRemotes(hub.node.LeafURL()))...)
+			meet(t, hub, older)
+			acct := spawnAccount(t, older, "a")
+
+			// A server joined to the hub through a link that is down: a
+			// node of the same name starts there, alone.
+			link := newProxy(t, strings.TrimPrefix(hub.node.LeafURL(), "nats-leaf://"))
+			link.cut()
+			u, err := url.Parse("nats-leaf://" + link.addr())
+			if err != nil {
+				t.Fatal(err)
+			}
+			apart := externalServer(t, func(o *server.Options) {
+				o.LeafNode.ReconnectInterval = 20 * time.Millisecond
+				o.LeafNode.Remotes = []*server.RemoteLeafOpts{{URLs: []*url.URL{u}}}
+			})
+			younger := startNode(t, "dup", append(opts("dup"), remote.WithURL(apart))...)
+
+			link.resume()
+			select {
+			case <-younger.node.Done():
+			case <-waitCtx(t).Done():
+				t.Fatal("the younger namesake did not leave")
+			}
+			if err := younger.node.Err(); !errors.Is(err, remote.ErrDuplicateNode) {
+				t.Fatalf("younger's Err = %v, want ErrDuplicateNode", err)
+			}
+			select {
+			case <-older.node.Done():
+				t.Fatalf("the older namesake left too: %v", older.node.Err())
+			default:
+			}
+			if err := older.node.Err(); err != nil {
+				t.Fatalf("older's Err = %v", err)
+			}
+			// The hub may have taken the meeting for a restart of dup: it
+			// reaches the older one again within a heartbeat or two.
+			for {
+				sum, err := actor.Ask[int64](waitCtx(t), hub.sys, acct, "balance")
+				if err == nil && sum == 0 {
+					break
+				}
+				if !errors.Is(err, remote.ErrUnreachable) {
+					t.Fatalf("ask the older namesake's actor = %d, %v", sum, err)
+				}
+				hub.System.TakeDeadLetters()
+				if err := hub.node.WaitPeer(waitCtx(t), "dup"); err != nil {
+					t.Fatal(err)
+				}
+			}
 		})
 	}
 }
