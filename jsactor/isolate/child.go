@@ -86,6 +86,9 @@ func serveChild(cfg childConfig, mc mainConfig, status *os.File, ctrl io.Reader)
 
 // startChild does everything before the child is ready.
 func startChild(cfg childConfig, mc mainConfig) (*actor.System, *remote.Node, error) {
+	if err := setCgroupMemory(cfg.Cgroup, cfg.MemoryLimit); err != nil {
+		return nil, nil, err
+	}
 	if err := setLimits(cfg); err != nil {
 		return nil, nil, err
 	}

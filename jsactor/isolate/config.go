@@ -13,6 +13,7 @@ type childConfig struct {
 	Password     string        `json:"password"`               // this process's secret
 	MemoryLimit  uint64        `json:"memory_limit,omitempty"` // RLIMIT_AS bytes; 0: none
 	CPUTime      time.Duration `json:"cpu_time,omitempty"`     // RLIMIT_CPU; 0: none
+	Cgroup       string        `json:"cgroup,omitempty"`       // its cgroup v2 directory, where it sets memory.max; "": none
 	Heartbeat    time.Duration `json:"heartbeat"`
 	Missed       int           `json:"missed"`
 	StartTimeout time.Duration `json:"start_timeout"`

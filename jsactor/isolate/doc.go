@@ -98,22 +98,53 @@
 //   - A fatal fault in the child (a Go runtime fatal error, a panic on a
 //     goroutine nobody recovers, a stack overflow, os.Exit from a granted
 //     module, a signal) kills the child only; the parent goes on.
-//   - Memory: the address space the child maps beyond its start-up
-//     footprint is bounded by RLIMIT_AS ([WithMemoryLimit]), set by the
-//     child on itself before the group's setup runs. Past it the Go
-//     runtime fails to map memory and the child dies. The bound is on
-//     address space, not resident memory: memory mapped and never touched
-//     counts, which makes it conservative.
-//   - CPU: RLIMIT_CPU ([WithCPUTimeLimit]) bounds the CPU time the process
-//     may use in all, hung native code included. It counts from the
-//     process's start, so it bounds a child's lifetime work, not a turn's;
-//     a restart starts a fresh budget. At the limit the child exits.
+//   - Memory, CPU: the limits below, set before the group's setup runs.
 //   - Hangs: a child that hangs does not hold a worker of the parent. If it
 //     hangs before it is ready, the start timeout ([WithStartTimeout]) kills
 //     it and supervision restarts it.
 //
-// Limits are rlimits, set on Linux and the other Unix systems; no cgroup is
-// created. On other systems Spawn fails with [ErrUnsupported].
+// # Limits
+//
+// Which limit holds depends on the system, and on whether the host has a
+// cgroup v2 directory to create its children's cgroups in:
+//
+//   - rlimits, on Linux and every other Unix system, always. RLIMIT_AS
+//     ([WithMemoryLimit]) bounds the address space the child maps beyond
+//     its start-up footprint: past it the Go runtime fails to map memory
+//     and the child dies. It counts address space, not resident memory
+//     (memory mapped and never touched counts), which makes it
+//     conservative. RLIMIT_CPU ([WithCPUTimeLimit]) bounds the CPU time
+//     the process uses in all, hung native code included, from its start
+//     (a restart starts a fresh budget); at the limit the child exits.
+//     The child sets both on itself, soft and hard, before its setup runs:
+//     nothing it runs afterwards can raise them.
+//   - A cgroup v2 per child, on Linux where the host has one (see
+//     [Host.Cgroup]), in addition. The child starts in a cgroup of its own
+//     (clone3 into the cgroup: it is in it from its first instruction),
+//     created under the host's and removed, with anything left running in
+//     it (cgroup.kill), once the child is reaped. With [WithMemoryLimit],
+//     memory.max bounds the child's resident memory and page cache at what
+//     it uses when it sets its limits plus the limit, and memory.swap.max
+//     is 0: past it the kernel's OOM killer kills the child, and the exit
+//     error says so. [WithCPURate] sets cpu.max: the child may use that
+//     many cores at most, and is throttled, not killed, beyond. The
+//     rlimits hold too; the first limit reached acts. A cgroup's files
+//     belong to the host's user, which the child runs as: native code that
+//     escapes a script could rewrite them; the rlimits it could not.
+//   - Other systems: Spawn fails with [ErrUnsupported].
+//
+// The host uses the cgroup [WithCgroup] names, and fails to start if it is
+// not usable. Without that option it tries its own cgroup (found in
+// /proc/self/cgroup and /proc/self/mountinfo): usable if the memory and
+// cpu controllers are available there and enabled, or can be enabled, for
+// its children, which a cgroup holding processes (the host's own, unless
+// it is the root cgroup) cannot. Otherwise the limits are
+// rlimits alone: [Host.Cgroup] says why, [WithCPURate] is refused with
+// [ErrNoCgroup], and the host's start logs which limits hold. Under
+// systemd, a unit with Delegate=yes gives its service a cgroup to pass to
+// WithCgroup (a sub-cgroup holding no process); a container needs its
+// cgroup namespace and a writable /sys/fs/cgroup. [WithoutCgroup] keeps
+// to rlimits. [Group.Cgroup] returns the current child's cgroup, or "".
 //
 // # What it does not add
 //

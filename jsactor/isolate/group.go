@@ -18,11 +18,12 @@ type Group struct {
 	ref  actor.Ref
 
 	mu      sync.Mutex
-	starts  int   // processes that became ready, in all
-	pid     int   // the ready process's id; 0 while none is
-	fails   int   // processes that failed or exited, in all
-	lastErr error // the last one's error
-	down    bool  // the supervisor has stopped
+	starts  int    // processes that became ready, in all
+	pid     int    // the ready process's id; 0 while none is
+	fails   int    // processes that failed or exited, in all
+	lastErr error  // the last one's error
+	cgroup  string // the current process's cgroup directory, if any
+	down    bool   // the supervisor has stopped
 	change  chan struct{}
 	stopped chan struct{} // closed when the supervisor has stopped
 }
@@ -147,14 +148,37 @@ func (g *Group) update(fn func()) {
 	g.mu.Unlock()
 }
 
-// startProcess starts a child process for the group.
+// startProcess starts a child process for the group, in a cgroup of its
+// own if the host has cgroups.
 func (g *Group) startProcess() (*process, error) {
-	return startProcess(g.h.bin, childConfig{
+	cfg := childConfig{
 		Definition: g.def.name, Group: g.name, Parent: g.h.sys.Name(),
 		URL: g.h.url, User: g.name, Password: g.h.auth.grant(g.name),
 		MemoryLimit: g.cfg.memoryLimit, CPUTime: g.cfg.cpuTime,
 		Heartbeat: g.h.cfg.heartbeat, Missed: g.h.cfg.missed, StartTimeout: g.cfg.startTimeout,
-	})
+	}
+	var cg *cgroupChild
+	if g.h.cgroup != nil {
+		var err error
+		if cg, err = g.h.cgroup.newChild(g.name, g.h.nextSeq(), g.cfg.cpuRate); err != nil {
+			return nil, err
+		}
+		cfg.Cgroup = cg.dir
+	}
+	p, err := startProcess(g.h.bin, cfg, cg)
+	if err == nil {
+		g.update(func() { g.cgroup = cfg.Cgroup })
+	}
+	return p, err
+}
+
+// Cgroup returns the cgroup v2 directory of the group's current (or
+// last) child process, or "" if the host has no cgroups and its limits
+// are rlimits alone (see [Host.Cgroup]).
+func (g *Group) Cgroup() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.cgroup
 }
 
 func errOr(err, fallback error) error {

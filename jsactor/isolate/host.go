@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote"
@@ -32,6 +33,9 @@ type Host struct {
 	url   string
 	token string         // the host's own connection's
 	auth  *authenticator // the server's client authentication
+
+	cgroup    *cgroupParent // where children's cgroups go; nil: rlimits only
+	cgroupErr error         // why cgroup is nil
 
 	mu     sync.Mutex
 	seq    int // numbers the supervisors
@@ -60,10 +64,49 @@ func Start(sys *actor.System, opts ...HostOption) (*Host, error) {
 	}
 	token := randomToken()
 	h := &Host{sys: sys, cfg: cfg, bin: bin, token: token, auth: newAuthenticator(token), groups: map[string]*Group{}}
+	if err := h.openCgroup(); err != nil {
+		return nil, err
+	}
 	if err := h.startNode(); err != nil {
 		return nil, err
 	}
 	return h, nil
+}
+
+// openCgroup finds the cgroup the host creates its children's in: the
+// one WithCgroup names (which must be usable), or else its own (which
+// may not be: then limits are rlimits alone). It logs which holds.
+func (h *Host) openCgroup() error {
+	dir := h.cfg.cgroupDir
+	switch {
+	case h.cfg.noCgroup:
+		h.cgroupErr = fmt.Errorf("%w: WithoutCgroup", ErrNoCgroup)
+	case dir != "":
+		if h.cgroup, h.cgroupErr = openCgroupParent(dir); h.cgroupErr != nil {
+			return h.cgroupErr
+		}
+	default:
+		if dir, h.cgroupErr = findCgroupParent(); h.cgroupErr == nil {
+			h.cgroup, h.cgroupErr = openCgroupParent(dir)
+		}
+	}
+	log := h.sys.Logger().Named("isolate")
+	if h.cgroup != nil {
+		log.Info("isolate: children's limits: a cgroup v2 each (memory.max, cpu.max) and rlimits", zap.String("cgroup", h.cgroup.dir))
+	} else {
+		log.Info("isolate: children's limits: rlimits only (RLIMIT_AS, RLIMIT_CPU)", zap.String("no_cgroup", h.cgroupErr.Error()))
+	}
+	return nil
+}
+
+// Cgroup returns the cgroup v2 directory under which the host creates a
+// cgroup for each child process, or "" and why it has none, wrapping
+// [ErrNoCgroup]: then the children's limits are rlimits alone.
+func (h *Host) Cgroup() (string, error) {
+	if h.cgroup == nil {
+		return "", h.cgroupErr
+	}
+	return h.cgroup.dir, nil
 }
 
 // checkMain refuses to start children unless they can become children.
@@ -146,6 +189,9 @@ func (h *Host) Spawn(ctx context.Context, def *Definition, name string, opts ...
 			return nil, err
 		}
 	}
+	if cfg.cpuRate > 0 && h.cgroup == nil {
+		return nil, fmt.Errorf("isolate: group %s: WithCPURate: %w", name, h.cgroupErr)
+	}
 	g := &Group{h: h, def: def, name: name, cfg: cfg, change: make(chan struct{}), stopped: make(chan struct{})}
 	if err := h.track(g); err != nil {
 		return nil, err
@@ -196,6 +242,14 @@ func (h *Host) track(g *Group) error {
 	h.seq++
 	g.ref = actor.NewRef(h.sys.Name(), supervisorKind, g.name+"."+strconv.Itoa(h.seq))
 	return nil
+}
+
+// nextSeq returns a number unique among the host's.
+func (h *Host) nextSeq() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seq++
+	return h.seq
 }
 
 // forget removes g from the host's groups.

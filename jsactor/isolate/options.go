@@ -15,6 +15,8 @@ type hostConfig struct {
 	heartbeat time.Duration
 	missed    int
 	nodeOpts  []remote.Option
+	cgroupDir string // WithCgroup's
+	noCgroup  bool   // WithoutCgroup
 }
 
 func defaultHostConfig() hostConfig {
@@ -52,12 +54,39 @@ func WithNodeOptions(opts ...remote.Option) HostOption {
 	}
 }
 
+// WithCgroup makes the host create its children's cgroups under dir, a
+// cgroup v2 directory delegated to it: writable by the host's user, with
+// the memory and cpu controllers available (in dir's cgroup.controllers)
+// and either enabled for its children already or enablable (dir holds no
+// processes). Start fails, wrapping [ErrNoCgroup], if dir is not usable.
+// Without this option the host tries its own cgroup, and falls back to
+// rlimits alone if it cannot use it (see the package doc, Limits).
+func WithCgroup(dir string) HostOption {
+	return func(c *hostConfig) error {
+		if dir == "" {
+			return fmt.Errorf("%w: WithCgroup(\"\")", ErrNoCgroup)
+		}
+		c.cgroupDir, c.noCgroup = dir, false
+		return nil
+	}
+}
+
+// WithoutCgroup makes the host limit its children by rlimits alone, even
+// where it could use cgroups.
+func WithoutCgroup() HostOption {
+	return func(c *hostConfig) error {
+		c.cgroupDir, c.noCgroup = "", true
+		return nil
+	}
+}
+
 // Option configures a group at [Host.Spawn].
 type Option func(*groupConfig) error
 
 type groupConfig struct {
 	memoryLimit  uint64
 	cpuTime      time.Duration
+	cpuRate      float64
 	startTimeout time.Duration
 	stopGrace    time.Duration
 	spawnOpts    []actor.SpawnOption
@@ -99,6 +128,21 @@ func WithCPUTimeLimit(d time.Duration) Option {
 			return fmt.Errorf("isolate: negative CPU time limit %v", d)
 		}
 		c.cpuTime = d
+		return nil
+	}
+}
+
+// WithCPURate bounds the CPU the child may use at any time, in cores
+// (0.5: half of one core; 2: two cores), through its cgroup's cpu.max: a
+// child that would use more is throttled, not killed. 0, the default,
+// sets no bound. Only a cgroup enforces it: Spawn fails, wrapping
+// [ErrNoCgroup], on a host without one ([Host.Cgroup]).
+func WithCPURate(cores float64) Option {
+	return func(c *groupConfig) error {
+		if cores < 0 || cores != cores {
+			return fmt.Errorf("isolate: CPU rate %v must be a positive number of cores", cores)
+		}
+		c.cpuRate = cores
 		return nil
 	}
 }

@@ -22,6 +22,9 @@ type process struct {
 	ctx    context.Context // cancelled once the process is reaped
 	cancel context.CancelFunc
 
+	cgroup *cgroupChild // its cgroup, removed once it is reaped; nil: none
+	oom    bool         // its cgroup's OOM killer killed it (set before done closes)
+
 	watched chan struct{} // closed when the group's watcher of it returned
 	retired atomic.Bool   // its supervisor is done with it: report nothing
 
@@ -30,10 +33,18 @@ type process struct {
 	err    error // Wait's result, once done is closed
 }
 
-// startProcess starts bin as the child described by cfg: fork and exec,
-// then the configuration through the control pipe. It does not wait for
-// the child to be ready (see awaitReady).
-func startProcess(bin string, cfg childConfig) (*process, error) {
+// startProcess starts bin as the child described by cfg, in cgroup cg
+// if not nil (which it then owns): fork and exec, then the configuration
+// through the control pipe. It does not wait for the child to be ready
+// (see awaitReady).
+func startProcess(bin string, cfg childConfig, cg *cgroupChild) (p *process, err error) {
+	if cg != nil {
+		defer func() {
+			if err != nil {
+				cg.remove()
+			}
+		}()
+	}
 	line, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -52,15 +63,28 @@ func startProcess(bin string, cfg childConfig) (*process, error) {
 	cmd.Env = append(os.Environ(), envChild+"=1")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	cmd.ExtraFiles = []*os.File{ctrlR, statW} // fdControl, fdStatus
+	var cgFile *os.File
+	if cg != nil {
+		if cgFile, err = placeInCgroup(cmd, cg.dir); err != nil {
+			_ = ctrlR.Close()
+			_ = statW.Close()
+			_ = ctrlW.Close()
+			_ = statR.Close()
+			return nil, fmt.Errorf("isolate: the child's cgroup: %w", err)
+		}
+	}
 	err = cmd.Start()
 	_ = ctrlR.Close()
 	_ = statW.Close()
+	if cgFile != nil {
+		_ = cgFile.Close()
+	}
 	if err != nil {
 		_ = ctrlW.Close()
 		_ = statR.Close()
 		return nil, fmt.Errorf("%w: start %s: %w", ErrExited, bin, err)
 	}
-	p := &process{cmd: cmd, ctrl: ctrlW, status: statR, done: make(chan struct{}), watched: make(chan struct{})}
+	p = &process{cmd: cmd, ctrl: ctrlW, status: statR, cgroup: cg, done: make(chan struct{}), watched: make(chan struct{})}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	go p.wait()
 	// The pipe's buffer holds the line: this does not wait for the child.
@@ -70,11 +94,16 @@ func startProcess(bin string, cfg childConfig) (*process, error) {
 	return p, nil
 }
 
-// wait reaps the process.
+// wait reaps the process, and removes its cgroup.
 func (p *process) wait() {
 	err := p.cmd.Wait()
+	oom := false
+	if p.cgroup != nil {
+		oom = p.cgroup.oomKilled()
+		p.cgroup.remove()
+	}
 	p.mu.Lock()
-	p.err = err
+	p.err, p.oom = err, oom
 	p.mu.Unlock()
 	close(p.done)
 	p.cancel()
@@ -140,6 +169,9 @@ func (p *process) exitError() error {
 	defer p.mu.Unlock()
 	if p.reason != nil {
 		return p.reason
+	}
+	if p.oom {
+		return fmt.Errorf("%w: pid %d: killed by its cgroup's OOM killer (memory.max): %w", ErrExited, p.pid(), p.err)
 	}
 	if p.err != nil {
 		return fmt.Errorf("%w: pid %d: %w", ErrExited, p.pid(), p.err)
