@@ -28,7 +28,11 @@
 // bytes that do not decode, a gap in the journal) stops the actor with a
 // [*RecoveryError] naming the entity, sequence number and type, which the
 // waiting commands get too: it never starts with half a state. A store that
-// cannot be reached is tried again with backoff (RetryMin to RetryMax).
+// cannot be reached is tried again with backoff (RetryMin to RetryMax). An
+// actor restarted (a panic, its supervisor) while a write of its previous
+// instance is in flight recovers once that write settled (or Timeout
+// passed, then with backoff), so it reads that write back rather than
+// being fenced by it.
 //
 // # Fencing
 //

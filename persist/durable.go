@@ -34,6 +34,8 @@ type DurableState[S, C any] struct {
 	MaxWaiting         int
 	Timeout            time.Duration
 	RetryMin, RetryMax time.Duration
+
+	writes *writesInFlight // the puts in flight of the actors Factory spawns
 }
 
 // Factory checks the definition and returns a factory that spawns its
@@ -53,6 +55,7 @@ func (b *DurableState[S, C]) Factory() (actor.Factory, error) {
 	es := EventSourced[S, C, S]{MaxWaiting: d.MaxWaiting, Timeout: d.Timeout, RetryMin: d.RetryMin, RetryMax: d.RetryMax}
 	es.fillDefaults()
 	d.MaxWaiting, d.Timeout, d.RetryMin, d.RetryMax = es.MaxWaiting, es.Timeout, es.RetryMin, es.RetryMax
+	d.writes = &writesInFlight{}
 	return func() actor.Actor { return &durable[S, C]{def: &d} }, nil
 }
 
@@ -166,7 +169,9 @@ func (a *durable[S, C]) put(s S) *loop.Promise[S] {
 	a.writing = true
 	prom, r := loop.NewPromise[S](l)
 	entity, store, expected, timeout := a.entity, a.def.Store, a.revision, a.def.Timeout
+	settled := a.def.writes.start(entity) // a restarted instance loads after it
 	loop.Go(l, func(ctx context.Context) (uint64, error) {
+		defer settled()
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		return store.PutState(ctx, entity, expected, p)
@@ -211,7 +216,7 @@ func (a *durable[S, C]) load() {
 		return
 	}
 	a.loading = true
-	entity, store, schema, timeout := a.entity, a.def.Store, a.def.Schema, a.def.Timeout
+	entity, store, schema, timeout, writes := a.entity, a.def.Store, a.def.Schema, a.def.Timeout, a.def.writes
 	type loaded struct {
 		s   S
 		rev uint64
@@ -220,6 +225,9 @@ func (a *durable[S, C]) load() {
 	loop.Go(a.c.Loop(), func(ctx context.Context) (loaded, error) {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
+		if err := writes.wait(ctx, entity); err != nil {
+			return loaded{}, fmt.Errorf("persist: %q: a put of the previous instance is still in flight: %w", entity, err)
+		}
 		st, ok, err := store.GetState(ctx, entity)
 		if err != nil || !ok {
 			return loaded{}, err

@@ -127,9 +127,13 @@ func (a *eventSourced[S, C, E]) persist(events []E) *loop.Promise[S] {
 func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
 	l := a.c.Loop()
 	after, entity, store, timeout := a.end, a.entity, a.def.Store, a.def.Timeout
+	// Counted until the store answers, which may be after this instance
+	// is gone: a restarted instance recovers once the write settled.
+	settled := a.def.writes.start(entity)
 	if aa, ok := store.(AsyncAppender); ok {
 		p, r := loop.NewPromise[Cursor](l)
 		aa.AppendAsync(entity, after, stored, func(end Cursor, err error) {
+			settled()
 			if err != nil {
 				r.Reject(err)
 				return
@@ -139,6 +143,7 @@ func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
 		return p
 	}
 	return loop.Go(l, func(ctx context.Context) (Cursor, error) {
+		defer settled()
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		return store.Append(ctx, entity, after, stored)

@@ -59,6 +59,8 @@ type EventSourced[S, C, E any] struct {
 	// recovery that failed for want of the store (doubling from RetryMin);
 	// 0: 100 ms and 10 s.
 	RetryMin, RetryMax time.Duration
+
+	writes *writesInFlight // the writes in flight of the actors Factory spawns
 }
 
 // Defaults of the zero fields of EventSourced and DurableState.
@@ -86,6 +88,7 @@ func (b *EventSourced[S, C, E]) Factory() (actor.Factory, error) {
 	}
 	d := *b // the actors keep a copy, so later edits cannot race with them
 	d.fillDefaults()
+	d.writes = &writesInFlight{}
 	return func() actor.Actor { return &eventSourced[S, C, E]{def: &d} }, nil
 }
 

@@ -20,6 +20,7 @@ type faultyStore struct {
 	loseAck   bool          // the next Append is stored, then fails
 	hold      chan struct{} // Appends wait for a receive on it, when set
 	holdRead  chan struct{} // Reads wait for a receive on it, when set
+	readStart chan struct{} // each Read sends on it as it starts, if there is room, when set
 	inFlight  int
 	maxFlight int
 	appends   int
@@ -84,8 +85,14 @@ func (f *faultyStore) Append(ctx context.Context, entity string, after persist.C
 
 func (f *faultyStore) Read(ctx context.Context, entity string, after persist.Cursor, fn func(persist.Event) error) (persist.Cursor, error) {
 	f.mu.Lock()
-	hold := f.holdRead
+	hold, start := f.holdRead, f.readStart
 	f.mu.Unlock()
+	if start != nil {
+		select {
+		case start <- struct{}{}:
+		default:
+		}
+	}
 	if hold != nil {
 		<-hold
 	}

@@ -30,10 +30,15 @@ func (a *eventSourced[S, C, E]) recover() {
 		return
 	}
 	a.recovering = true
-	entity, store, schema, timeout := a.entity, a.def.Store, a.def.Schema, a.def.Timeout
+	entity, store, schema, timeout, writes := a.entity, a.def.Store, a.def.Schema, a.def.Timeout, a.def.writes
 	loop.Go(a.c.Loop(), func(ctx context.Context) (recovered[S, E], error) {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
+		// A write a previous instance of this actor left in flight (it
+		// restarted meanwhile) is read back, not fenced against later.
+		if err := writes.wait(ctx, entity); err != nil {
+			return recovered[S, E]{}, fmt.Errorf("persist: %q: a write of the previous instance is still in flight: %w", entity, err)
+		}
 		return readJournal[S, E](ctx, store, schema, entity)
 	}).WhenSettled(func(v any, err error) {
 		r, _ := v.(recovered[S, E])
@@ -152,3 +157,7 @@ func backoff(min, max time.Duration, attempt int) time.Duration {
 	}
 	return d
 }
+
+// testHookAwaitsWrite, when set, runs as a recovery starts waiting for a
+// write its actor's previous instance left in flight.
+var testHookAwaitsWrite func(entity string)
