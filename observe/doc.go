@@ -43,7 +43,11 @@
 // time (expanding an actor loads its children), the top actors by
 // mailbox depth, handling time and restarts, dead letters as they happen
 // with their reasons, the scheduler's workers and their queues, remote
-// peers, and per-kind message rates plotted over the last minutes;
+// peers, a sharded cluster's state on a node that runs package sharding
+// (members, each kind's shards per node, the entities active on the
+// shards the node serves, hand-offs in progress, lease latencies and the
+// latest changes of owner the node saw), and per-kind message rates
+// plotted over the last minutes;
 // clicking an actor inspects it (counters, recent failures, and the
 // figures an actor reports itself through [actor.StatsReporter]: a
 // JavaScript actor reports its turns, pending timers and asks, and its

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/observed"
 )
 
 // summaryJSON is what a live page gets each interval.
@@ -24,6 +25,9 @@ type summaryJSON struct {
 	Dead         []deadJSON        `json:"dead"`
 	Rates        ratesJSON         `json:"rates"`
 	Actions      bool              `json:"actions"`
+	// Sections are what packages above actor show of themselves (package
+	// sharding: "sharding"), by name; see internal/observed.
+	Sections map[string]any `json:"sections,omitempty"`
 }
 
 type kindJSON struct {
@@ -138,6 +142,12 @@ func (o *Observer) summaryWith(before func(map[string]actor.KindTotals), indexTr
 			tj.Peers = append(tj.Peers, peerJSON{p.Node, p.Reachable, p.Lost, p.LastSeen, p.QueuedBytes})
 		}
 		s.Transport = tj
+	}
+	for _, sec := range observed.Of(o.sys) {
+		if s.Sections == nil {
+			s.Sections = map[string]any{}
+		}
+		s.Sections[sec.Name] = sec.Read()
 	}
 	if !indexTree {
 		s.Top = o.top(nil)

@@ -172,6 +172,7 @@ func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
 	if rev < sh.ownerRev {
 		return
 	}
+	k.noteOwnerLocked(s, sh.owner, owner, rev)
 	sh.owner, sh.ownerRev = owner, rev
 	if sh.lease.held && !ours && rev > sh.lease.rev {
 		if sh.releasing && sh.active == 0 { // our own release's delete

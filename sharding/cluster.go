@@ -47,6 +47,9 @@ type Cluster struct {
 	dead   atomic.Uint64
 	stats  counters
 
+	moves   moves  // the latest changes of owner, for the observer
+	unwatch func() // takes the observer's section away
+
 	kick    chan struct{}
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -110,6 +113,7 @@ func Start(sys *actor.System, node *remote.Node, opts ...Option) (*Cluster, erro
 		clusters.Delete(c.sys)
 		return nil, err
 	}
+	c.unwatch = c.observe()
 	return c, nil
 }
 

@@ -276,6 +276,7 @@ func (c *Cluster) claim(k *Kind, s int) {
 	sh := &k.shards[s]
 	sh.lease = lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)}
 	if rev > sh.ownerRev {
+		k.noteOwnerLocked(s, sh.owner, c.self, rev)
 		sh.owner, sh.ownerRev = c.self, rev
 	}
 	k.flushLocked(s, time.Now())

@@ -96,6 +96,9 @@ func (c *Cluster) Close() error {
 		e.(askEntry).reply(nil, ErrClosed)
 		return true
 	})
+	if c.unwatch != nil {
+		c.unwatch()
+	}
 	clusters.CompareAndDelete(c.sys, c)
 	return nil
 }

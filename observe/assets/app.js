@@ -69,6 +69,7 @@ function render(s) {
   renderWorkers(s);
   renderDead(s);
   renderPeers(s);
+  renderSharding((s.sections || {}).sharding);
   renderRates(s.rates);
   if (++tickCount % 2 === 0) refreshTree();
   if (selected && tickCount % 2 === 0) inspect(selected, false);
@@ -147,6 +148,49 @@ function renderPeers(s) {
   const c = s.transport.counters || {};
   box.append(el("div", "hint", "sent " + num(c.sent || 0) + " · received " + num(c.received || 0) +
     " · frames " + num(c.frames_sent || 0) + "/" + num(c.frames_received || 0) + " · rejected " + num(c.rejected || 0)));
+}
+
+// renderSharding shows the node's sharding (package sharding's section of
+// the summary), if it has one.
+function renderSharding(v) {
+  const panel = $("sharding-panel");
+  panel.hidden = !v;
+  if (!v) return;
+  const st = v.stats || {}, ms = (d) => us((d || 0) / 1e3);
+  $("sharding-hint").textContent = "node " + v.node + " · claims " + num(st.Claims || 0) +
+    " · claim p50/p99 " + ms(st.ClaimLatency && st.ClaimLatency.P50) + "/" + ms(st.ClaimLatency && st.ClaimLatency.P99) +
+    " · renew p50/p99 " + ms(st.RenewLatency && st.RenewLatency.P50) + "/" + ms(st.RenewLatency && st.RenewLatency.P99) +
+    " · dead letters " + num(st.DeadLetters || 0);
+  $("sharding-members").textContent = "members: " + (v.members || []).map((m) =>
+    m.name + (m.roles && m.roles.length ? " (" + m.roles.join(", ") + ")" : "")).join(" · ");
+  const tb = $("sharding-kinds").tBodies[0];
+  tb.replaceChildren();
+  const busiest = [];
+  for (const k of v.kinds || []) {
+    const s = k.stats || {};
+    const per = Object.entries(k.perNode || {}).sort(([a], [b]) => a.localeCompare(b))
+      .map(([n, c]) => (n || "unowned") + " " + c).join(" · ");
+    const tr = el("tr");
+    tr.append(el("td", "", k.stats.Kind + (s.Singleton ? " (singleton)" : "")), el("td", "", per),
+      el("td", "n", num(s.Owned || 0) + " / " + num(k.shards)), el("td", "n", num(s.Active || 0)),
+      el("td", "n", num(s.Buffered || 0)), el("td", "", (k.handOffs || []).join(", ") || "–"),
+      el("td", "n", num(s.Activations || 0)), el("td", "n", num(s.Passivations || 0)),
+      el("td", "n", num(s.HandOffs || 0)), el("td", "n", num(s.LeasesLost || 0)));
+    tb.append(tr);
+    for (const sh of k.served || []) busiest.push([s.Kind, sh]);
+  }
+  busiest.sort((a, b) => b[1].active + b[1].buffered - a[1].active - a[1].buffered);
+  $("sharding-shards").textContent = busiest.slice(0, 12).map(([kind, sh]) =>
+    kind + "#" + sh.shard + ": " + num(sh.active) + " active" + (sh.buffered ? ", " + num(sh.buffered) + " buffered" : "")).join(" · ") || "none";
+  const moves = $("sharding-moves");
+  if (!(v.moves || []).length) return;
+  moves.replaceChildren();
+  for (const m of v.moves.slice(0, 20)) {
+    const row = el("div", "move");
+    row.append(el("span", "t", clock(m.time)), el("span", "", m.kind + "#" + m.shard),
+      el("span", "muted", (m.from || "none") + " → " + (m.to || "none")), el("span", "muted", "rev " + m.rev));
+    moves.append(row);
+  }
 }
 
 // renderRates draws the busiest kinds' rates as an inline SVG.
