@@ -66,8 +66,10 @@
 // same goroutine, so a ping-pong between two loops costs queue operations,
 // not goroutine switches. An idle driven loop holds no goroutine and no
 // fd, and a few hundred bytes (idle_loop in bench/RESULTS.md); its pending
-// timers wake it through its worker's timing wheel, and its fds through
-// its worker's poller. [Scheduler.WaitIdle] waits until every loop is idle.
+// timers wake it through its worker's timing wheel, and a loop so woken
+// runs before the loops queued for other work, as Go's runtime runs due
+// timers before its run queues; its fds wake it through its worker's
+// poller. [Scheduler.WaitIdle] waits until every loop is idle.
 //
 // # Goroutines
 //
@@ -87,11 +89,15 @@
 // loops wait (or for the stall budget, [WithStallBudget], in any case) is
 // handed, with the loops queued on it, to a fresh goroutine, as Go's
 // runtime hands a P off from a thread blocked in a syscall; helper
-// goroutines (at most 128 at once) run what waits behind further stuck
-// callbacks, so other loops wait milliseconds however many are stuck. The
-// held loop stays with its goroutine, so its callbacks never run
-// concurrently; when the callback returns, that goroutine finishes the
-// activation and exits. A host that implements [StallObserver] is told
+// goroutines (at most 128 at once, started only as fast as the runtime
+// runs them) run what waits behind further stuck callbacks, so other
+// loops wait milliseconds however many are stuck, and a loop whose timer
+// came due runs before any queued for other work. A callback blocked in
+// a system call also holds an OS thread, and while the runtime hands its
+// P to a new thread (up to milliseconds on a loaded machine) that P runs
+// nothing ([WithStallBudget]). The held loop stays with its goroutine, so
+// its callbacks never run concurrently; when the callback returns, that
+// goroutine finishes the activation and exits. A host that implements [StallObserver] is told
 // once a callback has run for the budget. [Scheduler.Stats] counts the
 // held goroutines and the helpers.
 //

@@ -23,18 +23,58 @@ func newRunner(w *worker) *runner {
 }
 
 // startHelpersLocked starts up to n helpers, keeping at most maxHelpers
-// running. None start once the scheduler is stopping.
+// running and at most s.window waiting to begin (see paceHelpersLocked).
+// None start once the scheduler is stopping.
 func (s *Scheduler) startHelpersLocked(n int) {
 	if s.stopping {
 		return
 	}
-	n = min(n, maxHelpers-len(s.helpers))
+	n = min(n, maxHelpers-len(s.helpers), s.window-s.helpersWaiting())
 	for range n {
 		h := newRunner(nil)
 		s.helpers = append(s.helpers, h)
+		if s.startHelper != nil {
+			s.startHelper(func() { s.help(h) })
+			continue
+		}
 		go s.help(h)
 	}
-	s.helped.Add(uint64(max(n, 0)))
+	n = max(n, 0)
+	s.helped.Add(uint64(n))
+	s.batch = n
+}
+
+// helpersWaiting returns how many helpers were started and have not begun
+// to run: they wait in the runtime's run queue for a thread.
+func (s *Scheduler) helpersWaiting() int {
+	return int(s.helped.Load() - s.begun.Load())
+}
+
+// paceHelpersLocked sets the window, how many helpers may wait to begin at
+// once, as TCP's slow start sets a congestion window: it doubles (up to
+// maxHelpers) when every helper of the last batch began within a sampling
+// round, halves (down to the number of workers) when some still wait, and
+// starts over once no runner is held. Each helper waiting in the runtime's
+// run queue is a goroutine ahead of every other one of the process in
+// that FIFO queue (timer callbacks, senders, the sampler), and most will
+// block the thread they get: a callback stuck in a syscall keeps its P
+// until the runtime's monitor takes it back and starts another thread,
+// half a millisecond to tens of milliseconds on a loaded machine. Helpers
+// begin at once where stuck callbacks cost the runtime nothing (a channel
+// receive parks the goroutine alone), and the window opens as fast as the
+// stuck loops are found; where each costs a thread hand-off, at most a
+// round's worth of helpers waits, so the rest of the process is not queued
+// behind hundreds of them.
+func (s *Scheduler) paceHelpersLocked() {
+	switch {
+	case len(s.held) == 0:
+		s.window = len(s.workers)
+	case s.helpersWaiting() > 0:
+		s.window = max(len(s.workers), s.window/2)
+	case s.batch > 0:
+		s.window = min(2*s.window, maxHelpers)
+	}
+	s.batch = 0
 }
 
 // retireHelperLocked retires s.helpers[i] if it is still inside the
@@ -60,6 +100,7 @@ func (s *Scheduler) dropHelperLocked(i int) {
 
 // help is a helper's goroutine.
 func (s *Scheduler) help(h *runner) {
+	s.begun.Add(1)
 	gid := currentGoroutine()
 	h.gid.Store(gid)
 	registerLoopGoroutine(gid)

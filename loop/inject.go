@@ -15,7 +15,15 @@ import "unsafe"
 // emptiness, which every parking worker and every look of a worker for
 // work checks, costs a load per shard and no lock. There is no count of
 // the whole queue: it would be one more line that every sender writes.
+//
+// Loops woken because a timer of theirs came due wait apart, in the due
+// lane, which workers and helpers take from before anything else, oldest
+// first (they were woken in deadline order), as Go's runtime runs due
+// timers before it takes a goroutine from its run queues: a due timer is
+// late by as long as its loop waits, and behind a backlog (stuck loops
+// being found, say) it would wait for the backlog.
 type injectQueue struct {
+	due    injectShard
 	shards []injectShard
 }
 
@@ -31,7 +39,7 @@ func (q *injectQueue) init(n int) { q.shards = make([]injectShard, n) }
 
 // len returns the number of queued loops.
 func (q *injectQueue) len() int {
-	n := 0
+	n := q.due.len()
 	for i := range q.shards {
 		n += q.shards[i].len()
 	}
@@ -40,6 +48,9 @@ func (q *injectQueue) len() int {
 
 // empty reports whether no shard holds a loop.
 func (q *injectQueue) empty() bool {
+	if q.due.len() != 0 {
+		return false
+	}
 	for i := range q.shards {
 		if q.shards[i].len() != 0 {
 			return false
@@ -52,6 +63,12 @@ func (q *injectQueue) empty() bool {
 func (q *injectQueue) push(l *Loop, hint uint64) {
 	q.shards[hint%uint64(len(q.shards))].push(l)
 }
+
+// pushDue queues l, woken by a due timer, in the due lane.
+func (q *injectQueue) pushDue(l *Loop) { q.due.push(l) }
+
+// takeDue pops the loop of the due lane woken first, or nil.
+func (q *injectQueue) takeDue() *Loop { return q.due.pop() }
 
 // take pops a loop, trying shard start first and then the others in turn,
 // and moves a share of that shard into moved (see runQueue.popShare), so
@@ -69,7 +86,11 @@ func (q *injectQueue) take(start, parts int, moved []*Loop) (*Loop, int) {
 
 // takeNewest pops the loop queued last in a shard, trying shard start
 // first and then the others in turn (see runQueue.popNewest).
+// The due lane comes first, oldest first.
 func (q *injectQueue) takeNewest(start int) *Loop {
+	if l := q.takeDue(); l != nil {
+		return l
+	}
 	n := len(q.shards)
 	for i := range n {
 		if l := q.shards[(start+i)%n].popNewest(); l != nil {

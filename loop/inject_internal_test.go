@@ -123,3 +123,23 @@ func TestInjectQueueHammer(t *testing.T) {
 		}
 	}
 }
+
+// Helpers take from the due lane before the newest of the shards, and
+// from the due lane oldest first: its loops were woken in deadline order.
+func TestInjectQueueTakeNewestDueFirst(t *testing.T) {
+	loops := make([]Loop, 4)
+	var q injectQueue
+	q.init(2)
+	q.push(&loops[0], 0)
+	q.push(&loops[1], 1)
+	q.pushDue(&loops[2])
+	q.pushDue(&loops[3])
+	if q.empty() || q.len() != 4 {
+		t.Fatalf("empty() = %v, len() = %d, want false, 4", q.empty(), q.len())
+	}
+	for i, want := range []*Loop{&loops[2], &loops[3], &loops[1], &loops[0], nil} {
+		if got := q.takeNewest(1); got != want {
+			t.Fatalf("take %d: got loop %p, want %p", i, got, want)
+		}
+	}
+}

@@ -321,6 +321,23 @@ func (l *Loop) notify() {
 	}
 }
 
+// notifyDue is notify for a driven loop woken because one of its timers
+// came due: it queues the loop in its scheduler's due lane (see
+// injectQueue), which runners take from before any other queued loop.
+func (l *Loop) notifyDue() {
+	s := l.scheduler()
+	if s == nil {
+		l.notify()
+		return
+	}
+	if l.in.status.Load() != statusIdle || !l.in.status.CompareAndSwap(statusIdle, statusAwake) {
+		return
+	}
+	s.q.scheduled()
+	s.global.pushDue(l)
+	s.wakeIdle()
+}
+
 // hasWork reports whether the loop has something runnable now. On the loop.
 func (l *Loop) hasWork() bool {
 	if l.in.pending() || l.immediates().len() > 0 || l.micro.len() > 0 || l.tb.left() ||

@@ -30,9 +30,11 @@ import (
 // budget, [WithStallBudget], in any case) and hands the worker, with the
 // loops queued on it, to a fresh goroutine, as Go's runtime hands a P off
 // from a thread blocked in a syscall. While held workers are being handed
-// over, short-lived helper goroutines (at most 128 at once) run the loops
-// queued behind them, so other loops wait milliseconds however many
-// callbacks are stuck, not one budget per stuck callback. The held loop
+// over, short-lived helper goroutines (at most 128 at once, started only as
+// fast as the runtime runs them) run the loops queued behind them, so
+// other loops wait milliseconds however many callbacks are stuck, not one
+// budget per stuck callback. A loop whose timer came due is run before
+// the loops queued for other work, so a backlog does not make it late. The held loop
 // stays with the held goroutine until its callback returns, so its
 // callbacks never run concurrently; that goroutine then finishes the
 // activation and exits. So a stuck callback costs its loop and one
@@ -49,7 +51,8 @@ type Scheduler struct {
 	handoff time.Duration            // how long a worker may be held while work waits
 	epoch   time.Time                // the sampler's time origin
 
-	manualSampler bool // tests drive checkStalls themselves
+	manualSampler bool         // tests drive checkStalls themselves
+	startHelper   func(func()) // tests start helpers themselves; nil: a go statement
 
 	global injectQueue // loops made runnable outside the pool; locks of its own
 
@@ -67,6 +70,8 @@ type Scheduler struct {
 	samplerWake   chan struct{} // cap 1
 
 	helpers    []*runner // helpers running, not held (helper.go)
+	window     int       // helpers that may wait to begin at once (paceHelpersLocked)
+	batch      int       // helpers started in the sampler's last round
 	held       []*runner // retired runners whose activation has not returned
 	unreported int       // held runners whose host was not told yet
 
@@ -80,6 +85,7 @@ type Scheduler struct {
 	nIdle       atomic.Int32
 	stalls      atomic.Uint64 // runners retired so far
 	helped      atomic.Uint64 // helpers started so far
+	begun       atomic.Uint64 // helpers that began to run so far
 	nHeld       atomic.Int32  // len(held), read by helpers without the lock
 	workersDone chan struct{} // closed by the last worker to exit
 	samplerDone chan struct{} // closed when the sampler exits, after workersDone
@@ -143,6 +149,7 @@ func NewScheduler(opts ...SchedulerOption) (*Scheduler, error) {
 	s.global.init(len(s.workers))
 	s.byGid = make([]atomic.Pointer[worker], 1<<bits.Len(uint(4*len(s.workers)))) // a power of two: gidSlot masks
 	s.live = len(s.workers)
+	s.window = len(s.workers)
 	for _, w := range s.workers {
 		go w.cur.run()
 	}

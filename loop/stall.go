@@ -26,7 +26,14 @@ import (
 // held, up to maxHelpers running at once, so the stuck loops are found in
 // a number of sampling rounds that grows with the logarithm of their count
 // up to maxHelpers and linearly beyond (1000 stuck on 2 workers: about ten
-// rounds of a few milliseconds).
+// rounds of a few milliseconds), as long as the runtime runs the helpers
+// as they start: no more start while as many as the window wait for a
+// thread (paceHelpersLocked), since a callback stuck in a syscall costs
+// the runtime a thread hand-off that can take milliseconds.
+//
+// Loops woken by a due timer skip the queues' order (the due lane of
+// injectQueue): a backlog of stuck loops being found does not make timers
+// late.
 //
 // The sampler is one ticker per scheduler, every handoffAfter/2 while any
 // worker is busy, stopped while every worker is parked and no held runner
@@ -70,6 +77,16 @@ const minSampleEvery = time.Millisecond
 // worker held with nothing else waiting is handed over at the budget. The
 // goroutines are the workers, plus one per callback that has not returned,
 // plus helpers while stuck loops are being found. See [Scheduler].
+//
+// A callback blocked in a system call (a read(2) of a pipe or a socket
+// outside the netpoller, a cgo call) also holds an OS thread, and the Go
+// runtime needs a moment to hand its P to another thread: tens of
+// microseconds on an idle machine, up to tens of milliseconds on a loaded
+// one, during which that P runs nothing. Helpers start only as fast as the
+// runtime runs them, so the rest of the process is not queued behind
+// them; still, a burst of such callbacks slows the whole process while the
+// runtime makes a thread for each (1000 at once, on 2 loaded cores: the
+// others' asks 10-40 ms at p99 for about a second).
 //
 // The budget is real time, whatever the scheduler's clock. The sampler
 // wakes every millisecond while any worker is busy and sleeps while all
@@ -181,6 +198,7 @@ func (s *Scheduler) checkStalls(now time.Duration) (asleep bool) {
 		}
 		i++
 	}
+	s.paceHelpersLocked()
 	if found > 0 && waits {
 		s.startHelpersLocked(2 * found)
 	}

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -94,4 +95,84 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("hang guard: gave up waiting")
 		}
 	}
+}
+
+// Helpers that wait for a thread hold back more helpers. Where stuck
+// callbacks block in syscalls, each costs the runtime a thread hand-off,
+// and helpers started faster than it hands threads over wait in its FIFO
+// run queue ahead of every other goroutine of the process: with 1000
+// stuck in read(2), 128 helpers waited there and a 50 ms timer was 518 ms
+// late. Here the runtime is played by the test, which holds started
+// helpers back: however many stuck runners the sampler finds, no more
+// helpers start than the window (the workers' count) while those wait;
+// once they begin, the others run.
+func TestWaitingHelpersHoldBackMore(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	var mu sync.Mutex
+	var waiting []func()
+	hold := true
+	start := func(begin func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		if hold {
+			waiting = append(waiting, begin)
+			return
+		}
+		go begin()
+	}
+	s, err := NewScheduler(WithWorkers(2), WithStallBudget(time.Hour), withManualSampler(),
+		func(s *Scheduler) error { s.startHelper = start; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	var entered atomic.Int32
+	const stuck, others = 64, 16
+	for range stuck {
+		l := newDriven(t, s)
+		if err := l.Submit(func() { entered.Add(1); heldCallback(make(chan struct{}), release) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ran atomic.Int32
+	for range others {
+		l := newDriven(t, s)
+		if err := l.Submit(func() { ran.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var now time.Duration
+	for round := range 20 {
+		s.checkStalls(now)
+		now += s.handoff
+		if started := s.helped.Load(); started > uint64(len(s.workers)) {
+			t.Fatalf("round %d: %d helpers started while none could begin, want at most %d", round, started, len(s.workers))
+		}
+		for deadline := time.Now().Add(stallWaitLimit); entered.Load() < int32(s.Stats().Held)+2; time.Sleep(100 * time.Microsecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("hang guard: the fresh runners did not take the next stuck loops")
+			}
+		}
+	}
+	mu.Lock()
+	hold = false
+	for _, begin := range waiting {
+		go begin()
+	}
+	mu.Unlock()
+	driveSampler(t, s, func() bool { return ran.Load() == others }, func(st SchedulerStats) {
+		if st.Helpers > maxHelpers {
+			t.Fatalf("%d helpers running, want at most %d", st.Helpers, maxHelpers)
+		}
+	})
+
+	close(release)
+	waitFor(t, func() bool { st := s.Stats(); return st.Held == 0 && st.Helpers == 0 })
+	ctx, cancel := context.WithTimeout(context.Background(), stallWaitLimit)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	goleak.VerifyNone(t, before)
 }

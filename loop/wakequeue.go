@@ -248,7 +248,7 @@ func (q *wakeQueue) fire() {
 	q.armLocked()
 	q.mu.Unlock()
 	for _, l := range due {
-		l.notify()
+		l.notifyDue()
 	}
 }
 

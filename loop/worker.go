@@ -135,11 +135,16 @@ func (w *worker) setNext(l *Loop) {
 
 func (w *worker) pushLocal(l *Loop) { w.local.push(l) }
 
-// find picks the next loop to run: the next slot, the local queue, the
-// global queue, another worker's queue, then readiness waiting in another
-// worker's poller.
+// find picks the next loop to run: a loop whose timer came due, the next
+// slot, the local queue, the global queue, another worker's queue, then
+// readiness waiting in another worker's poller.
 func (w *worker) find(p *picker) *Loop {
 	p.ticks++
+	if w.s.global.due.len() != 0 { // see injectQueue
+		if l := w.s.global.takeDue(); l != nil {
+			return l
+		}
+	}
 	if p.ticks%globalCheckEvery == 0 {
 		if d := w.fd.Load(); d != nil {
 			d.pollNow() // serve readiness while busy, too

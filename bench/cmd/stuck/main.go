@@ -6,9 +6,15 @@
 // For a window after the block it reports the other actors' worst and p99
 // ask latency, the asks over 100 ms and unanswered, the timer's worst
 // lateness (fire time minus its due time), and whether Shutdown returned
-// by its deadline naming exactly the k stuck actors.
+// by its deadline naming exactly the k stuck actors. The row of k = 0 is
+// the machine's own floor: on a loaded machine the timer is late with no
+// handler stuck at all.
 //
-//	go run ./cmd/stuck -k 1,2,4,32,1000 -window 3s
+// With -trace, the window of the last k is written as a runtime trace
+// (go tool trace), with a log entry per delivery of the timer ("tick",
+// with its lateness) and per ask slower than 20 ms ("slowask").
+//
+//	go run ./cmd/stuck -k 0,1,2,4,32,1000 -window 3s
 package main
 
 import (
@@ -17,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,22 +37,28 @@ import (
 )
 
 func main() {
-	ks := flag.String("k", "1,2,4,32,1000", "stuck handler counts, comma-separated")
+	ks := flag.String("k", "0,1,2,4,32,1000", "stuck handler counts, comma-separated")
 	window := flag.Duration("window", 3*time.Second, "how long to measure after the handlers block")
 	budget := flag.Duration("budget", 0, "stall budget (0: the default)")
 	workers := flag.Int("workers", 2, "scheduler workers")
 	mode := flag.String("block", "chan", "how handlers block: chan (a receive, as select{}) or read (read(2) of a pipe)")
+	traceTo := flag.String("trace", "", "write a runtime trace of the window of the last k to this file (go tool trace)")
 	flag.Parse()
 	fmt.Printf("workers=%d budget=%v window=%v block=%s\n\n", *workers, *budget, *window, *mode)
 	fmt.Println("| k stuck | worst ask | p99 ask | asks over 100 ms | unanswered | timer worst lateness | shutdown named the k |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, f := range strings.Split(*ks, ",") {
+	fields := strings.Split(*ks, ",")
+	for i, f := range fields {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stuck: bad -k:", err)
 			os.Exit(2)
 		}
-		r, err := run(k, *workers, *budget, *window, *mode)
+		tracePath := ""
+		if i == len(fields)-1 {
+			tracePath = *traceTo
+		}
+		r, err := run(k, *workers, *budget, *window, *mode, tracePath)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stuck:", err)
 			os.Exit(1)
@@ -95,7 +108,7 @@ func (b *blocker) letGo() {
 	}
 }
 
-func run(k, workers int, budget, window time.Duration, mode string) (result, error) {
+func run(k, workers int, budget, window time.Duration, mode, tracePath string) (result, error) {
 	var res result
 	opts := []actor.Option{actor.WithWorkers(workers), actor.WithLogger(zap.NewNop())}
 	if budget > 0 {
@@ -156,6 +169,9 @@ func run(k, workers int, budget, window time.Duration, mode string) (result, err
 				t0 := time.Now()
 				_, err := actor.Ask[any](ctx, s, e, "ping")
 				cancel()
+				if lat := time.Since(t0); lat > 20*time.Millisecond {
+					trace.Logf(context.Background(), "slowask", "%v", lat) // a no-op unless tracing
+				}
 				mu.Lock()
 				if err != nil {
 					res.unanswered++
@@ -167,12 +183,19 @@ func run(k, workers int, budget, window time.Duration, mode string) (result, err
 		}()
 	}
 	ticks.measureFrom(start)
+	stopTrace, err := startTrace(tracePath)
+	if err != nil {
+		return res, err
+	}
 	for _, r := range stuck { // at once, from outside, as the issue did
 		if err := s.Tell(r, "block"); err != nil {
 			return res, err
 		}
 	}
 	wg.Wait()
+	if err := stopTrace(); err != nil {
+		return res, err
+	}
 	res.timerLate = ticks.worst()
 
 	slices.Sort(lats)
@@ -231,6 +254,7 @@ func (t *ticker) Receive(_ *actor.Context, _ any) (any, error) {
 	due := t.start.Add(time.Duration(t.n) * t.period)
 	if !t.from.IsZero() && due.After(t.from) {
 		t.late = max(t.late, now.Sub(due))
+		trace.Logf(context.Background(), "tick", "%d late %v", t.n, now.Sub(due))
 	}
 	return nil, nil
 }
@@ -249,4 +273,21 @@ func (t *ticker) worst() time.Duration {
 	defer t.mu.Unlock()
 	next := t.start.Add(time.Duration(t.n+1) * t.period)
 	return max(t.late, now.Sub(next))
+}
+
+// startTrace starts a runtime trace into path, if one is named, and
+// returns the func that stops it.
+func startTrace(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error { trace.Stop(); return f.Close() }, nil
 }
