@@ -31,7 +31,12 @@ func serverURL(t testing.TB) string {
 // openStore opens a store on tables of the test's own, dropped after it.
 func openStore(t testing.TB) *postgres.Store {
 	t.Helper()
-	url := serverURL(t)
+	return openStoreAt(t, serverURL(t))
+}
+
+// openStoreAt opens a store on the server at url, as openStore does.
+func openStoreAt(t testing.TB, url string) *postgres.Store {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	prefix := fmt.Sprintf("test_%d_%d", time.Now().UnixNano()%1e9, rand.IntN(1e6))
