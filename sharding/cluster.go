@@ -42,7 +42,7 @@ type Cluster struct {
 	unknown map[string]map[int]string // leases of kinds not registered here
 	records map[string]kindRecord     // kinds' settings keys, by kind
 
-	asks   sync.Map // ask id -> askEntry
+	asks   sync.Map // ask id -> *askEntry
 	askSeq atomic.Uint64
 	dead   atomic.Uint64
 	stats  counters
@@ -68,6 +68,8 @@ type member struct {
 type askEntry struct {
 	reply    replyFunc
 	deadline time.Time
+	node     string // where it went: it fails once that node is lost
+	kind     *Kind
 }
 
 // clusters finds the cluster of a system, for handlers that have only
@@ -251,26 +253,47 @@ func (c *Cluster) kickNow() {
 	}
 }
 
-// addAsk remembers the reply of an ask sent to another node.
-func (c *Cluster) addAsk(reply replyFunc) uint64 {
+// addAsk remembers the reply of an ask sent to the kind's region on node,
+// which the kind's region then watches.
+func (c *Cluster) addAsk(k *Kind, node string, reply replyFunc, deadline time.Time) uint64 {
 	id := c.askSeq.Add(1)
-	c.asks.Store(id, askEntry{reply: reply, deadline: askDeadline(c.sys)})
+	c.asks.Store(id, &askEntry{reply: reply, deadline: deadline, node: node, kind: k})
+	k.watchNode(node)
 	return id
+}
+
+// take forgets an ask that could not be sent; it reports false if the
+// ask was settled meanwhile.
+func (c *Cluster) take(id uint64) bool {
+	_, ok := c.asks.LoadAndDelete(id)
+	return ok
 }
 
 // settle hands an ask's reply, come back from another node, to its asker.
 func (c *Cluster) settle(id uint64, v any, err error) {
 	if e, ok := c.asks.LoadAndDelete(id); ok {
-		e.(askEntry).reply(v, err)
+		e.(*askEntry).reply(v, err)
 	}
 }
 
-// sweepAsks forgets asks whose replies can no longer matter (their askers
-// gave up long ago: the node they went to is gone).
+// sweepAsks fails the asks past their deadlines, whose askers have given
+// up (or, for a flush, waited long enough).
 func (c *Cluster) sweepAsks(now time.Time) {
 	c.asks.Range(func(id, e any) bool {
-		if now.After(e.(askEntry).deadline) {
-			c.asks.Delete(id)
+		if a := e.(*askEntry); now.After(a.deadline) && c.asks.CompareAndDelete(id, e) {
+			a.reply(nil, fmt.Errorf("%w: no reply from %s", actor.ErrTimeout, a.node))
+		}
+		return true
+	})
+}
+
+// lost fails the asks sent to the kind's region on node, which is gone:
+// its node was lost (the error wraps remote.ErrUnreachable), or its
+// cluster closed.
+func (c *Cluster) lost(k *Kind, node string, why error) {
+	c.asks.Range(func(id, e any) bool {
+		if a := e.(*askEntry); a.kind == k && a.node == node && c.asks.CompareAndDelete(id, e) {
+			a.reply(nil, why)
 		}
 		return true
 	})

@@ -102,7 +102,12 @@
 // node's region actor for the kind (remote batches it with everything
 // else for that node, in order), which routes it locally; an ask travels
 // as a tell too, with an id its reply comes back under, so tells and asks
-// of one sender keep their order. A stale table is harmless: a node that
+// of one sender keep their order. Each node an ask passes through waits
+// for the next one's reply and watches that node's region: when that node
+// is lost (remote's heartbeats, or the server's no-responders answer for
+// a killed node) or closes its cluster, the asks waiting on it fail at
+// once, with an error wrapping remote.ErrUnreachable (or [ErrClosed]),
+// not at their deadlines; none is sent again (at most once, as in Akka). A stale table is harmless: a node that
 // does not serve a shard forwards to the owner it knows, or buffers. We
 // chose the table over per-shard subjects because it keeps the local path
 // free of NATS, reuses remote's per-node ordering and batching, and costs

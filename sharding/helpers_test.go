@@ -42,10 +42,15 @@ type world struct {
 	active      atomic.Int64
 	live        map[string]int
 	overlap     int
+	// blocked receives the id of an entity that got "block"; it then
+	// waits for release.
+	blocked chan string
+	release chan struct{}
 }
 
 func newWorld() *world {
-	return &world{activations: map[string]int{}, stops: map[string][]sharding.StopReason{}, where: map[string]string{}, seen: map[string][]int{}, live: map[string]int{}}
+	return &world{activations: map[string]int{}, stops: map[string][]sharding.StopReason{}, where: map[string]string{}, seen: map[string][]int{}, live: map[string]int{},
+		blocked: make(chan string, 100), release: make(chan struct{})}
 }
 
 func (w *world) count(id string) int {
@@ -118,6 +123,10 @@ func (e *counter) Receive(c *actor.Context, msg any) (any, error) {
 		case "token":
 			t, err := sharding.Token(c)
 			return int64(t), err
+		case "block":
+			e.w.blocked <- c.Self().ID()
+			<-e.w.release
+			return 0, nil
 		case "fail":
 			return nil, fmt.Errorf("failing on purpose")
 		}
@@ -268,4 +277,9 @@ func (w *world) overlaps() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.overlap
+}
+
+// askAny asks the entity id of n's counter kind, under ctx.
+func askAny(ctx context.Context, n *tnode, id string, msg any) (any, error) {
+	return sharding.Ask[any](ctx, n.kind.Get(id), msg)
 }

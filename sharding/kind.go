@@ -24,6 +24,7 @@ type Kind struct {
 	active   atomic.Int64
 	mismatch atomic.Bool // the bucket's settings of the kind differ (logged once)
 	stats    counters
+	watched  sync.Map // node -> struct{}: its region is watched for asks sent there
 
 	mu     sync.Mutex
 	shards []shardState
@@ -64,8 +65,6 @@ type pending struct {
 	msg   any
 	reply replyFunc // nil for a tell
 	hops  int
-	from  string // the asking node, for a reply that comes back by tell
-	askID uint64
 	at    time.Time // when it was buffered
 }
 

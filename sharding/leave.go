@@ -93,7 +93,7 @@ func (c *Cluster) Close() error {
 	_ = c.kv.Delete(ctx, memberKey(c.self))
 	c.asks.Range(func(id, e any) bool {
 		c.asks.Delete(id)
-		e.(askEntry).reply(nil, ErrClosed)
+		e.(*askEntry).reply(nil, ErrClosed)
 		return true
 	})
 	if c.unwatch != nil {

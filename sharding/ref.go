@@ -83,7 +83,10 @@ func (r Ref) Tell(msg any) error {
 // [AskAsync]. A reply that is not an R fails with [actor.ErrNoReply]. An
 // error the entity returns on another node comes back as an [*Error] that
 // wraps the sentinel it wrapped, if known. An ask whose entity's node dies
-// before answering settles at its deadline, with [actor.ErrTimeout].
+// before answering fails with an error wrapping remote.ErrUnreachable as
+// soon as this node counts that node lost (remote.WithHeartbeat; a killed
+// node's server link answers at once), as Akka's does: it is not sent
+// again, since the entity may have handled it.
 func Ask[R any](ctx context.Context, r Ref, msg any) (R, error) {
 	var zero R
 	if r.k == nil {

@@ -175,13 +175,15 @@ func (k *Kind) forward(owner string, p pending) error {
 	if _, ok := reg.Name(p.msg); !ok && p.msg != nil {
 		return k.fail(p, fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg))
 	}
-	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, From: p.from, AskID: p.askID}
-	if p.reply != nil && p.askID == 0 {
-		m.From, m.AskID = k.c.self, k.c.addAsk(p.reply)
+	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1}
+	if p.reply != nil {
+		// every hop waits for the reply of the next, so that each fails
+		// its asks when the next is lost
+		m.From, m.AskID = k.c.self, k.c.addAsk(k, owner, p.reply, askDeadline(k.c.sys))
 	}
 	if err := k.c.sys.Tell(actor.NewRef(owner, regionKind, k.name), m); err != nil {
-		if p.askID == 0 && m.AskID != 0 {
-			k.c.asks.Delete(m.AskID)
+		if m.AskID != 0 && !k.c.take(m.AskID) {
+			return err // settled meanwhile (its node lost): not ours to fail
 		}
 		return k.fail(p, err)
 	}
