@@ -32,6 +32,7 @@ type inbound struct {
 	// for this node's incarnation: it may hold pings only.
 	from    string
 	anyOnly bool
+	macBuf  macBuf // with signing
 	batchTo actor.Ref
 	msgs    []any
 	tells   []pendingTell
@@ -82,7 +83,7 @@ func (n *Node) onMessage(m *nats.Msg) {
 	frame := m.Data
 	n.in.anyOnly = false
 	if n.sign != nil {
-		if frame, n.in.anyOnly, err = n.sign.openFrame(m.Subject, n.in.from, m.Data); err != nil {
+		if frame, n.in.anyOnly, err = n.sign.openFrame(m.Subject, n.in.from, m.Data, &n.in.macBuf); err != nil {
 			n.refuseUnsigned(m.Data, n.in.from, "frames")
 			n.reject(m.Subject, fmt.Errorf("%w: %w", ErrRejected, err))
 			return

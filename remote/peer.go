@@ -59,6 +59,7 @@ type peer struct {
 	pinged bool
 	mac    hash.Hash
 	macFor *incarnation
+	macBuf macBuf
 	sealed []byte
 }
 
@@ -305,7 +306,7 @@ func (p *peer) takeSent(seq uint64) (frame []byte, sent bool) {
 func (p *peer) publish(f outFrame, sess *incarnation) {
 	data := f.data
 	if sess != nil {
-		p.sealed = p.n.sign.sealMAC(p.sealed[:0], p.subject, sess.inc, f.seq, p.mac, f.data)
+		p.sealed = p.n.sign.sealMAC(p.sealed[:0], p.subject, sess.inc, f.seq, p.mac, &p.macBuf, f.data)
 		data = p.sealed
 	}
 	msg := nats.Msg{Subject: p.subject, Reply: p.n.noResp + "." + strconv.FormatUint(f.seq, 10), Data: data}

@@ -233,7 +233,8 @@ func announcement(name string, inc uint64, start int64, session []byte) []byte {
 	return h.Sum(nil)
 }
 
-// writeCovered writes what a sealed message's authenticator covers.
+// writeCovered writes what a sealed message's authenticator covers (as
+// macBuf.sum does).
 func writeCovered(h io.Writer, subject string, covered, frame []byte) {
 	io.WriteString(h, domainFrame)
 	io.WriteString(h, subject)
@@ -256,15 +257,33 @@ func (s *signer) appendHeader(dst []byte, mode byte, toInc, counter uint64) []by
 }
 
 // sealMAC appends frame to dst sealed for the incarnation of the other
-// node whose session key mac holds: what one node sends another.
-func (s *signer) sealMAC(dst []byte, subject string, toInc, counter uint64, mac hash.Hash, frame []byte) []byte {
+// node whose session key mac holds: what one node sends another. buf is
+// the caller's scratch (see macBuf).
+func (s *signer) sealMAC(dst []byte, subject string, toInc, counter uint64, mac hash.Hash, buf *macBuf, frame []byte) []byte {
 	at := len(dst)
 	dst = s.appendHeader(dst, modeMAC, toInc, counter)
-	mac.Reset()
-	writeCovered(mac, subject, dst[at:], frame)
-	var sum [sha256.Size]byte
-	dst = append(dst, mac.Sum(sum[:0])[:macSize]...)
+	dst = append(dst, buf.sum(mac, subject, dst[at:], frame)...)
 	return append(dst, frame...)
+}
+
+// macBuf is the scratch bytes of computing MACs on one goroutine: the
+// flush of a peer, or the inbound handler. Writing a string or a small
+// array through the hash.Hash interface would allocate on every frame.
+type macBuf struct{ b []byte }
+
+// sum returns the MAC under mac of what a sealed message's authenticator
+// covers (see writeCovered); it is valid until the next call.
+func (m *macBuf) sum(mac hash.Hash, subject string, covered, frame []byte) []byte {
+	m.b = append(m.b[:0], domainFrame...)
+	m.b = append(m.b, subject...)
+	m.b = append(m.b, 0)
+	m.b = append(m.b, covered...)
+	mac.Reset()
+	mac.Write(m.b)
+	mac.Write(frame)
+	k := len(m.b)
+	m.b = mac.Sum(m.b)
+	return m.b[k : k+macSize]
 }
 
 // sealSig appends frame to dst signed with the node's key, for any
@@ -303,7 +322,7 @@ func (s *signer) checkSig(node, subject string, covered, auth, frame []byte) err
 // any receiver, which may hold pings only (the caller checks). A frame
 // is refused unless it is sealed for this incarnation by an incarnation
 // of from that this node admits, with a counter not seen before.
-func (s *signer) openFrame(subject, from string, data []byte) (frame []byte, anyOnly bool, err error) {
+func (s *signer) openFrame(subject, from string, data []byte, buf *macBuf) (frame []byte, anyOnly bool, err error) {
 	if !sealed(data) {
 		return nil, false, fmt.Errorf("%w: unsigned frame from node %q: this node accepts signed frames only", ErrSignature, from)
 	}
@@ -324,7 +343,7 @@ func (s *signer) openFrame(subject, from string, data []byte) (frame []byte, any
 	if err != nil {
 		return nil, false, err
 	}
-	if err := inc.checkMAC(subject, covered, auth, frame); err != nil {
+	if err := inc.checkMAC(subject, covered, auth, frame, buf); err != nil {
 		return nil, false, fmt.Errorf("%w: frame of node %q: %w", ErrSignature, from, err)
 	}
 	if !inc.frames.accept(h.counter) {
@@ -398,12 +417,9 @@ func (s *signer) sessionKey(name string, inc uint64, peer []byte) ([]byte, error
 }
 
 // checkMAC verifies a modeMAC authenticator with the incarnation's
-// session key. On the inbound goroutine only.
-func (i *incarnation) checkMAC(subject string, covered, auth, frame []byte) error {
-	i.in.Reset()
-	writeCovered(i.in, subject, covered, frame)
-	var sum [sha256.Size]byte
-	if !hmac.Equal(i.in.Sum(sum[:0])[:macSize], auth) {
+// session key. On the inbound goroutine only, buf its scratch.
+func (i *incarnation) checkMAC(subject string, covered, auth, frame []byte, buf *macBuf) error {
+	if !hmac.Equal(buf.sum(i.in, subject, covered, frame), auth) {
 		return errors.New("bad authenticator")
 	}
 	return nil

@@ -69,35 +69,35 @@ func TestOpenRefusesTampering(t *testing.T) {
 		t.Fatal(err)
 	}
 	seal := func(s *signer, counter uint64) []byte {
-		return s.sealMAC(nil, subject, 2, counter, sess.newMAC(), frame)
+		return s.sealMAC(nil, subject, 2, counter, sess.newMAC(), &macBuf{}, frame)
 	}
 	good := seal(a, 7)
-	got, anyOnly, err := b.openFrame(subject, "a", good)
+	got, anyOnly, err := b.openFrame(subject, "a", good, &macBuf{})
 	if err != nil || anyOnly || string(got) != string(frame) {
 		t.Fatalf("openFrame = %q, %v, %v", got, anyOnly, err)
 	}
-	if _, _, err := b.openFrame(subject, "a", good); !errors.Is(err, ErrSignature) {
+	if _, _, err := b.openFrame(subject, "a", good, &macBuf{}); !errors.Is(err, ErrSignature) {
 		t.Fatalf("replayed: %v", err)
 	}
 	for i := range len(good) {
 		bad := seal(a, uint64(100+i))
 		bad[i] ^= 0x10
-		if _, _, err := b.openFrame(subject, "a", bad); err == nil {
+		if _, _, err := b.openFrame(subject, "a", bad, &macBuf{}); err == nil {
 			t.Fatalf("byte %d altered: opened", i)
 		}
 	}
-	if _, _, err := b.openFrame(frameSubject("b", "c"), "a", seal(a, 51)); err == nil {
+	if _, _, err := b.openFrame(frameSubject("b", "c"), "a", seal(a, 51), &macBuf{}); err == nil {
 		t.Fatal("another subject: opened")
 	}
 	evilHB := evil.sealBroadcast(heartbeatSubject("a"), wire.AppendFrame(nil, &wire.Envelope{Kind: wire.KindBye, Node: "a", Corr: 1}))
 	if _, _, err := b.openBroadcast(heartbeatSubject("a"), "a", evilHB); !errors.Is(err, ErrSignature) {
 		t.Fatalf("goodbye of a signed by evil: %v", err)
 	}
-	if _, _, err := b.openFrame(subject, "a", frame); !errors.Is(err, ErrSignature) {
+	if _, _, err := b.openFrame(subject, "a", frame, &macBuf{}); !errors.Is(err, ErrSignature) {
 		t.Fatalf("unsigned: %v", err)
 	}
 	ping := a.sealSig(nil, subject, 60, wire.AppendFrame(nil, &wire.Envelope{Kind: wire.KindPing, Node: "a"}))
-	if _, anyOnly, err := b.openFrame(subject, "a", ping); err != nil || !anyOnly {
+	if _, anyOnly, err := b.openFrame(subject, "a", ping, &macBuf{}); err != nil || !anyOnly {
 		t.Fatalf("ping signed for any receiver: %v, %v", anyOnly, err)
 	}
 }
