@@ -30,7 +30,7 @@ func run(ctx context.Context, out io.Writer) error {
 	// At most 1 GiB of memory beyond the child's start-up footprint and
 	// a minute of CPU time; restarted whenever it dies. Where the host
 	// has a cgroup v2 delegation, the child gets a cgroup of its own as
-	// well, which also caps it at one core (Start logs which limits
+	// well, which also caps it at one core (h.Cgroup says which limits
 	// hold).
 	limits := []isolate.Option{isolate.WithMemoryLimit(1 << 30), isolate.WithCPUTimeLimit(time.Minute)}
 	if _, err := h.Cgroup(); err == nil {

@@ -140,7 +140,7 @@
 // its children, which a cgroup holding processes (the host's own, unless
 // it is the root cgroup) cannot. Otherwise the limits are
 // rlimits alone: [Host.Cgroup] says why, [WithCPURate] is refused with
-// [ErrNoCgroup], and the host's start logs which limits hold. Under
+// [ErrNoCgroup], and Start logs which limits hold (at Info level). Under
 // systemd, a unit with Delegate=yes gives its service a cgroup to pass to
 // WithCgroup (a sub-cgroup holding no process); a container needs its
 // cgroup namespace and a writable /sys/fs/cgroup. [WithoutCgroup] keeps
