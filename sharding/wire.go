@@ -24,6 +24,11 @@ type reply struct {
 	Value any
 	Err   string
 	Code  int // index in knownErrors of the sentinel Err wraps, or 0
+	// Causes are the errors registered with the wire registry
+	// (wire.Registry.RegisterError, or error types) in Err's chain, as
+	// remote carries them; causes are the ones this node could decode.
+	Causes []wire.Cause
+	causes []error
 }
 
 // knownErrors are the sentinels an error keeps across nodes.
@@ -31,23 +36,34 @@ var knownErrors = []error{nil, ErrNoOwner, ErrBufferFull, ErrTooManyHops, ErrNoE
 	actor.ErrUnhandled, actor.ErrStopped, actor.ErrTimeout, actor.ErrNotFound, actor.ErrNoReply, actor.ErrMailboxFull}
 
 // Error is an error an entity's ask met on another node: its text there,
-// and the known sentinel it wraps, if any (test with errors.Is).
+// and the errors it wraps, so that errors.Is and errors.As work as they
+// would on that node: the package's and package actor's sentinels, and
+// the errors registered on both nodes' wire registries (as for remote:
+// [wire.Registry.RegisterError] for error values, a registered type for
+// error types).
 type Error struct {
 	Message string
 	known   error
+	causes  []error
 }
 
 // Error implements error.
 func (e *Error) Error() string { return e.Message }
 
-// Unwrap returns the known error e stands for, or nil.
-func (e *Error) Unwrap() error { return e.known }
+// Unwrap returns the errors e stands for: the known sentinel it wraps,
+// then the registered errors of its chain.
+func (e *Error) Unwrap() []error {
+	if e.known == nil {
+		return e.causes
+	}
+	return append([]error{e.known}, e.causes...)
+}
 
 func (m reply) err() error {
 	if m.Err == "" {
 		return nil
 	}
-	e := &Error{Message: m.Err}
+	e := &Error{Message: m.Err, causes: m.causes}
 	if m.Code > 0 && m.Code < len(knownErrors) {
 		e.known = knownErrors[m.Code]
 	}
@@ -130,6 +146,12 @@ func registerWire(reg *wire.Registry) error {
 			e.BytesField(3, data)
 			e.String(4, m.Err)
 			e.Int(5, int64(m.Code))
+			for _, c := range m.Causes {
+				e.Message(6, true, func(e *wire.Encoder) {
+					e.String(1, c.Name)
+					e.BytesField(2, c.Body)
+				})
+			}
 			return append(buf, e.Bytes()...)
 		},
 		func(data []byte) (reply, error) {
@@ -149,6 +171,24 @@ func registerWire(reg *wire.Registry) error {
 					m.Err = d.String()
 				case 5:
 					m.Code = int(d.Int())
+				case 6:
+					var sub wire.Decoder
+					d.Message(&sub)
+					var c wire.Cause
+					for sub.Next() {
+						switch sub.Field() {
+						case 1:
+							c.Name = sub.String()
+						case 2:
+							c.Body = bytes.Clone(sub.Bytes())
+						default:
+							sub.Skip()
+						}
+					}
+					if err := sub.Err(); err != nil {
+						return m, err
+					}
+					m.Causes = append(m.Causes, c)
 				default:
 					d.Skip()
 				}
@@ -156,6 +196,8 @@ func registerWire(reg *wire.Registry) error {
 			if err := d.Err(); err != nil {
 				return m, err
 			}
+			// A cause this node cannot decode leaves the text alone.
+			m.causes, _ = reg.DecodeCauses(m.Causes)
 			var err error
 			m.Value, err = reg.Unmarshal(name, body)
 			return m, err
@@ -199,6 +241,7 @@ func (c *Cluster) sendReply(to, kind string, id uint64, v any, err error) {
 	}
 	if err != nil {
 		m.Value, m.Err, m.Code = nil, err.Error(), errorCode(err)
+		m.Causes = c.node.Registry().ErrorCauses(err)
 	}
 	if to == c.self {
 		c.settle(id, m.Value, m.err())
