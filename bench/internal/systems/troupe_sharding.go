@@ -47,7 +47,8 @@ func startShardNode() (*shardNode, error) {
 	if n.node, err = remote.Start(sys, sharding.EmbeddedJetStream(n.dir)); err != nil {
 		return nil, err
 	}
-	if n.c, err = sharding.Start(sys, n.node, sharding.WithMemoryStorage()); err != nil {
+	countDead(sys)
+	if n.c, err = sharding.Start(sys, n.node, sharding.WithMemoryStorage(), sharding.WithDeadLetters(func(sharding.DeadLetter) { dead.Add(1) })); err != nil {
 		return nil, err
 	}
 	return n, nil

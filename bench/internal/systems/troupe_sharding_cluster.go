@@ -94,7 +94,8 @@ func joinShardCluster(name, url string, shards int, worker bool) (*shardMember, 
 		return nil, err
 	}
 	m := &shardMember{sys: sys, node: node}
-	opts := []sharding.Option{sharding.WithMemoryStorage(), sharding.WithDeadLetters(func(sharding.DeadLetter) {})}
+	countDead(sys)
+	opts := []sharding.Option{sharding.WithMemoryStorage(), sharding.WithDeadLetters(func(sharding.DeadLetter) { dead.Add(1) })}
 	if worker {
 		opts = append(opts, sharding.WithRoles(workerRole))
 	}
@@ -142,7 +143,7 @@ func runShardPeer(spec string) error {
 			case "mem":
 				return int64(measure.TakeFootprint().Bytes) - int64(m.base.Bytes), nil
 			case "dead":
-				return int64(m.c.DeadLetters()), nil
+				return dead.Load(), nil
 			}
 			return handled.Load(), nil
 		})
@@ -326,16 +327,51 @@ func (sc *shardCluster) stop() {
 	_ = os.RemoveAll(sc.dir)
 }
 
+// dead counts this process's dead letters of the rows' messages: those
+// sharding gave up (WithDeadLetters), and payloads the system could not
+// deliver to an entity (queued for one stopped at once, its node having
+// lost the lease), which sharding does not see.
+var dead atomic.Int64
+
+func countDead(sys *actor.System) {
+	sys.SubscribeDeadLetters(func(d actor.DeadLetter) {
+		if _, ok := d.Message.([]byte); ok {
+			dead.Add(1)
+		}
+	})
+}
+
+// refused counts tells that tellRetry sent again: each was a dead
+// letter of node a's sharding too, which the rows' accounting subtracts.
+var refused atomic.Int64
+
 // tellRetry tells msg to e, retrying after 100 µs while the node's
-// outbound buffer is full (the backpressure a sender sees).
+// outbound buffer is full or the shard's buffer is (the backpressure a
+// sender sees).
 func tellRetry(e sharding.Ref, msg any) error {
 	for {
 		err := e.Tell(msg)
-		if err == nil || !errors.Is(err, remote.ErrOverloaded) {
+		if err == nil || !errors.Is(err, remote.ErrOverloaded) && !errors.Is(err, sharding.ErrBufferFull) {
 			return err
 		}
+		refused.Add(1)
 		time.Sleep(100 * time.Microsecond)
 	}
+}
+
+// deadAll returns the dead letters of every node's sharding, and of
+// their systems (messages queued for an entity stopped at once, when
+// its node lost the lease), less the refused tells sent again.
+func (sc *shardCluster) deadAll(ctx context.Context) (int64, error) {
+	n := dead.Load() - refused.Load()
+	for name := range sc.peers {
+		d, err := actor.Ask[int64](ctx, sc.a.sys, actor.NewRef(name, "stats", "main"), "dead")
+		if err != nil {
+			return 0, err
+		}
+		n += d
+	}
+	return n, nil
 }
 
 // waitDone waits for a peer's done tell.
