@@ -34,6 +34,9 @@ func TestChaos(t *testing.T) {
 			{At: 16 * time.Second, Kind: "kill", Node: "n3", For: time.Second},
 		},
 	}
+	if os.Getenv("CHAOS_NATS") != "" { // a NATS restart alone, under load
+		cfg.Faults = []Step{{At: 3 * time.Second, Kind: "restart-nats"}, {At: 20 * time.Second, Kind: "kill", Node: "n2", For: time.Second}}
+	}
 	if os.Getenv("CHAOS_LONG") != "" {
 		minutes, _ := strconv.Atoi(os.Getenv("CHAOS_MINUTES"))
 		cfg.Nodes, cfg.Entities, cfg.Senders, cfg.Rate, cfg.Shards = 5, 10_000, 8, 2000, 256

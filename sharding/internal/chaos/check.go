@@ -49,6 +49,10 @@ type Report struct {
 	Activations, Overlaps, FencedOverlaps, StaleHandled, NoLease int
 	// Torn: log lines cut short by a SIGKILL, skipped.
 	Torn int
+	// Unowned is the longest stretch of the run during which the
+	// client's table named no owner for some shard, from UnownedSince.
+	Unowned      time.Duration
+	UnownedSince time.Time
 	// Faults: how many of each kind the run made.
 	Faults map[string]int
 	// Problems: the first few failures, described.
@@ -77,6 +81,9 @@ func (r *Report) String() string {
 	}
 	fmt.Fprintf(&b, "duplicates %d, reordered %d (and %d sent to a paused owner, overtaken when it forwarded them on resuming), activations %d, overlapping activations %d, fenced overlaps after a pause %d (%d stale handlings a fencing store rejects), handled without a lease %d, torn log lines %d\n",
 		r.Duplicates, r.Reordered, r.ReorderedPaused, r.Activations, r.Overlaps, r.FencedOverlaps, r.StaleHandled, r.NoLease, r.Torn)
+	if r.Unowned > 0 {
+		fmt.Fprintf(&b, "longest stretch with a shard unowned: %v, from %s\n", r.Unowned.Round(time.Millisecond), r.UnownedSince.Format("15:04:05.000"))
+	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(&b, "  problem: %s\n", p)
 	}
@@ -158,8 +165,8 @@ func Check(sent []Sent, handled []Handled, dead []Dead, faults []Fault, hold tim
 // account explains a lost message by a fault, or counts it unexplained.
 func (r *Report) account(s Sent, faults []Fault, hold time.Duration) {
 	for _, f := range faults {
-		if f.Start < s.Time-int64(time.Second) || f.Start > s.Time+int64(hold) {
-			continue
+		if f.End < s.Time-int64(time.Second) || f.Start > s.Time+int64(hold) {
+			continue // over before the message was sent, or began after it was settled
 		}
 		switch f.Kind {
 		case "kill", "leave-failed":

@@ -63,6 +63,10 @@ type run struct {
 	mu     sync.Mutex
 	faults []Fault
 	dead   []Dead // the client's
+	// unowned is the longest stretch during which the client's table
+	// named no owner for some shard, and when it began.
+	unowned      time.Duration
+	unownedSince time.Time
 }
 
 // Run runs cfg and checks its logs.
@@ -121,6 +125,9 @@ func Run(cfg Config) (*Report, error) {
 	r.mu.Unlock()
 	rep := Check(sent, handled, dead, faults, hold, r.client.proc)
 	rep.Torn = torn
+	r.mu.Lock()
+	rep.Unowned, rep.UnownedSince = r.unowned, r.unownedSince
+	r.mu.Unlock()
 	return rep, nil
 }
 
@@ -170,6 +177,7 @@ func (r *run) load() ([]Sent, error) {
 		rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(i)))
 		wg.Go(func() { out[i] = r.send("s"+strconv.Itoa(i), rng, every, stop) })
 	}
+	wg.Go(func() { r.watchOwners(stop) })
 	err := r.faultsRun()
 	close(stop)
 	wg.Wait()
@@ -268,6 +276,8 @@ func (r *run) do(st Step) error {
 		if err := r.procs.signal(st.Node, syscall.SIGCONT); err != nil {
 			return err
 		}
+	case "restart-nats":
+		return r.restartNATS()
 	default:
 		return fmt.Errorf("chaos: unknown fault %q", st.Kind)
 	}
@@ -303,5 +313,38 @@ func (r *run) drain(sent int, hold time.Duration) {
 			last, since = n, time.Now()
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// watchOwners samples the client's table every 50 ms while the load runs,
+// and keeps the longest stretch with a shard that has no owner.
+func (r *run) watchOwners(stop chan struct{}) {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	var since time.Time
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		free := 0
+		for s := range r.cfg.Shards {
+			if _, ok := r.client.kind.Owner(s); !ok {
+				free++
+			}
+		}
+		switch {
+		case free == 0:
+			since = time.Time{}
+		case since.IsZero():
+			since = time.Now()
+		default:
+			r.mu.Lock()
+			if d := time.Since(since); d > r.unowned {
+				r.unowned, r.unownedSince = d, since
+			}
+			r.mu.Unlock()
+		}
 	}
 }
