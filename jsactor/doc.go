@@ -30,20 +30,24 @@
 //
 // # What a script sees
 //
-// setTimeout, setInterval, setImmediate and their clear functions (IDs
-// are integers, never reused; a timer callback is called with this
-// undefined, so globalThis in sloppy code, where Node passes its Timeout
-// object), queueMicrotask, Promise and async/await; self
-// (the actor's ref, with self.parent and self.timers), spawn, stop, watch,
-// unwatch, and refs with tell, ask, send and request; console (to the
-// actor's logger, formatted as Node's util.format, on one line);
-// performance,
-// structuredClone, TextEncoder, TextDecoder, atob, btoa, URL,
-// URLSearchParams, EventTarget, Event, CustomEvent, AbortController,
-// AbortSignal, crypto.getRandomValues and crypto.randomUUID; require of
-// "events", "util" (format and inspect), modules the host registered ([WithModule],
-// [WithAsyncModule]) and, with [WithFS], the script's own module files;
-// process.nextTick and nothing else of Node's process. Date, timers and
+// setTimeout, setInterval, setImmediate and their clear functions (a
+// timer is an integer, never reused, which clearTimeout takes as a number
+// or a string, and its callback runs with this undefined, as HTML's but
+// for this, where HTML passes the global object; under [WithNodeTimers]
+// timers are Node's Timeout and Immediate objects, with ref, unref,
+// hasRef, refresh, close and a number as primitive, and callbacks run with
+// them as this, as in Node), queueMicrotask, Promise and async/await;
+// self (the actor's ref, with self.parent and self.timers), spawn, stop,
+// watch, unwatch, and refs with tell, ask, send and request; console (to
+// the actor's logger, formatted as Node's util.format, on one line);
+// performance, structuredClone, TextEncoder, TextDecoder, atob, btoa,
+// URL, URLSearchParams, EventTarget, Event, CustomEvent, AbortController,
+// AbortSignal, crypto.getRandomValues and crypto.randomUUID; global
+// (Node's name for globalThis); require of "events", "util" (format and
+// inspect), "timers" (the timer globals), modules the host registered
+// ([WithModule], [WithAsyncModule]) and, with [WithFS], the script's own
+// module files; process.nextTick and nothing else of Node's process (a
+// frozen object: no events, no exit). Date, timers and
 // performance.now follow the actor's clock (a virtual clock in tests).
 // There is no file system, network or environment the host did not grant,
 // and no Buffer (its allocations would bypass the memory budget).
@@ -113,18 +117,57 @@
 //   - Refs are recognised by identity: a script reaches only the actors
 //     whose refs it was given.
 //
-// It is not a memory-isolation boundary: the budget bounds each call, not
-// the actor's total, so a script can still fill the process's memory a
-// step at a time, or with spread syntax ([...Array(2**32-1)]) and
-// Promise.all over a huge iterator, which goja runs in Go where no guard
-// reaches; a module the host grants ([WithModule]) runs with the host's
-// full power. A worker held far past its budget by a native call is
-// replaced, so the system keeps its progress, but the stuck goroutine
-// lives on. Scripts you do not trust belong in a process of their own:
-// package [github.com/troupe-go/troupe/jsactor/isolate] runs a group of JS
-// actors in a supervised child process of the same binary, under OS
-// limits, reached through the same refs; its death is seen by watchers as
-// actor.Terminated and supervision starts a fresh one (examples/untrusted).
+// In each case the process survives, the actor fails (and its
+// supervisor restarts it) or the script gets a catchable error, the other
+// actors keep answering, and the system's Shutdown returns by its
+// deadline.
+//
+// What in-process mode does not guarantee: it is not a memory-isolation
+// boundary. The budget bounds each call, not the actor's total, so a
+// script can still fill the process's memory a step at a time, or with
+// spread syntax ([...Array(2**32-1)]) and Promise.all over a huge
+// iterator, which goja runs in Go where no guard reaches; the Go runtime
+// then kills the whole process. A module the host grants ([WithModule])
+// runs with the host's full power, and its faults (a Go fatal error, a
+// panic on a goroutine of its own, os.Exit) are the process's. A worker
+// held far past its budget by a native call is replaced, so the system
+// keeps its progress, but the stuck goroutine lives on and its CPU is not
+// reclaimed. Scripts you do not trust belong in a process of their own.
+//
+// # What process isolation adds
+//
+// Package [github.com/troupe-go/troupe/jsactor/isolate] runs a group of
+// JS actors in a supervised child process of the same binary, reached
+// through the same refs (over the parent's embedded NATS server, on
+// loopback); examples/untrusted uses it. On Linux and the other Unix
+// systems (elsewhere it refuses to spawn), it adds to the guarantees
+// above:
+//
+//   - Faults: what kills a process (memory exhausted, a Go fatal error, a
+//     stack overflow, an unrecovered panic, os.Exit or a signal in a
+//     granted module) kills the child only. Its death is its supervisor's
+//     failure: watchers of its actors get actor.Terminated (the reason
+//     wraps remote.ErrUnreachable), asks pending on it fail, and
+//     supervision starts a fresh child, with backoff and within a restart
+//     limit, whose actors start with fresh state.
+//   - Memory: the address space the child maps beyond its start-up
+//     footprint is bounded (RLIMIT_AS, isolate.WithMemoryLimit); past it
+//     the child dies, whatever allocated the memory.
+//   - CPU: the child's total CPU time is bounded (RLIMIT_CPU,
+//     isolate.WithCPUTimeLimit), native code included; at the limit the
+//     child exits. It bounds the child's lifetime work, not one turn.
+//   - Hangs: a child stuck in native code holds none of the parent's
+//     workers; one stuck before it is ready is killed at its start
+//     timeout.
+//
+// It does not separate privileges: the child has the parent's user,
+// files, network and environment, so what a granted module could do in
+// the parent it can do in the child, and refs reach what they reach in
+// process. It costs a process per group (about 22 MiB resident),
+// messages registered in a wire registry on both sides and copied over
+// NATS, and a spawn about 300 times and an ask about 30 times what an
+// in-process actor's cost (measured in that package). Isolate a tenant's
+// group of actors, not each actor.
 //
 // # Values crossing actors
 //

@@ -47,6 +47,7 @@ func buildersMap() map[string]func(in *instance) goja.Value {
 		"self":            (*instance).buildSelf,
 		"performance":     (*instance).buildPerformance,
 		"process":         (*instance).buildProcess,
+		"global":          func(in *instance) goja.Value { return in.rt.GlobalObject() },
 	}
 	for _, name := range sandbox.GuardedGlobals() {
 		m[name] = func(in *instance) goja.Value { return in.cached().mem.Global(name) }
@@ -98,11 +99,14 @@ func (in *instance) buildProcess() goja.Value {
 // cache holds helpers built on first use, per instance.
 type cache struct {
 	refProto *goja.Object
-	refs     convert.RefTable
-	follow   goja.Callable
-	modules  map[string]goja.Value
-	files    map[string]*goja.Object // module files by path; see require.go
-	mem      *sandbox.MemGuard
+	// timeoutProto and immediateProto are the prototypes of Timeout and
+	// Immediate objects; see handles.go.
+	timeoutProto, immediateProto *goja.Object
+	refs                         convert.RefTable
+	follow                       goja.Callable
+	modules                      map[string]goja.Value
+	files                        map[string]*goja.Object // module files by path; see require.go
+	mem                          *sandbox.MemGuard
 	// origGlobal is goja's own global object; see lazyGlobals.
 	origGlobal *goja.Object
 	built      builtGlobals // the lazy globals built so far

@@ -11,27 +11,24 @@ import (
 // queued during a turn runs before the timers that came due meanwhile.
 //
 // The loop runs immediates in the order queued, so the instance keeps its
-// own queue of pending immediates, by value, and hands the loop the same
-// runner function every time: the n-th run of the runner is the n-th
-// immediate queued. Queuing one costs no allocation once the queue has
-// grown to its working size.
+// own queue of pending immediates and hands the loop the same runner
+// function every time: the n-th run of the runner is the n-th immediate
+// queued. setImmediate returns -id, negative so that clearTimeout never
+// cancels an immediate nor clearImmediate a timer, or under
+// WithNodeTimers the immediate's Immediate object (handles.go), with
+// which as this the callback then runs. Without WithNodeTimers an
+// immediate is recycled once run, so queuing one costs no allocation
+// once the queue has grown to its working size.
 
-// immediate is one queued setImmediate callback.
-type immediate struct {
-	id   int64
-	fn   goja.Callable // nil once cleared
-	args callArgs
-}
-
-// immQueue is the FIFO of pending immediates, in ID order.
+// immQueue is the FIFO of pending immediates.
 type immQueue struct {
-	items []immediate
+	items []*immediate
 	head  int // items[:head] have run
 	seq   int64
 	run   func() // the runner handed to the loop, built once
 }
 
-func (q *immQueue) push(im immediate) {
+func (q *immQueue) push(im *immediate) {
 	if len(q.items) == cap(q.items) && q.head > 0 && q.head >= len(q.items)/2 {
 		n := copy(q.items, q.items[q.head:])
 		clear(q.items[n:])
@@ -41,32 +38,38 @@ func (q *immQueue) push(im immediate) {
 }
 
 // pop takes the oldest pending immediate.
-func (q *immQueue) pop() (immediate, bool) {
+func (q *immQueue) pop() *immediate {
 	if q.head >= len(q.items) {
-		return immediate{}, false
+		return nil
 	}
 	im := q.items[q.head]
-	q.items[q.head] = immediate{}
+	q.items[q.head] = nil
 	q.head++
 	if q.head == len(q.items) {
 		q.items, q.head = q.items[:0], 0
 	}
-	return im, true
+	return im
 }
 
 // find returns the pending immediate with the given ID, or nil.
 func (q *immQueue) find(id int64) *immediate {
-	pending := q.items[q.head:]
+	pending := q.pending()
 	i := sort.Search(len(pending), func(i int) bool { return pending[i].id >= id })
 	if i < len(pending) && pending[i].id == id {
-		return &pending[i]
+		return pending[i]
 	}
 	return nil
 }
 
+// pending returns the immediates queued and not yet run, in ID order.
+func (q *immQueue) pending() []*immediate { return q.items[q.head:] }
+
 // reset forgets every pending immediate (their runs become no-ops once
 // the instance is dead).
 func (q *immQueue) reset() {
+	for _, im := range q.pending() {
+		im.fn = nil
+	}
 	clear(q.items)
 	q.items, q.head = nil, 0
 }
@@ -80,11 +83,13 @@ func (in *instance) setImmediate(call goja.FunctionCall) goja.Value {
 	if err := in.l.SetImmediate(q.run); err != nil {
 		panic(in.rt.NewGoError(err))
 	}
+	im := in.newImmediate()
 	q.seq++
-	q.push(immediate{id: q.seq, fn: fn, args: argsOf(call.Arguments, 1)})
-	// Scripts see -seq: timer IDs are positive, so clearTimeout never
-	// cancels an immediate, nor clearImmediate a timer, whatever the
-	// counts.
+	im.id, im.fn, im.args = q.seq, fn, argsOf(call.Arguments, 1)
+	q.push(im)
+	if im.obj != nil {
+		return im.obj
+	}
 	return in.rt.ToValue(-q.seq)
 }
 
@@ -93,20 +98,33 @@ func (in *instance) runImmediate() {
 	if in.dead {
 		return
 	}
-	im, ok := in.imms.pop()
-	if !ok || im.fn == nil {
+	im := in.imms.pop()
+	if im == nil {
 		return
 	}
-	in.callWith("immediate callback threw", im.fn, &im.args)
+	if fn := im.fn; fn != nil {
+		im.fn = nil // it has run: clearing it does nothing
+		this := goja.Undefined()
+		if im.obj != nil {
+			this = im.obj
+		}
+		in.callWith("immediate callback threw", fn, this, &im.args)
+		im.args = callArgs{}
+	}
+	in.pool.putImmediate(im)
 }
 
+// clearImmediate takes the ID setImmediate returned, or under
+// WithNodeTimers the Immediate object, as Node's does; anything else is
+// ignored.
 func (in *instance) clearImmediate(call goja.FunctionCall) goja.Value {
 	v := call.Argument(0)
-	if !goja.IsNumber(v) {
-		return goja.Undefined()
+	im, ok := asImmediate(v)
+	if !ok && goja.IsNumber(v) {
+		im = in.imms.find(-v.ToInteger())
 	}
-	if im := in.imms.find(-v.ToInteger()); im != nil {
-		*im = immediate{id: im.id}
+	if im != nil {
+		im.fn, im.args = nil, callArgs{}
 	}
 	return goja.Undefined()
 }

@@ -30,6 +30,7 @@ type instance struct {
 
 	timers  timerTable
 	imms    immQueue
+	pool    handlePool    // timers and immediates done, for reuse; see handles.go
 	arg1    [1]goja.Value // the argument of a one-argument callback; see callWith
 	nesting int           // timer nesting level of the running callback
 	asks    map[*loop.Resolver[any]]struct{}

@@ -11,11 +11,7 @@ import (
 // Each case runs go() as a message handler and compares what the script
 // emitted, in order, with want.
 func TestOrder(t *testing.T) {
-	cases := []struct {
-		name string
-		src  string
-		want string
-	}{
+	cases := []emitCase{
 		{"microtask before timer", `
 			setTimeout(() => emit("timeout"), 0);
 			Promise.resolve().then(() => emit("then"));
@@ -90,6 +86,18 @@ func TestOrder(t *testing.T) {
 			emit(Number.isInteger(a) && a > 0 && b !== a && c !== b);
 			clearTimeout(a); clearTimeout(b); clearInterval(c);`,
 			"[true]"},
+		{"clearTimeout takes a timer's ID or the ID's string", `
+			const a = setTimeout(() => emit("a"), 0), b = setInterval(() => emit("b"), 0), c = setTimeout(() => emit("c"), 0);
+			clearTimeout(a); clearInterval(String(b));`,
+			"[c]"},
+		{"a timer cleared from its own callback, then a new one", `
+			let n = 0;
+			const id = setInterval(() => { clearInterval(id); setTimeout(() => emit("next " + ++n), 0); setTimeout(() => emit("and " + ++n), 0); }, 1);`,
+			"[next 1 and 2]"},
+		{"callbacks run with this undefined", `
+			setTimeout(function () { "use strict"; emit(this === undefined) }, 0);
+			setImmediate(function () { "use strict"; emit(this === undefined) });`,
+			"[true true]"},
 		{"a cleared timer's ID does not clear the timer set after it", `
 			const a = setTimeout(() => emit("a"), 0);
 			clearTimeout(a);
@@ -126,11 +134,23 @@ func TestOrder(t *testing.T) {
 			setImmediate(function () { emit([...arguments].join()) }, 1, 2, 3);`,
 			"[1,2,3 0 1:undefined]"},
 	}
+	runEmitCases(t, cases)
+}
+
+type emitCase struct {
+	name string
+	src  string
+	want string
+}
+
+// runEmitCases runs each case's src as a handler, on the virtual clock,
+// and compares what it emitted until 50 ms later with want.
+func runEmitCases(t *testing.T, cases []emitCase, opts ...jsactor.Option) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
 			ref := r.spawn("order", `module.exports = { go() {`+tc.src+`
-				setTimeout(() => emit("end"), 50); } };`)
+				setTimeout(() => emit("end"), 50); } };`, opts...)
 			r.call(ref, "go")
 			got := r.until("end", time.Millisecond)
 			if s := fmt.Sprint(got); s != tc.want {

@@ -15,7 +15,8 @@ import (
 
 // require(name) returns, in this order: a host-registered module
 // (WithModule, WithAsyncModule), loaded once per instance; one of the
-// built-in pure modules ("events", "util"); for a name starting with
+// built-in pure modules ("events", "util", and "timers", whose functions
+// are the timer globals); for a name starting with
 // "./", "../" or "/", a module file of the file system the host granted
 // (WithFS), resolved relative to the requiring file. Any other name
 // throws. A script reaches no file the host did not put in that fs.FS.
@@ -46,6 +47,9 @@ func (in *instance) load(dir, name string) goja.Value {
 	if m := web.NodeModule(name); m != nil {
 		return in.loadNative(name, m)
 	}
+	if name == "timers" {
+		return in.loadNative(name, in.timersModule)
+	}
 	if in.cfg.files != nil && isPathName(name) {
 		return in.loadFile(dir, name)
 	}
@@ -63,6 +67,15 @@ func (in *instance) loadNative(name string, m Module) goja.Value {
 	}
 	c.modules[name] = v
 	return v
+}
+
+// timersModule is Node's "timers": the timer globals, the same functions.
+func (in *instance) timersModule(_ *goja.Runtime, module *goja.Object) {
+	exports := module.Get("exports").(*goja.Object)
+	global := in.rt.GlobalObject()
+	for _, name := range []string{"setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate"} {
+		_ = exports.Set(name, global.Get(name))
+	}
 }
 
 func isPathName(name string) bool {

@@ -22,25 +22,22 @@ func TestImmQueueFIFO(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var q immQueue
-			var model []int64
+			var model []*immediate
 			for range tc.steps {
 				for range tc.pushes {
-					q.seq++
-					q.push(immediate{id: q.seq})
-					model = append(model, q.seq)
+					im := &immediate{}
+					q.push(im)
+					model = append(model, im)
 				}
 				for range tc.pops {
-					im, ok := q.pop()
-					if !ok || len(model) == 0 || im.id != model[0] {
-						t.Fatalf("popped %v %v, want %v", im.id, ok, model[:min(1, len(model))])
+					im := q.pop()
+					if len(model) == 0 || im != model[0] {
+						t.Fatalf("popped %p, want %v", im, model[:min(1, len(model))])
 					}
 					model = model[1:]
 				}
-				for _, id := range []int64{1, q.seq / 2, q.seq} {
-					found := q.find(id) != nil
-					if want := slices.Contains(model, id); found != want {
-						t.Fatalf("find(%d) = %v, want %v", id, found, want)
-					}
+				if !slices.Equal(q.pending(), model) {
+					t.Fatalf("pending %v, want %v", q.pending(), model)
 				}
 			}
 		})
@@ -58,40 +55,40 @@ func TestTimerTableIDs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tt.slots[slot].fn = noop // marks the slot pending
+		tt.slots[slot].t = &timeout{fn: noop} // marks the slot pending
 		return uint64(tt.slots[slot].gen)<<timerSlotBits | uint64(slot)
 	}
 	a, b := set(), set()
 	if a == b || a == 0 {
 		t.Fatalf("IDs %d, %d", a, b)
 	}
-	slotA, ok := tt.lookup(a)
-	if !ok {
+	if tt.lookup(a) == nil {
 		t.Fatalf("lookup(%d) failed", a)
 	}
+	slotA := uint32(a & timerSlotMask)
 	tt.release(slotA)
-	if _, ok := tt.lookup(a); ok {
+	if tt.lookup(a) != nil {
 		t.Fatalf("released ID %d still resolves", a)
 	}
 	c := set()
 	if c == a || c&timerSlotMask != a&timerSlotMask {
 		t.Fatalf("reused slot: new ID %d, old %d", c, a)
 	}
-	if _, ok := tt.lookup(a); ok {
+	if tt.lookup(a) != nil {
 		t.Fatalf("old ID %d resolves to the slot's new timer", a)
 	}
 	for _, id := range []uint64{b, c} {
-		if _, ok := tt.lookup(id); !ok {
+		if tt.lookup(id) == nil {
 			t.Fatalf("lookup(%d) failed", id)
 		}
 	}
 	for _, id := range []uint64{0, 1 << timerSlotBits, b + 1<<timerSlotBits, b + 1000} {
-		if _, ok := tt.lookup(id); ok {
+		if tt.lookup(id) != nil {
 			t.Fatalf("lookup(%d) resolved", id)
 		}
 	}
 	// A slot whose generations are used up retires.
-	slotB, _ := tt.lookup(b)
+	slotB := uint32(b & timerSlotMask)
 	tt.slots[slotB].gen = maxTimerGen
 	tt.release(slotB)
 	if slices.Contains(tt.free, slotB) {

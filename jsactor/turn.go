@@ -61,12 +61,12 @@ func (in *instance) end(seq uint64, err error) {
 // sandbox.IsUncatchable.
 func isUncatchable(err error) bool { return sandbox.IsUncatchable(err) }
 
-// call runs fn as one turn of a callback (timer, interval, immediate):
-// an exception there is thrown outside any handler, so it fails the
-// instance, whatever the thrown value.
-func (in *instance) call(what string, fn goja.Callable, args ...goja.Value) {
+// callOn runs fn with this as one turn of a callback (timer, interval,
+// immediate): an exception there is thrown outside any handler, so it
+// fails the instance, whatever the thrown value.
+func (in *instance) callOn(what string, fn goja.Callable, this goja.Value, args ...goja.Value) {
 	seq := in.begin()
-	_, err := fn(goja.Undefined(), args...)
+	_, err := fn(this, args...)
 	if err != nil && !isUncatchable(err) {
 		in.threwOutside(what, in.jsError(err))
 		err = nil
