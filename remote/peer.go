@@ -88,6 +88,14 @@ func newPeer(n *Node, name string) *peer {
 		seq: rand.Uint64() >> 2,
 	}
 	p.firstSeq = p.seq + 1
+	if n.sign != nil {
+		if _, ok := n.sign.trusted[name]; !ok {
+			// Nothing it sends would be believed, nor could a frame be
+			// sealed for it: sends fail at once, saying why.
+			p.lost = fmt.Errorf("%w: node %s has no trusted key (%w)", ErrUnreachable, name, ErrSignature)
+			p.lostAt = p.lastSeen
+		}
+	}
 	return p
 }
 

@@ -28,7 +28,7 @@ func TestWindow(t *testing.T) {
 
 // signers returns the signers of incarnations 1 of "a" and 2 of "b",
 // trusting each other, and of "evil", trusted by neither.
-func signers(t *testing.T) (a, b, evil *signer) {
+func signers(t testing.TB) (a, b, evil *signer) {
 	t.Helper()
 	trust := map[string]string{}
 	keys := map[string]nkeys.KeyPair{}
@@ -100,4 +100,23 @@ func TestOpenRefusesTampering(t *testing.T) {
 	if _, anyOnly, err := b.openFrame(subject, "a", ping, &macBuf{}); err != nil || !anyOnly {
 		t.Fatalf("ping signed for any receiver: %v, %v", anyOnly, err)
 	}
+}
+
+// FuzzOpenSealed: whatever arrives, opening it never panics, and nothing
+// but a sealed message of a trusted sender opens.
+func FuzzOpenSealed(f *testing.F) {
+	a, b, _ := signers(f)
+	subject := frameSubject("b", "a")
+	frame := wire.AppendFrame(nil, &wire.Envelope{Kind: wire.KindPing, Node: "a"})
+	f.Add(a.sealSig(nil, subject, 1, frame))
+	f.Add(a.sealBroadcast(heartbeatSubject("a"), frame))
+	f.Add(frame)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, _, err := b.openFrame(subject, "a", data, &macBuf{}); err == nil && !sealed(data) {
+			t.Fatalf("unsealed data opened: %q", got)
+		}
+		if _, _, err := b.openBroadcast(heartbeatSubject("a"), "a", data); err == nil && !sealed(data) {
+			t.Fatal("unsealed heartbeat opened")
+		}
+	})
 }

@@ -274,6 +274,10 @@ func TestUnsignedNodeCannotJoinSigningNetwork(t *testing.T) {
 	}
 	u.System.TakeDeadLetters()    // the ask's message, not sent
 	waitRejected(t, n1, before+1) // its heartbeats
+	if err := n1.sys.Tell(actor.NewRef("stranger", "k", "i"), "hi"); !errors.Is(err, remote.ErrSignature) {
+		t.Fatalf("tell to a node with no trusted key = %v, want ErrSignature", err)
+	}
+	n1.System.TakeDeadLetters() // the tell, not sent
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	if err := n1.node.WaitPeer(ctx, "u"); err == nil {
