@@ -1,13 +1,18 @@
 package isolate
 
 import (
+	"context"
 	"crypto/tls"
+	"errors"
 	"net"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote"
 )
 
@@ -100,3 +105,52 @@ func TestAuthenticatorInstallRefuses(t *testing.T) {
 		})
 	}
 }
+
+// The host's server, listening on loopback, admits the program's own
+// users and refuses anyone without credentials, with a guessed token, or
+// as a group that has no process.
+func TestHostServerAuthentication(t *testing.T) {
+	if !supported {
+		t.Skip("no process isolation here")
+	}
+	sys, err := actor.NewSystem("host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sys.Shutdown(context.Background()) }()
+	ops := remote.WithServerOptions(func(o *server.Options) {
+		o.Users = append(o.Users, &server.User{Username: "ops", Password: "ops-pw"})
+	})
+	h, err := Start(sys, WithNodeOptions(ops))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = h.Close(context.Background()) }()
+	nc, err := nats.Connect(h.url, nats.UserInfo("ops", "ops-pw"))
+	if err != nil {
+		t.Fatalf("the program's user: %v", err)
+	}
+	nc.Close()
+	for name, opts := range map[string][]nats.Option{
+		"no credentials":        nil,
+		"a guessed token":       {nats.Token("guess")},
+		"a group with no child": {nats.UserInfo("tenant", "")},
+		"a wrong password":      {nats.UserInfo("ops", "guess")},
+	} {
+		nc, err := nats.Connect(h.url, append(opts, nats.NoReconnect())...)
+		if err == nil {
+			nc.Close()
+			t.Errorf("%s: admitted", name)
+		} else if !errors.Is(err, nats.ErrAuthorization) {
+			t.Errorf("%s: %v, want an authorization error", name, err)
+		}
+	}
+	// A group name a program user has is refused: its child would log in
+	// with that user's permissions.
+	if _, err := h.Spawn(context.Background(), idle, "ops"); err == nil || !strings.Contains(err.Error(), "a user of the host's server") {
+		t.Errorf("a group named after a user of the server: %v", err)
+	}
+}
+
+// idle is a group with no actors.
+var idle = Define("idle", func(*Child) error { return nil })
