@@ -100,7 +100,12 @@ func (s *Scheduler) dropHelperLocked(i int) {
 
 // help is a helper's goroutine.
 func (s *Scheduler) help(h *runner) {
-	s.begun.Add(1)
+	// Where the helper's takes start moves with each helper and each
+	// turn: most helpers run a turn or two before one blocks them, and
+	// all starting at one shard left the other's loops to the workers,
+	// behind the backlog (asks of 16 actors 94-187 ms late beside 1000
+	// stuck in read(2), every one queued in shard 0).
+	place := s.begun.Add(1)
 	gid := currentGoroutine()
 	h.gid.Store(gid)
 	registerLoopGoroutine(gid)
@@ -108,7 +113,7 @@ func (s *Scheduler) help(h *runner) {
 	for turn := uint64(1); ; turn++ {
 		var l *Loop
 		if s.nHeld.Load() != 0 { // no runner held: the workers suffice
-			l = s.helperTake(turn)
+			l = s.helperTake(place + turn)
 		}
 		if l == nil {
 			s.helperExits(h)
@@ -140,12 +145,12 @@ func (s *Scheduler) help(h *runner) {
 }
 
 // helperTake takes a loop for a helper: the newest of the global queue,
-// else of a worker's local queue, starting at a place that moves with
-// turn. The workers take the oldest: between them, a stuck burst is found
-// from its start while what was queued after it runs at once.
-func (s *Scheduler) helperTake(turn uint64) *Loop {
+// else of a worker's local queue, starting at place (modulo the shards).
+// The workers take the oldest: between them, a stuck burst is found from
+// its start while what was queued after it runs at once.
+func (s *Scheduler) helperTake(place uint64) *Loop {
 	n := len(s.workers)
-	start := int(turn % uint64(n))
+	start := int(place % uint64(n))
 	if l := s.global.takeNewest(start); l != nil {
 		return l
 	}
