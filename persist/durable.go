@@ -103,6 +103,7 @@ type durable[S, C any] struct {
 	inCommand, putCalled      bool
 	retry                     int
 	wait                      waiting
+	calls                     calls // store calls in flight, cancelled when it stops
 }
 
 var (
@@ -170,10 +171,8 @@ func (a *durable[S, C]) put(s S) *loop.Promise[S] {
 	prom, r := loop.NewPromise[S](l)
 	entity, store, expected, timeout := a.entity, a.def.Store, a.revision, a.def.Timeout
 	settled := a.def.writes.start(entity) // a restarted instance loads after it
-	loop.Go(l, func(ctx context.Context) (uint64, error) {
+	offLoop(l, &a.calls, timeout, func(ctx context.Context) (uint64, error) {
 		defer settled()
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
 		return store.PutState(ctx, entity, expected, p)
 	}).WhenSettled(func(v any, err error) {
 		rev, _ := v.(uint64)
@@ -222,9 +221,7 @@ func (a *durable[S, C]) load() {
 		rev uint64
 		ok  bool
 	}
-	loop.Go(a.c.Loop(), func(ctx context.Context) (loaded, error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
+	offLoop(a.c.Loop(), &a.calls, timeout, func(ctx context.Context) (loaded, error) {
 		if err := writes.wait(ctx, entity); err != nil {
 			return loaded{}, fmt.Errorf("persist: %q: a put of the previous instance is still in flight: %w", entity, err)
 		}
@@ -270,9 +267,11 @@ func (a *durable[S, C]) loadFailed(err error) {
 	}
 }
 
-// Stopping fails the commands still waiting.
+// Stopping fails the commands still waiting and cancels the store calls
+// in flight.
 func (a *durable[S, C]) Stopping(c *actor.Context) {
 	a.stopped = true
+	a.calls.cancelAll()
 	a.wait.rejectAll(fmt.Errorf("persist: %s: %w", c.Self(), actor.ErrStopped))
 }
 

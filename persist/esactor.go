@@ -12,7 +12,7 @@ import (
 )
 
 // eventSourced is the actor an EventSourced definition spawns. Its fields
-// are used on its loop only; store calls run off it (loop.Go) and settle
+// are used on its loop only; store calls run off it (offLoop) and settle
 // back on it.
 type eventSourced[S, C, E any] struct {
 	def    *EventSourced[S, C, E]
@@ -27,6 +27,7 @@ type eventSourced[S, C, E any] struct {
 	inCommand  bool // a command handler runs
 	persisted  bool // the running handler called Persist
 	wait       waiting
+	calls      calls // store calls in flight, cancelled when it stops
 
 	retry        int    // failed recovery attempts in a row
 	sinceSnap    uint64 // events stored since the last snapshot taken
@@ -123,7 +124,7 @@ func (a *eventSourced[S, C, E]) persist(events []E) *loop.Promise[S] {
 }
 
 // append writes stored off the loop: with the store's AsyncAppender if
-// it has one, otherwise on a goroutine (loop.Go).
+// it has one, otherwise on a goroutine (offLoop).
 func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
 	l := a.c.Loop()
 	after, entity, store, timeout := a.end, a.entity, a.def.Store, a.def.Timeout
@@ -142,10 +143,8 @@ func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
 		})
 		return p
 	}
-	return loop.Go(l, func(ctx context.Context) (Cursor, error) {
+	return offLoop(l, &a.calls, timeout, func(ctx context.Context) (Cursor, error) {
 		defer settled()
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
 		return store.Append(ctx, entity, after, stored)
 	})
 }
@@ -209,9 +208,11 @@ func (a *eventSourced[S, C, E]) fenced(err error) {
 	a.c.Stop(a.c.Self())
 }
 
-// Stopping fails the commands still waiting.
+// Stopping fails the commands still waiting and cancels the store calls
+// in flight.
 func (a *eventSourced[S, C, E]) Stopping(c *actor.Context) {
 	a.stopped = true
+	a.calls.cancelAll()
 	a.wait.rejectAll(fmt.Errorf("persist: %s: %w", c.Self(), actor.ErrStopped))
 }
 

@@ -9,7 +9,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
-	"github.com/troupe-go/troupe/loop"
 )
 
 // recovered is what a recovery read from the store, decoded off the loop.
@@ -31,9 +30,7 @@ func (a *eventSourced[S, C, E]) recover() {
 	}
 	a.recovering = true
 	entity, store, schema, timeout, writes := a.entity, a.def.Store, a.def.Schema, a.def.Timeout, a.def.writes
-	loop.Go(a.c.Loop(), func(ctx context.Context) (recovered[S, E], error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
+	offLoop(a.c.Loop(), &a.calls, timeout, func(ctx context.Context) (recovered[S, E], error) {
 		// A write a previous instance of this actor left in flight (it
 		// restarted meanwhile) is read back, not fenced against later.
 		if err := writes.wait(ctx, entity); err != nil {

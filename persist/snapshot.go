@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"go.uber.org/zap"
-
-	"github.com/troupe-go/troupe/loop"
 )
 
 // maybeSnapshot saves a snapshot off the loop if one is due or asked for
@@ -27,9 +25,7 @@ func (a *eventSourced[S, C, E]) maybeSnapshot() {
 	snap := Snapshot{Payload: p, Cursor: a.end}
 	a.snapshotting = true
 	entity, store, keep, del, timeout := a.entity, a.def.Store, a.def.KeepSnapshots, a.def.DeleteEvents, a.def.Timeout
-	loop.Go(a.c.Loop(), func(ctx context.Context) (struct{}, error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
+	offLoop(a.c.Loop(), &a.calls, timeout, func(ctx context.Context) (struct{}, error) {
 		oldest, err := store.SaveSnapshot(ctx, entity, snap, keep)
 		if err == nil && del {
 			err = store.DeleteTo(ctx, entity, oldest)
