@@ -74,6 +74,8 @@ func (s *Store) readDirect(ctx context.Context, subject string, from uint64, fn 
 		case end = <-b.ends:
 		case <-ctx.Done():
 			return last, ctx.Err()
+		case <-s.closed:
+			return last, persist.ErrClosed
 		}
 		switch {
 		case end.err != nil:
