@@ -63,4 +63,11 @@ var persistScenarios = []Scenario{
 		Params:     systems.Params{N: 5_000},
 		Targets:    []Target{{Metric: Time, Against: systems.Pgx, Limit: 1.5}},
 	},
+	{
+		Name:       "persist_idle_actor",
+		Definition: "10k event-sourced actors (int64 state) on the in-memory store (the actor's own memory, not a store's caches), each recovered from a journal of one event and having answered one ask, then idle: bytes per actor minus those of 10k plain actors holding the same int64 state, each having answered one ask, measured before them in the same process",
+		Per:        "actor",
+		Params:     systems.Params{N: 10_000},
+		Targets:    []Target{{Metric: Bytes, Limit: 64}},
+	},
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -29,9 +30,11 @@ func init() {
 	troupe.Cases["persist_events_1000"] = troupePersistEvents
 	troupe.Cases["persist_recover_1000"] = func(p Params) (measure.Figures, error) { return troupePersistRecover(p, false) }
 	troupe.Cases["persist_recover_snap"] = func(p Params) (measure.Figures, error) { return troupePersistRecover(p, true) }
+	troupe.Cases["persist_idle_actor"] = troupePersistIdle
 	natsBaseline.Cases["persist_reply_p50"] = rawJetStreamPublish
 	natsBaseline.Cases["persist_events_1000"] = rawJetStreamAsync
 	natsBaseline.cannotRun("raw JetStream has no actor to recover", "persist_recover_1000", "persist_recover_snap")
+	natsBaseline.cannotRun("the baseline is troupe's plain actor, in the same process", "persist_idle_actor")
 }
 
 // benchEvent is the event the persist scenarios store.
@@ -379,4 +382,94 @@ func rawJetStreamAsync(p Params) (measure.Figures, error) {
 		return measure.Figures{}, errors.New("acks not all in after 5 minutes")
 	}
 	return m.Stop(n), nil
+}
+
+// plainCounter is persist_idle_actor's plain actor: the same int64 state
+// as the bench's event-sourced counter, in memory only.
+type plainCounter struct{ n int64 }
+
+func (a *plainCounter) Receive(_ *actor.Context, msg any) (any, error) {
+	if d, ok := msg.(int64); ok {
+		a.n += d
+	}
+	return a.n, nil
+}
+
+// troupePersistIdle: p.N plain counters, then p.N event-sourced counters
+// on the in-memory store, each recovered from one event; each has
+// answered one ask, then idles. The figure is the event-sourced actor's
+// bytes minus the plain one's.
+func troupePersistIdle(p Params) (measure.Figures, error) {
+	sys, err := troupeActorSystem()
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	defer troupeActorShutdown(sys)
+	store := persist.NewMemoryStore()
+	reg := wire.NewRegistry()
+	if err := wire.Register[benchEvent](reg, "bench.event"); err != nil {
+		return measure.Figures{}, err
+	}
+	schema := persist.NewSchema(reg)
+	def := &persist.EventSourced[int64, int64, benchEvent]{
+		Store: store, Schema: schema,
+		Command: func(c *persist.Command[int64, benchEvent], n int64) (any, error) {
+			if n == 0 {
+				return c.State(), nil
+			}
+			return c.Persist(benchEvent{n}), nil
+		},
+		Apply: func(s int64, e benchEvent) int64 { return s + e.N },
+	}
+	durable, err := def.Factory()
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	pl, err := schema.Encode(benchEvent{1})
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	for i := range p.N + 1 { // each entity's journal holds one event
+		ev := []persist.Event{{Payload: pl, Seq: 1}}
+		if _, err := store.Append(context.Background(), "durable/"+strconv.Itoa(i-1), persist.Cursor{}, ev); err != nil {
+			return measure.Figures{}, err
+		}
+	}
+	plain := func() actor.Actor { return &plainCounter{} }
+	// bytes per actor of kind, p.N of them, each asked once (0: read).
+	perActor := func(kind string, f actor.Factory) (measure.Figures, error) {
+		if _, err := sys.Spawn(kind, "-1", f); err != nil { // warm-up
+			return measure.Figures{}, err
+		}
+		refs := make([]actor.Ref, p.N)
+		time.Sleep(idleSettle)
+		before := measure.TakeFootprint()
+		m := measure.Start()
+		for i := range refs {
+			if refs[i], err = sys.Spawn(kind, strconv.Itoa(i), f); err != nil {
+				return measure.Figures{}, err
+			}
+			if _, err := actor.Ask[int64](context.Background(), sys, refs[i], int64(0)); err != nil {
+				return measure.Figures{}, err
+			}
+		}
+		spawned := m.Stop(p.N)
+		time.Sleep(idleSettle)
+		fig := measure.PerItem(before, measure.TakeFootprint(), p.N)
+		fig.NsPerOp, fig.CPUNsPerOp, fig.AllocsPerOp = spawned.NsPerOp, spawned.CPUNsPerOp, spawned.AllocsPerOp
+		runtime.KeepAlive(refs)
+		return fig, nil
+	}
+	pf, err := perActor("plain", plain)
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	df, err := perActor("durable", durable)
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	fig := df
+	fig.BytesPerOp = df.BytesPerOp - pf.BytesPerOp
+	fig.Note = fmt.Sprintf("memory is the event-sourced actor's %.0f B minus the plain actor's %.0f B; time, CPU and allocations are the event-sourced actors' spawn, recovery and ask", df.BytesPerOp, pf.BytesPerOp)
+	return fig, nil
 }
