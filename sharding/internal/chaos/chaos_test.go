@@ -18,7 +18,9 @@ func TestMain(m *testing.M) {
 
 // TestChaos is the bounded run CI makes: 3 nodes, a scripted kill -9 and
 // restart, a SIGSTOP past the leases, a graceful leave and join, and
-// another kill. CHAOS_LONG=1 makes the full run instead.
+// another kill. CHAOS_LONG=1 makes the full run instead (CHAOS_MINUTES,
+// default 5; CHAOS_NATS_RESTART=0 leaves the NATS server alone);
+// CHAOS_NATS=1 restarts the NATS server under load, and kills a node.
 func TestChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a chaos run takes about a minute")
@@ -40,7 +42,8 @@ func TestChaos(t *testing.T) {
 	if os.Getenv("CHAOS_LONG") != "" {
 		minutes, _ := strconv.Atoi(os.Getenv("CHAOS_MINUTES"))
 		cfg.Nodes, cfg.Entities, cfg.Senders, cfg.Rate, cfg.Shards = 5, 10_000, 8, 2000, 256
-		cfg.Faults, cfg.Duration, cfg.NATS, cfg.Buffer = nil, time.Duration(max(minutes, 5))*time.Minute, true, 10*time.Second
+		cfg.Faults, cfg.Duration, cfg.Buffer = nil, time.Duration(max(minutes, 5))*time.Minute, 10*time.Second
+		cfg.NATS = os.Getenv("CHAOS_NATS_RESTART") != "0"
 		cfg.Seed = uint64(time.Now().UnixNano())
 		dir, err := os.MkdirTemp("", "troupe-chaos") // kept, for the nodes' output
 		if err != nil {
