@@ -253,12 +253,10 @@ func (c *Cluster) kickNow() {
 	}
 }
 
-// addAsk remembers the reply of an ask sent to the kind's region on node,
-// which the kind's region then watches.
+// addAsk remembers the reply of an ask sent to the kind's region on node.
 func (c *Cluster) addAsk(k *Kind, node string, reply replyFunc, deadline time.Time) uint64 {
 	id := c.askSeq.Add(1)
 	c.asks.Store(id, &askEntry{reply: reply, deadline: deadline, node: node, kind: k})
-	k.watchNode(node)
 	return id
 }
 
@@ -277,26 +275,36 @@ func (c *Cluster) settle(id uint64, v any, err error) {
 }
 
 // sweepAsks fails the asks past their deadlines, whose askers have given
-// up (or, for a flush, waited long enough).
+// up (or, for a flush, waited long enough), and those sent to a node this
+// node's transport counts lost: with an error wrapping
+// remote.ErrUnreachable, at once rather than at their deadlines.
 func (c *Cluster) sweepAsks(now time.Time) {
+	var lost map[string]string // node -> why, read once if an ask waits
 	c.asks.Range(func(id, e any) bool {
-		if a := e.(*askEntry); now.After(a.deadline) && c.asks.CompareAndDelete(id, e) {
+		a := e.(*askEntry)
+		if lost == nil {
+			lost = c.lostPeers()
+		}
+		why, gone := lost[a.node]
+		switch {
+		case gone && c.asks.CompareAndDelete(id, e):
+			a.reply(nil, fmt.Errorf("sharding: %s on %s: %w: %s", a.kind.name, a.node, remote.ErrUnreachable, why))
+		case now.After(a.deadline) && c.asks.CompareAndDelete(id, e):
 			a.reply(nil, fmt.Errorf("%w: no reply from %s", actor.ErrTimeout, a.node))
 		}
 		return true
 	})
 }
 
-// lost fails the asks sent to the kind's region on node, which is gone:
-// its node was lost (the error wraps remote.ErrUnreachable), or its
-// cluster closed.
-func (c *Cluster) lost(k *Kind, node string, why error) {
-	c.asks.Range(func(id, e any) bool {
-		if a := e.(*askEntry); a.kind == k && a.node == node && c.asks.CompareAndDelete(id, e) {
-			a.reply(nil, why)
+// lostPeers returns the nodes the transport counts lost, and why.
+func (c *Cluster) lostPeers() map[string]string {
+	out := map[string]string{}
+	for _, p := range c.node.TransportStats().Peers {
+		if !p.Reachable {
+			out[p.Node] = p.Lost
 		}
-		return true
-	})
+	}
+	return out
 }
 
 // deadLetter reports a message that could not be delivered.

@@ -103,10 +103,10 @@
 // else for that node, in order), which routes it locally; an ask travels
 // as a tell too, with an id its reply comes back under, so tells and asks
 // of one sender keep their order. Each node an ask passes through waits
-// for the next one's reply and watches that node's region: when that node
-// is lost (remote's heartbeats, or the server's no-responders answer for
-// a killed node) or closes its cluster, the asks waiting on it fail at
-// once, with an error wrapping remote.ErrUnreachable (or [ErrClosed]),
+// for the next one's reply; when the next node is lost (remote's
+// heartbeats, or at once the server's no-responders answer for a killed
+// node), the asks waiting on it fail at the coordinator's next pass (within
+// the renew interval) with an error wrapping remote.ErrUnreachable,
 // not at their deadlines; none is sent again (at most once, as in Akka). A stale table is harmless: a node that
 // does not serve a shard forwards to the owner it knows, or buffers. We
 // chose the table over per-shard subjects because it keeps the local path
@@ -127,8 +127,13 @@
 // with it, and it is logged and passed to [WithDeadLetters]. Per-sender
 // order holds on a shard that does not move; while one moves, messages
 // buffered at the old owner are forwarded in order, but a message a sender
-// sent to the old owner just before it learned of the new one may be
-// overtaken by its next message, sent to the new owner directly.
+// sent to the old owner just before it learned of the new one is not
+// overtaken by its next message: a node whose route for a shard changes
+// first sends a flush marker along the old route and holds the shard's
+// messages until the node serving the shard answers it (see flush.go for
+// the details; messages that come back to the node that routed them go
+// ahead of what it holds). The cost is one marker round trip per shard and
+// node that had sent to the old owner, and only when a shard moves.
 //
 // # Passivation
 //
@@ -166,6 +171,7 @@
 //
 // [Cluster.Stats] sums a node's counters; [Cluster.KindStats] has them by
 // kind (shards owned, active entities, buffered messages, activations,
-// passivations, hand-offs, restored entities, lease renewal latency), for
-// an exporter to read.
+// passivations, hand-offs, restored entities, lease renewal latency);
+// package shardmetrics exports them to Prometheus and OpenTelemetry, and
+// the observer of package observe shows the node's shards and members.
 package sharding

@@ -24,7 +24,6 @@ type Kind struct {
 	active   atomic.Int64
 	mismatch atomic.Bool // the bucket's settings of the kind differ (logged once)
 	stats    counters
-	watched  sync.Map // node -> struct{}: its region is watched for asks sent there
 
 	mu     sync.Mutex
 	shards []shardState
@@ -40,6 +39,14 @@ type shardState struct {
 	active    int       // its activations in the kind's cells
 	head      *cell     // the first of them, listed through cell.next
 	buf       []pending // waiting for an owner, or for the hand-off
+	back      int       // buf's first back came back by a route this node chose (see flush.go)
+	// via is the node this node last forwarded the shard's messages to;
+	// while flushing, it waits for them to reach the shard's owner before
+	// it routes elsewhere (see flush.go).
+	via       string
+	flushing  bool
+	flushGen  uint64
+	restoring []string // entities to start once the flush ends
 	// remembered: the shard's remembered entities (WithRememberEntities)
 	remembered remembered
 	writing    sync.Mutex // held while its set is written (not under mu)
@@ -64,7 +71,9 @@ type pending struct {
 	id    string
 	msg   any
 	reply replyFunc // nil for a tell
+	flush bool      // a flush marker (see flush.go); msg is nil
 	hops  int
+	path  []string  // the nodes that forwarded it, in order
 	at    time.Time // when it was buffered
 }
 

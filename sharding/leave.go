@@ -128,7 +128,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 			cl.waiting = nil
 		})
 		failed = append(failed, sh.buf...)
-		sh.buf = nil
+		sh.buf, sh.back = nil, 0
 	}
 	k.mu.Unlock()
 	for _, p := range failed {

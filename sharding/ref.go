@@ -67,8 +67,8 @@ func Bind(sys *actor.System, r Ref) (Ref, error) {
 // Tell sends msg to the entity, at most once, activating it if needed. A
 // message that cannot be delivered is a dead letter, and Tell returns the
 // reason when it is known at once (a full buffer, a type the wire cannot
-// carry). Messages of one sender to one entity keep their order while its
-// shard stays put (see the package doc for a moving one). Safe from any
+// carry). Messages of one sender to one entity keep their order, also
+// while its shard moves (see the package doc). Safe from any
 // goroutine, handlers included.
 func (r Ref) Tell(msg any) error {
 	if r.k == nil {
@@ -83,10 +83,11 @@ func (r Ref) Tell(msg any) error {
 // [AskAsync]. A reply that is not an R fails with [actor.ErrNoReply]. An
 // error the entity returns on another node comes back as an [*Error] that
 // wraps the sentinel it wrapped, if known. An ask whose entity's node dies
-// before answering fails with an error wrapping remote.ErrUnreachable as
-// soon as this node counts that node lost (remote.WithHeartbeat; a killed
-// node's server link answers at once), as Akka's does: it is not sent
-// again, since the entity may have handled it.
+// before answering fails with an error wrapping remote.ErrUnreachable
+// once this node counts that node lost (remote.WithHeartbeat; a killed
+// node's is found at once by the server's answer), within the renew
+// interval after that: as Akka's, it is not sent again, since the entity
+// may have handled it.
 func Ask[R any](ctx context.Context, r Ref, msg any) (R, error) {
 	var zero R
 	if r.k == nil {

@@ -136,10 +136,11 @@ func (c *Cluster) restore(k *Kind, s int) {
 			return
 		}
 	}
+	now := time.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	sh := &k.shards[s]
-	if !sh.serving(time.Now()) || k.factory == nil {
+	if !sh.serving(now) || k.factory == nil {
 		return
 	}
 	if r := &sh.remembered; k.cfg.remember {
@@ -148,12 +149,25 @@ func (c *Cluster) restore(k *Kind, s int) {
 			c.rememberNow()
 		}
 	}
+	if sh.flushing { // started once the messages sent before arrive
+		sh.restoring = append(sh.restoring, ids...)
+		return
+	}
+	k.restoreLocked(s, ids, now)
+}
+
+// restoreLocked starts the entities ids of shard s that are not active.
+// Under mu.
+func (k *Kind) restoreLocked(s int, ids []string, now time.Time) {
+	if !k.shards[s].serving(now) {
+		return
+	}
 	for _, id := range ids {
 		if k.cellOf(id) != nil {
 			continue
 		}
 		if _, err := k.activateLocked(s, id); err != nil {
-			c.logger.Warn("sharding: restarting an entity", zap.String("kind", k.name), zap.String("id", id), zap.Error(err))
+			k.c.logger.Warn("sharding: restarting an entity", zap.String("kind", k.name), zap.String("id", id), zap.Error(err))
 			continue
 		}
 		k.stats.restored.Add(1)

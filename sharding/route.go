@@ -3,6 +3,7 @@ package sharding
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
@@ -49,12 +50,29 @@ func (k *Kind) post(c *cell, msg any, reply replyFunc) error {
 // buffers it. Under mu.
 func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 	sh := &k.shards[s]
+	serving := sh.serving(now)
 	switch {
-	case sh.serving(now):
+	case p.flush && serving:
+		p.reply(nil, nil) // all that came before it on its path is here
+		return nil
+	case serving && slices.Contains(p.path, k.c.self):
+		// back by a route this node chose before: it was routed before
+		// anything that waits here, and whatever was sent before it on
+		// that route is here already
+		return k.deliverLocked(sh, s, p)
+	case sh.flushing:
+		return k.bufferLocked(sh, p, now)
+	case serving:
+		if sh.via != "" {
+			return k.flushThenLocked(s, p, now)
+		}
 		return k.deliverLocked(sh, s, p)
 	case sh.releasing || sh.owner == "" || sh.owner == k.c.self:
 		return k.bufferLocked(sh, p, now)
+	case sh.via != "" && sh.via != sh.owner:
+		return k.flushThenLocked(s, p, now)
 	default:
+		sh.via = sh.owner
 		return k.forward(sh.owner, p)
 	}
 }
@@ -140,6 +158,14 @@ func (k *Kind) bufferLocked(sh *shardState, p pending, now time.Time) error {
 	if p.at.IsZero() {
 		p.at = now
 	}
+	if slices.Contains(p.path, k.c.self) {
+		// this node routed it before anything the buffer holds (it
+		// buffers only while it has no route, and drains the buffer as
+		// soon as it has one): it goes ahead of them
+		sh.buf = slices.Insert(sh.buf, sh.back, p)
+		sh.back++
+		return nil
+	}
 	sh.buf = append(sh.buf, p)
 	return nil
 }
@@ -151,7 +177,7 @@ func (k *Kind) flushLocked(s int, now time.Time) {
 		return
 	}
 	buf := sh.buf
-	sh.buf = nil
+	sh.buf, sh.back = nil, 0
 	for _, p := range buf {
 		_ = k.routeLocked(s, p, now)
 	}
@@ -172,14 +198,18 @@ func (k *Kind) expireLocked(s int, now time.Time) {
 		_ = k.fail(p, fmt.Errorf("%w: shard %d of %s, after %v", ErrNoOwner, s, k.name, k.c.cfg.bufferTime))
 	}
 	sh.buf = append(sh.buf[:0:0], sh.buf[n:]...)
+	sh.back = max(sh.back-n, 0)
 }
 
 // fail settles p with err: its ask fails, and it is a dead letter.
 func (k *Kind) fail(p pending, err error) error {
-	k.stats.dead.Add(1)
 	if p.reply != nil {
 		p.reply(nil, err)
 	}
+	if p.flush {
+		return err // not the user's message
+	}
+	k.stats.dead.Add(1)
 	k.c.deadLetter(DeadLetter{Entity: Ref{kind: k.name, id: p.id, k: k}, Message: p.msg, Reason: err})
 	return err
 }

@@ -54,7 +54,10 @@ type KindStats struct {
 	Claims, LeasesLost, HandOffs, Renewals         uint64
 	Activations, Passivations, Restored, Forwarded uint64
 	RememberWrites, DeadLetters                    uint64
-	ClaimLatency, RenewLatency                     Quantiles
+	// Flushes counts the times this node held a shard's messages back
+	// until those it had sent by the shard's former route arrived.
+	Flushes                    uint64
+	ClaimLatency, RenewLatency Quantiles
 }
 
 // Quantiles are latency percentiles.
@@ -63,7 +66,7 @@ type Quantiles struct{ P50, P99 time.Duration }
 // counters are a node's or a kind's Stats as they are kept.
 type counters struct {
 	claims, lost, handOffs, renewals, activations, passivations, forwarded atomic.Uint64
-	restored, rememberWrites, dead                                         atomic.Uint64
+	restored, rememberWrites, dead, flushes                                atomic.Uint64
 	claimLat, renewLat                                                     latencies
 }
 
@@ -131,7 +134,7 @@ func (k *Kind) Stats() KindStats {
 		Kind: k.name, Singleton: k.cfg.singleton, Owned: len(k.Owned()), Active: k.Active(), Buffered: k.Buffered(),
 		Claims: s.claims.Load(), LeasesLost: s.lost.Load(), HandOffs: s.handOffs.Load(), Renewals: s.renewals.Load(),
 		Activations: s.activations.Load(), Passivations: s.passivations.Load(), Restored: s.restored.Load(),
-		Forwarded: s.forwarded.Load(), RememberWrites: s.rememberWrites.Load(), DeadLetters: s.dead.Load(),
+		Forwarded: s.forwarded.Load(), RememberWrites: s.rememberWrites.Load(), DeadLetters: s.dead.Load(), Flushes: s.flushes.Load(),
 		ClaimLatency: s.claimLat.quantiles(), RenewLatency: s.renewLat.quantiles(),
 	}
 	k.mu.Lock()

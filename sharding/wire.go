@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/remote/wire"
@@ -14,8 +16,10 @@ type envelope struct {
 	ID    string
 	Msg   any
 	Hops  int
-	From  string // the asking node, for an ask
-	AskID uint64 // the ask's id there; 0 for a tell
+	From  string   // the asking node, for an ask
+	AskID uint64   // the ask's id there; 0 for a tell
+	Flush bool     // a flush marker, which carries no message (see flush.go)
+	Path  []string // the nodes that forwarded it, in order, the sender last
 }
 
 // reply carries an ask's outcome back to the asking node's region.
@@ -102,6 +106,10 @@ func registerWire(reg *wire.Registry) error {
 			e.Int(4, int64(m.Hops))
 			e.String(5, m.From)
 			e.Uint(6, m.AskID)
+			e.Bool(7, m.Flush)
+			for _, n := range m.Path {
+				e.String(8, n)
+			}
 			return append(buf, e.Bytes()...)
 		},
 		func(data []byte) (envelope, error) {
@@ -123,6 +131,10 @@ func registerWire(reg *wire.Registry) error {
 					m.From = d.String()
 				case 6:
 					m.AskID = d.Uint()
+				case 7:
+					m.Flush = d.Bool()
+				case 8:
+					m.Path = append(m.Path, d.String())
 				default:
 					d.Skip()
 				}
@@ -217,11 +229,15 @@ func (k *Kind) forward(owner string, p pending) error {
 	if _, ok := reg.Name(p.msg); !ok && p.msg != nil {
 		return k.fail(p, fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg))
 	}
-	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1}
+	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, Flush: p.flush, Path: append(slices.Clip(p.path), k.c.self)}
 	if p.reply != nil {
 		// every hop waits for the reply of the next, so that each fails
 		// its asks when the next is lost
-		m.From, m.AskID = k.c.self, k.c.addAsk(k, owner, p.reply, askDeadline(k.c.sys))
+		deadline := askDeadline(k.c.sys)
+		if p.flush { // what waits behind it expires by then anyway
+			deadline = time.Now().Add(k.c.cfg.bufferTime)
+		}
+		m.From, m.AskID = k.c.self, k.c.addAsk(k, owner, p.reply, deadline)
 	}
 	if err := k.c.sys.Tell(actor.NewRef(owner, regionKind, k.name), m); err != nil {
 		if m.AskID != 0 && !k.c.take(m.AskID) {
