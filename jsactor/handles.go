@@ -45,20 +45,18 @@ type timeout struct {
 // delay is t's delay.
 func (t *timeout) delay() time.Duration { return time.Duration(t.delayMS) * time.Millisecond }
 
-// immediate is a callback queued by setImmediate: the state behind its
-// Immediate object, or (without WithNodeTimers) recycled once run.
-type immediate struct {
+// immHandle is the state behind an Immediate object (WithNodeTimers):
+// the immediate's ID, to find it in the queue, and its ref.
+type immHandle struct {
 	scriptProps
-	id    int64        // its ID without WithNodeTimers: -id is the script's
-	obj   *goja.Object // the Immediate object, nil without WithNodeTimers
-	fn    goja.Callable
-	args  callArgs
+	obj   *goja.Object // the Immediate object
+	id    int64
 	unref bool
 }
 
 var (
 	typeTimeout   = reflect.TypeFor[*timeout]()
-	typeImmediate = reflect.TypeFor[*immediate]()
+	typeImmediate = reflect.TypeFor[*immHandle]()
 )
 
 // asTimeout returns the timer behind a Timeout object. It asks the type
@@ -72,14 +70,14 @@ func asTimeout(v goja.Value) (*timeout, bool) {
 	return t, ok
 }
 
-// asImmediate returns the immediate behind an Immediate object.
-func asImmediate(v goja.Value) (*immediate, bool) {
+// asImmediate returns the state behind an Immediate object.
+func asImmediate(v goja.Value) (*immHandle, bool) {
 	o, ok := v.(*goja.Object)
 	if !ok || o.ExportType() != typeImmediate {
 		return nil, false
 	}
-	im, ok := o.Export().(*immediate)
-	return im, ok
+	h, ok := o.Export().(*immHandle)
+	return h, ok
 }
 
 // newTimeout makes a timer, with its Timeout object under WithNodeTimers.
@@ -99,25 +97,19 @@ func (in *instance) recycle(t *timeout) {
 	}
 }
 
-// newImmediate makes an immediate, with its Immediate object under
-// WithNodeTimers.
-func (in *instance) newImmediate() *immediate {
-	if !in.cfg.node {
-		return in.pool.immediate()
-	}
-	obj, im := goja.NewDynamicObjectOf[immediate](in.rt, in.immediateProto())
-	im.obj = obj
-	return im
+// newImmHandle makes the Immediate object of the immediate id.
+func (in *instance) newImmHandle(id int64) *immHandle {
+	obj, h := goja.NewDynamicObjectOf[immHandle](in.rt, in.immediateProto())
+	h.obj, h.id = obj, id
+	return h
 }
 
-// handlePool keeps the timers and immediates that are done, when no
-// script can hold them (no WithNodeTimers), for the next ones: setting
-// timers allocates nothing once the pool has its working size. It holds
-// at most as many as were ever pending at once, as the timer table and
-// the immediate queue do.
+// handlePool keeps the timers that are done, when no script can hold
+// them (no WithNodeTimers), for the next ones: setting timers allocates
+// nothing once the pool has its working size. It holds at most as many as
+// were ever pending at once, as the timer table does.
 type handlePool struct {
-	timeouts   []*timeout
-	immediates []*immediate
+	timeouts []*timeout
 }
 
 func (p *handlePool) timeout() *timeout {
@@ -133,23 +125,6 @@ func (p *handlePool) timeout() *timeout {
 func (p *handlePool) putTimeout(t *timeout) {
 	*t = timeout{pooled: true}
 	p.timeouts = append(p.timeouts, t)
-}
-
-func (p *handlePool) immediate() *immediate {
-	if n := len(p.immediates); n > 0 {
-		im := p.immediates[n-1]
-		p.immediates = p.immediates[:n-1]
-		return im
-	}
-	return new(immediate)
-}
-
-func (p *handlePool) putImmediate(im *immediate) {
-	if im.obj != nil {
-		return
-	}
-	*im = immediate{}
-	p.immediates = append(p.immediates, im)
 }
 
 // timeoutProto returns the prototype of the instance's Timeout objects.
@@ -201,17 +176,17 @@ func (in *instance) immediateProto() *goja.Object {
 		return c.immediateProto
 	}
 	p := in.rt.NewObject()
-	method := func(name string, fn func(im *immediate) goja.Value) {
+	method := func(name string, fn func(h *immHandle) goja.Value) {
 		_ = p.Set(name, func(call goja.FunctionCall) goja.Value {
-			if im, ok := asImmediate(call.This); ok {
-				return fn(im)
+			if h, ok := asImmediate(call.This); ok {
+				return fn(h)
 			}
 			return call.This
 		})
 	}
-	method("ref", func(im *immediate) goja.Value { im.unref = false; return im.obj })
-	method("unref", func(im *immediate) goja.Value { im.unref = true; return im.obj })
-	method("hasRef", func(im *immediate) goja.Value { return in.rt.ToValue(!im.unref) })
+	method("ref", func(h *immHandle) goja.Value { h.unref = false; return h.obj })
+	method("unref", func(h *immHandle) goja.Value { h.unref = true; return h.obj })
+	method("hasRef", func(h *immHandle) goja.Value { return in.rt.ToValue(!h.unref) })
 	c.immediateProto = p
 	return p
 }
@@ -225,7 +200,7 @@ func (in *instance) refedPending() (n int) {
 		}
 	}
 	for _, im := range in.imms.pending() {
-		if im.fn != nil && !im.unref {
+		if im.fn != nil && (im.h == nil || !im.h.unref) {
 			n++
 		}
 	}

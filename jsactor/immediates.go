@@ -11,24 +11,31 @@ import (
 // queued during a turn runs before the timers that came due meanwhile.
 //
 // The loop runs immediates in the order queued, so the instance keeps its
-// own queue of pending immediates and hands the loop the same runner
-// function every time: the n-th run of the runner is the n-th immediate
-// queued. setImmediate returns -id, negative so that clearTimeout never
-// cancels an immediate nor clearImmediate a timer, or under
-// WithNodeTimers the immediate's Immediate object (handles.go), with
-// which as this the callback then runs. Without WithNodeTimers an
-// immediate is recycled once run, so queuing one costs no allocation
-// once the queue has grown to its working size.
+// own queue of pending immediates, by value, and hands the loop the same
+// runner function every time: the n-th run of the runner is the n-th
+// immediate queued. Queuing one costs no allocation once the queue has
+// grown to its working size. setImmediate returns -id, negative so that
+// clearTimeout never cancels an immediate nor clearImmediate a timer, or
+// under WithNodeTimers the immediate's Immediate object (handles.go),
+// with which as this the callback then runs.
 
-// immQueue is the FIFO of pending immediates.
+// immediate is one queued setImmediate callback.
+type immediate struct {
+	id   int64
+	fn   goja.Callable // nil once cleared
+	args callArgs
+	h    *immHandle // its Immediate object's state, under WithNodeTimers
+}
+
+// immQueue is the FIFO of pending immediates, in ID order.
 type immQueue struct {
-	items []*immediate
+	items []immediate
 	head  int // items[:head] have run
 	seq   int64
 	run   func() // the runner handed to the loop, built once
 }
 
-func (q *immQueue) push(im *immediate) {
+func (q *immQueue) push(im immediate) {
 	if len(q.items) == cap(q.items) && q.head > 0 && q.head >= len(q.items)/2 {
 		n := copy(q.items, q.items[q.head:])
 		clear(q.items[n:])
@@ -38,38 +45,35 @@ func (q *immQueue) push(im *immediate) {
 }
 
 // pop takes the oldest pending immediate.
-func (q *immQueue) pop() *immediate {
+func (q *immQueue) pop() (immediate, bool) {
 	if q.head >= len(q.items) {
-		return nil
+		return immediate{}, false
 	}
 	im := q.items[q.head]
-	q.items[q.head] = nil
+	q.items[q.head] = immediate{}
 	q.head++
 	if q.head == len(q.items) {
 		q.items, q.head = q.items[:0], 0
 	}
-	return im
+	return im, true
 }
+
+// pending returns the immediates queued and not yet run, in ID order.
+func (q *immQueue) pending() []immediate { return q.items[q.head:] }
 
 // find returns the pending immediate with the given ID, or nil.
 func (q *immQueue) find(id int64) *immediate {
 	pending := q.pending()
 	i := sort.Search(len(pending), func(i int) bool { return pending[i].id >= id })
 	if i < len(pending) && pending[i].id == id {
-		return pending[i]
+		return &pending[i]
 	}
 	return nil
 }
 
-// pending returns the immediates queued and not yet run, in ID order.
-func (q *immQueue) pending() []*immediate { return q.items[q.head:] }
-
 // reset forgets every pending immediate (their runs become no-ops once
 // the instance is dead).
 func (q *immQueue) reset() {
-	for _, im := range q.pending() {
-		im.fn = nil
-	}
 	clear(q.items)
 	q.items, q.head = nil, 0
 }
@@ -83,12 +87,14 @@ func (in *instance) setImmediate(call goja.FunctionCall) goja.Value {
 	if err := in.l.SetImmediate(q.run); err != nil {
 		panic(in.rt.NewGoError(err))
 	}
-	im := in.newImmediate()
 	q.seq++
-	im.id, im.fn, im.args = q.seq, fn, argsOf(call.Arguments, 1)
+	im := immediate{id: q.seq, fn: fn, args: argsOf(call.Arguments, 1)}
+	if in.cfg.node {
+		im.h = in.newImmHandle(q.seq)
+	}
 	q.push(im)
-	if im.obj != nil {
-		return im.obj
+	if im.h != nil {
+		return im.h.obj
 	}
 	return in.rt.ToValue(-q.seq)
 }
@@ -98,20 +104,15 @@ func (in *instance) runImmediate() {
 	if in.dead {
 		return
 	}
-	im := in.imms.pop()
-	if im == nil {
+	im, ok := in.imms.pop()
+	if !ok || im.fn == nil {
 		return
 	}
-	if fn := im.fn; fn != nil {
-		im.fn = nil // it has run: clearing it does nothing
-		this := goja.Undefined()
-		if im.obj != nil {
-			this = im.obj
-		}
-		in.callWith("immediate callback threw", fn, this, &im.args)
-		im.args = callArgs{}
+	this := goja.Undefined()
+	if im.h != nil {
+		this = im.h.obj
 	}
-	in.pool.putImmediate(im)
+	in.callWith("immediate callback threw", im.fn, this, &im.args)
 }
 
 // clearImmediate takes the ID setImmediate returned, or under
@@ -119,12 +120,14 @@ func (in *instance) runImmediate() {
 // ignored.
 func (in *instance) clearImmediate(call goja.FunctionCall) goja.Value {
 	v := call.Argument(0)
-	im, ok := asImmediate(v)
-	if !ok && goja.IsNumber(v) {
-		im = in.imms.find(-v.ToInteger())
+	var id int64
+	if h, ok := asImmediate(v); ok {
+		id = h.id
+	} else if goja.IsNumber(v) {
+		id = -v.ToInteger()
 	}
-	if im != nil {
-		im.fn, im.args = nil, callArgs{}
+	if im := in.imms.find(id); im != nil {
+		*im = immediate{id: im.id}
 	}
 	return goja.Undefined()
 }

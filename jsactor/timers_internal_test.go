@@ -22,22 +22,25 @@ func TestImmQueueFIFO(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var q immQueue
-			var model []*immediate
+			var model []int64
 			for range tc.steps {
 				for range tc.pushes {
-					im := &immediate{}
-					q.push(im)
-					model = append(model, im)
+					q.seq++
+					q.push(immediate{id: q.seq})
+					model = append(model, q.seq)
 				}
 				for range tc.pops {
-					im := q.pop()
-					if len(model) == 0 || im != model[0] {
-						t.Fatalf("popped %p, want %v", im, model[:min(1, len(model))])
+					im, ok := q.pop()
+					if !ok || len(model) == 0 || im.id != model[0] {
+						t.Fatalf("popped %v %v, want %v", im.id, ok, model[:min(1, len(model))])
 					}
 					model = model[1:]
 				}
-				if !slices.Equal(q.pending(), model) {
-					t.Fatalf("pending %v, want %v", q.pending(), model)
+				for _, id := range []int64{1, q.seq / 2, q.seq} {
+					found := q.find(id) != nil
+					if want := slices.Contains(model, id); found != want {
+						t.Fatalf("find(%d) = %v, want %v", id, found, want)
+					}
 				}
 			}
 		})
