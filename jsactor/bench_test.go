@@ -20,10 +20,11 @@ module.exports = {
 	inc(n) { return n + 1 },
 };`
 
-func benchChain(b *testing.B, method string, steps int) {
+func benchChain(b *testing.B, method string, steps int, opts ...jsactor.Option) {
 	sys, _ := actor.NewSystem("bench")
 	defer sys.Shutdown(context.Background())
-	ref, err := jsactor.Spawn(sys, "js", "chain", jsactor.MustCompile("chain.js", chainScript), jsactor.WithBudget(time.Minute))
+	opts = append([]jsactor.Option{jsactor.WithBudget(time.Minute)}, opts...)
+	ref, err := jsactor.Spawn(sys, "js", "chain", jsactor.MustCompile("chain.js", chainScript), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,6 +40,16 @@ func benchChain(b *testing.B, method string, steps int) {
 func BenchmarkSetTimeoutChain(b *testing.B)   { benchChain(b, "timeout", 10_000) }
 func BenchmarkSetImmediateChain(b *testing.B) { benchChain(b, "immediate", 10_000) }
 func BenchmarkThenStep(b *testing.B)          { benchChain(b, "then", 100_000) }
+
+// The chains with Node's timer objects (WithNodeTimers): an object per
+// step.
+func BenchmarkSetTimeoutChainNodeTimers(b *testing.B) {
+	benchChain(b, "timeout", 10_000, jsactor.WithNodeTimers())
+}
+
+func BenchmarkSetImmediateChainNodeTimers(b *testing.B) {
+	benchChain(b, "immediate", 10_000, jsactor.WithNodeTimers())
+}
 
 func BenchmarkAsk(b *testing.B) {
 	sys, _ := actor.NewSystem("bench")
