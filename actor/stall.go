@@ -17,13 +17,18 @@ import (
 // the goroutine it blocks, until it returns. Not the other actors: once
 // it has held its scheduler worker for a couple of milliseconds while
 // other actors have work, the worker goes to a fresh goroutine, and
-// helper goroutines (at most 128 at once, gone when the work is done)
-// find the actors queued behind further stuck handlers, so the others
-// wait milliseconds however many handlers are stuck (1000 stuck handlers
-// on 2 workers blocked on channels: the other actors' asks answered within
-// tens of milliseconds at worst; in read(2), which holds an OS thread
-// each, within 40 ms at the 99th percentile; bench/RESULTS.md). [System.Shutdown] returns by its
-// deadline naming the stuck actors.
+// helper goroutines (at most 128 at once, started only as fast as the
+// runtime runs them, gone when the work is done) find the actors queued
+// behind further stuck handlers, so the others wait milliseconds however
+// many handlers are stuck, and timers are not delayed behind them. A
+// handler blocked in a system call (a read(2) outside the netpoller, a
+// cgo call) also holds an OS thread, and the runtime takes a moment per
+// such handler to hand its processor to a new thread; a burst of them
+// slows the whole process while the threads are made (1000 at once on 2
+// workers of a loaded 2-core machine: for a second or two, the other
+// actors' asks answered within tens of milliseconds at the 99th
+// percentile; bench/RESULTS.md).
+// [System.Shutdown] returns by its deadline naming the stuck actors.
 func WithStallBudget(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

@@ -58,17 +58,17 @@
 // referenced is left to do ([Loop.UnrefTimer], [Loop.UnrefFD] and
 // [Loop.KeepAlive] adjust what counts).
 //
-// A driven loop ([WithScheduler]) has no goroutine of its own. A
-// [Scheduler] runs driven loops on a fixed pool of workers while they have
-// work: the first Submit to an idle loop queues it on a worker; the loop
-// runs a bounded batch and either goes idle again or back in the queue. A
-// loop made runnable by a callback on a worker runs right after, on the
-// same goroutine, so a ping-pong between two loops costs queue operations,
-// not goroutine switches. An idle driven loop holds no goroutine and no
-// fd, and a few hundred bytes (idle_loop in bench/RESULTS.md); its pending
-// timers wake it through its worker's timing wheel, and a loop so woken
-// runs before the loops queued for other work, as Go's runtime runs due
-// timers before its run queues; its fds wake it through its worker's
+// A driven loop ([WithScheduler]) has no goroutine of its own. A [Scheduler]
+// runs driven loops on a fixed pool of workers while they have work: the
+// first Submit to an idle loop queues it on a worker; the loop runs a
+// bounded batch and either goes idle again or back in the queue. A loop made
+// runnable by a callback on a worker runs right after, on the same
+// goroutine, so a ping-pong between two loops costs queue operations, not
+// goroutine switches. An idle driven loop holds no goroutine and no fd, and
+// a few hundred bytes (idle_loop in bench/RESULTS.md); its pending timers
+// wake it through its worker's timing wheel, and a loop so woken runs before
+// the other loops queued from outside the pool, as Go's runtime runs due
+// timers before its global run queue; its fds wake it through its worker's
 // poller. [Scheduler.WaitIdle] waits until every loop is idle.
 //
 // # Goroutines
@@ -81,25 +81,24 @@
 //
 // # Callbacks that block
 //
-// Blocking work belongs off the loop, in [Go]. A callback that blocks
-// anyway (a syscall, a channel, a lock, a native call that cannot be
-// interrupted, a bug) costs its loop, whose later work waits for it, and
-// the goroutine running it, until it returns; not the other loops. A
-// worker whose activation has run for a couple of milliseconds while other
-// loops wait (or for the stall budget, [WithStallBudget], in any case) is
-// handed, with the loops queued on it, to a fresh goroutine, as Go's
-// runtime hands a P off from a thread blocked in a syscall; helper
-// goroutines (at most 128 at once, started only as fast as the runtime
-// runs them) run what waits behind further stuck callbacks, so other
-// loops wait milliseconds however many are stuck, and a loop whose timer
-// came due runs before any queued for other work. A callback blocked in
-// a system call also holds an OS thread, and while the runtime hands its
-// P to a new thread (up to milliseconds on a loaded machine) that P runs
-// nothing ([WithStallBudget]). The held loop stays with its goroutine, so
-// its callbacks never run concurrently; when the callback returns, that
-// goroutine finishes the activation and exits. A host that implements [StallObserver] is told
-// once a callback has run for the budget. [Scheduler.Stats] counts the
-// held goroutines and the helpers.
+// Blocking work belongs off the loop, in [Go]. A callback that blocks anyway
+// (a syscall, a channel, a lock, a native call that cannot be interrupted, a
+// bug) costs its loop, whose later work waits for it, and the goroutine
+// running it, until it returns; not the other loops. A worker whose
+// activation has run for a couple of milliseconds while other loops wait (or
+// for the stall budget, [WithStallBudget], in any case) is handed, with the
+// loops queued on it, to a fresh goroutine, as Go's runtime hands a P off
+// from a thread blocked in a syscall; helper goroutines (at most 128 at
+// once, started only as fast as the runtime runs them) run what waits behind
+// further stuck callbacks, so other loops wait milliseconds however many are
+// stuck, and a loop whose timer came due does not wait behind them. A
+// callback blocked in a system call also holds an OS thread, and while the
+// runtime hands its P to a new thread (up to milliseconds on a loaded
+// machine) that P runs nothing ([WithStallBudget]). The held loop stays with
+// its goroutine, so its callbacks never run concurrently; when the callback
+// returns, that goroutine finishes the activation and exits. A host that
+// implements [StallObserver] is told once a callback has run for the budget.
+// [Scheduler.Stats] counts the held goroutines and the helpers.
 //
 // # Promises
 //

@@ -17,11 +17,11 @@ import "unsafe"
 // the whole queue: it would be one more line that every sender writes.
 //
 // Loops woken because a timer of theirs came due wait apart, in the due
-// lane, which workers and helpers take from before anything else, oldest
-// first (they were woken in deadline order), as Go's runtime runs due
-// timers before it takes a goroutine from its run queues: a due timer is
-// late by as long as its loop waits, and behind a backlog (stuck loops
-// being found, say) it would wait for the backlog.
+// lane, which workers and helpers take from before the rest of the queue,
+// oldest first (they were woken in deadline order), much as Go's runtime
+// runs due timers before it takes a goroutine from its global run queue:
+// a due timer is late by as long as its loop waits, and behind a backlog
+// (stuck loops being found, say) it would wait for the backlog.
 type injectQueue struct {
 	due    injectShard
 	shards []injectShard

@@ -14,33 +14,32 @@ import (
 // so a loop holds a goroutine only while it has work. It owns the clock of
 // its loops.
 //
-// Each worker has a local run queue and a next slot: a loop made runnable
-// by a callback running on a worker goes into that worker's next slot and
-// runs right after the current activation, on the same goroutine, so a
-// ping-pong between two loops is queue operations, not goroutine switches.
-// The loop it displaces goes to the local queue, from which idle workers
-// steal. Work arriving from outside the pool goes to a global queue and
-// wakes a parked worker. Workers never spin: with nothing to run they park
-// on a channel.
+// Each worker has a local run queue and a next slot: a loop made runnable by
+// a callback running on a worker goes into that worker's next slot and runs
+// right after the current activation, on the same goroutine, so a ping-pong
+// between two loops is queue operations, not goroutine switches. The loop it
+// displaces goes to the local queue, from which idle workers steal. Work
+// arriving from outside the pool goes to a global queue and wakes a parked
+// worker. Workers never spin: with nothing to run they park on a channel.
 //
-// A callback that does not return (blocked in a syscall, on a channel, or
-// in a native call that cannot be interrupted) holds its goroutine, never
-// the worker: a sampler notices a worker whose current activation has run
-// for a couple of milliseconds while other loops wait (or for the stall
-// budget, [WithStallBudget], in any case) and hands the worker, with the
-// loops queued on it, to a fresh goroutine, as Go's runtime hands a P off
-// from a thread blocked in a syscall. While held workers are being handed
-// over, short-lived helper goroutines (at most 128 at once, started only as
-// fast as the runtime runs them) run the loops queued behind them, so
-// other loops wait milliseconds however many callbacks are stuck, not one
-// budget per stuck callback. A loop whose timer came due is run before
-// the loops queued for other work, so a backlog does not make it late. The held loop
-// stays with the held goroutine until its callback returns, so its
-// callbacks never run concurrently; that goroutine then finishes the
-// activation and exits. So a stuck callback costs its loop and one
-// goroutine, never the other loops' progress; [Scheduler.Stats] counts
-// the held goroutines and the helpers. Still, run blocking work off the
-// loop with [Go].
+// A callback that does not return (blocked in a syscall, on a channel, or in
+// a native call that cannot be interrupted) holds its goroutine, never the
+// worker: a sampler notices a worker whose current activation has run for a
+// couple of milliseconds while other loops wait (or for the stall budget,
+// [WithStallBudget], in any case) and hands the worker, with the loops
+// queued on it, to a fresh goroutine, as Go's runtime hands a P off from a
+// thread blocked in a syscall. While held workers are being handed over,
+// short-lived helper goroutines (at most 128 at once, started only as fast
+// as the runtime runs them) run the loops queued behind them, so other loops
+// wait milliseconds however many callbacks are stuck, not one budget per
+// stuck callback. A loop whose timer came due is taken before the other
+// loops queued from outside the pool, so a backlog does not make its timer
+// late. The held loop stays with the held goroutine until its callback
+// returns, so its callbacks never run concurrently; that goroutine then
+// finishes the activation and exits. So a stuck callback costs its loop and
+// one goroutine, never the other loops' progress; [Scheduler.Stats] counts
+// the held goroutines and the helpers. Still, run blocking work off the loop
+// with [Go].
 type Scheduler struct {
 	cfg     loopConfig // the config its loops share unless they set hooks
 	clock   Clock

@@ -85,8 +85,9 @@ const minSampleEvery = time.Millisecond
 // one, during which that P runs nothing. Helpers start only as fast as the
 // runtime runs them, so the rest of the process is not queued behind
 // them; still, a burst of such callbacks slows the whole process while the
-// runtime makes a thread for each (1000 at once, on 2 loaded cores: the
-// others' asks 10-40 ms at p99 for about a second).
+// runtime makes a thread for each (1000 at once, on 2 loaded cores: for a
+// second or two, the other loops wait tens of milliseconds at the 99th
+// percentile).
 //
 // The budget is real time, whatever the scheduler's clock. The sampler
 // wakes every millisecond while any worker is busy and sleeps while all

@@ -135,16 +135,12 @@ func (w *worker) setNext(l *Loop) {
 
 func (w *worker) pushLocal(l *Loop) { w.local.push(l) }
 
-// find picks the next loop to run: a loop whose timer came due, the next
-// slot, the local queue, the global queue, another worker's queue, then
-// readiness waiting in another worker's poller.
+// find picks the next loop to run: the next slot, the local queue, the
+// global queue (loops whose timer came due first), another worker's queue,
+// then readiness waiting in another worker's poller. A busy worker looks
+// at the global queue every globalCheckEvery picks.
 func (w *worker) find(p *picker) *Loop {
 	p.ticks++
-	if w.s.global.due.len() != 0 { // see injectQueue
-		if l := w.s.global.takeDue(); l != nil {
-			return l
-		}
-	}
 	if p.ticks%globalCheckEvery == 0 {
 		if d := w.fd.Load(); d != nil {
 			d.pollNow() // serve readiness while busy, too
@@ -175,9 +171,13 @@ func (w *worker) find(p *picker) *Loop {
 	return w.pollOthers()
 }
 
-// takeGlobal takes a loop from the global queue, moving a share of the rest
-// to the local queue so the global lock is not taken per loop.
+// takeGlobal takes a loop from the global queue, a loop woken by a due
+// timer first (see injectQueue), else moving a share of the rest to the
+// local queue so the global lock is not taken per loop.
 func (w *worker) takeGlobal() *Loop {
+	if l := w.s.global.takeDue(); l != nil {
+		return l
+	}
 	var moved [32]*Loop
 	l, n := w.s.global.take(w.id, len(w.s.workers), moved[:])
 	w.local.pushAll(moved[:n])
