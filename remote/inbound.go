@@ -83,6 +83,10 @@ func (n *Node) onMessage(m *nats.Msg) {
 	frame := m.Data
 	n.in.anyOnly = false
 	if n.sign != nil {
+		if len(m.Data) > n.cfg.maxFrame {
+			n.reject(m.Subject, fmt.Errorf("%w: %w: sealed frame of %d bytes, limit %d", ErrRejected, wire.ErrTooLarge, len(m.Data), n.cfg.maxFrame))
+			return
+		}
 		if frame, n.in.anyOnly, err = n.sign.openFrame(m.Subject, n.in.from, m.Data, &n.in.macBuf); err != nil {
 			n.refuseUnsigned(m.Data, n.in.from, "frames")
 			n.reject(m.Subject, fmt.Errorf("%w: %w", ErrRejected, err))

@@ -131,8 +131,9 @@ func WithHeartbeat(interval time.Duration, missed int) Option {
 }
 
 // WithMaxFrame sets the largest frame the node sends or accepts, in bytes
-// (default 1 MiB; keep it at most the server's max_payload). A larger
-// message is refused; a larger inbound frame is rejected and counted.
+// (default 1 MiB; keep it at most the server's max_payload), its seal
+// included with [WithSigning]. A larger message is refused; a larger
+// inbound frame is rejected and counted.
 func WithMaxFrame(n int) Option {
 	return func(c *config) error {
 		if n < 1024 {

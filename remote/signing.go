@@ -125,6 +125,9 @@ const (
 	offAuth    = 138
 	macSize    = 16
 	annSize    = offAuth - offSession
+	// sealOverhead is the most a seal adds to a frame: a frame fills up
+	// to WithMaxFrame's limit less this, so that sealed it still fits.
+	sealOverhead = offAuth + ed25519.SignatureSize
 )
 
 // Domain labels keep each kind of signed bytes from passing for another.

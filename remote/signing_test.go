@@ -328,3 +328,29 @@ func TestWithSigningRefusesBadKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestSignedFullFrames: frames filled up to the limit still fit the
+// server's max_payload once sealed: a burst of tells of half a frame less
+// 75 bytes, on a server that takes no more than 64 KiB, all arrive (two
+// of them fit a frame of 64 KiB, and were so batched, but not once the
+// seal was added: the server refused them and they went to dead
+// letters).
+func TestSignedFullFrames(t *testing.T) {
+	const limit = 64 << 10
+	ring := newKeyring(t, "n1", "n2")
+	url := externalServer(t, func(o *server.Options) { o.MaxPayload = limit })
+	n1 := startNode(t, "n1", remote.WithURL(url), ring.as("n1"), remote.WithMaxFrame(limit))
+	n2 := startNode(t, "n2", remote.WithURL(url), ring.as("n2"), remote.WithMaxFrame(limit))
+	meet(t, n1, n2)
+	p := n2.NewProbe("sink")
+	const k = 200
+	payload := make([]byte, (limit-150)/2)
+	for range k {
+		if err := n1.sys.Tell(p.Ref(), payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(p.ReceiveN(k)); got != k {
+		t.Fatalf("received %d of %d", got, k)
+	}
+}
