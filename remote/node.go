@@ -51,10 +51,7 @@ type Node struct {
 	start int64
 	// sign seals what the node publishes and opens what it receives;
 	// nil without WithSigning.
-	sign *signer
-	// frameLimit is the largest frame the node fills: WithMaxFrame's
-	// limit, less room for the seal with signing.
-	frameLimit int
+	sign    *signer
 	corr    atomic.Uint64
 	outGate gate // passed while queueing; closed when the node leaves: nothing more is queued
 	mu      sync.Mutex
@@ -138,9 +135,7 @@ func Start(sys *actor.System, opts ...Option) (*Node, error) {
 	n.inc = rand.Uint64() | 1
 	n.start = time.Now().UnixNano()
 	n.corr.Store(rand.Uint64() >> 1)
-	n.frameLimit = cfg.maxFrame
 	if cfg.signing != nil {
-		n.frameLimit -= sealOverhead
 		var err error
 		if n.sign, err = newSigner(cfg.signing, n.name, n.inc, n.start, n.cfg.heartbeat*time.Duration(n.cfg.missed)); err != nil {
 			return nil, err
@@ -348,6 +343,15 @@ func (n *Node) onAsyncError(_ *nats.Conn, sub *nats.Subscription, err error) {
 		return
 	}
 	n.log.Warn("remote: connection error", zap.Error(err))
+}
+
+// frameLimit is the largest frame the node fills: WithMaxFrame's limit,
+// less room for the seal with signing.
+func (n *Node) frameLimit() int {
+	if n.sign != nil {
+		return n.cfg.maxFrame - sealOverhead
+	}
+	return n.cfg.maxFrame
 }
 
 // Name returns the node's name, its system's.

@@ -151,11 +151,11 @@ func (p *peer) add(e *wire.Envelope) (start bool, err error) {
 	}
 	before := len(p.frame)
 	p.frame = wire.AppendEnvelopeAfter(p.frame, e, p.lastOf())
-	if len(p.frame) > p.n.frameLimit {
+	if len(p.frame) > p.n.frameLimit() {
 		// Close the full frame; e starts the next one, in full.
 		full := p.frame[:before]
 		p.frame = wire.AppendEnvelope(wire.AppendFrameHeader(p.takeSpare()), e)
-		if len(p.frame) > p.n.frameLimit {
+		if len(p.frame) > p.n.frameLimit() {
 			size := len(p.frame) - 1
 			p.giveBack(p.frame)
 			if p.count == 0 {
@@ -164,7 +164,7 @@ func (p *peer) add(e *wire.Envelope) (start bool, err error) {
 				full = nil
 			}
 			p.frame = full
-			return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.frameLimit)
+			return false, fmt.Errorf("%w: message of %d bytes, frame limit %d", wire.ErrTooLarge, size, p.n.frameLimit())
 		}
 		if p.count > 0 {
 			p.ready = append(p.ready, outFrame{data: full})
