@@ -101,7 +101,7 @@ func (a *journaled) drain() {
 			return
 		}
 		reply, err := a.inner.Receive(a.c, m.msg)
-		settle(m.res, reply, err)
+		m.settle(a.c, reply, err)
 	}
 }
 
@@ -109,7 +109,7 @@ func (a *journaled) drain() {
 // failing what waits.
 func (a *journaled) stop(err error) {
 	a.stopped = true
-	a.wait.rejectAll(err)
+	a.wait.rejectAll(a.c, err)
 	a.w.rejectAll(a, err)
 	a.c.Stop(a.c.Self())
 }
@@ -140,7 +140,7 @@ func (a *journaled) Restarting(c *actor.Context, reason error) {
 
 func (a *journaled) dropAll(err error) {
 	a.stopped = true
-	a.wait.rejectAll(err)
+	a.wait.rejectAll(a.c, err)
 	a.w.pending = nil // their promises die with the instance
 }
 

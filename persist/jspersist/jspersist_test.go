@@ -371,3 +371,46 @@ func TestBadScriptsAndEvents(t *testing.T) {
 		t.Fatal("a definition without a script was taken")
 	}
 }
+
+// A tell that waited behind a write and then failed is reported (a
+// HandlerFailed event, logged), not lost; an ask that waited gets its
+// error.
+func TestWaitingTellFailureIsReported(t *testing.T) {
+	store := &holdStore{MemoryStore: persist.NewMemoryStore(), hold: make(chan struct{})}
+	sys := actortest.NewSystem(t)
+	failed := make(chan actor.Event, 10)
+	cancel := sys.SubscribeEvents(func(e actor.Event) {
+		if e.Kind == actor.HandlerFailed {
+			failed <- e
+		}
+	})
+	defer cancel()
+	ref := spawn(t, sys, &jspersist.EventSourced{Script: accountScript, Store: store}, "1")
+	if err := jsactor.Tell(sys.System, ref, "deposit", 1); err != nil { // held
+		t.Fatal(err)
+	}
+	if err := jsactor.Tell(sys.System, ref, "withdraw", 1000); err != nil { // waits, then fails
+		t.Fatal(err)
+	}
+	asked := make(chan error, 1)
+	go func() {
+		_, err := call[int](t, sys, ref, "withdraw", 2000)
+		asked <- err
+	}()
+	for stat(t, sys, ref, "persist_waiting") < 2 {
+		runtime.Gosched()
+	}
+	store.hold <- struct{}{}
+	e := <-failed
+	if e.Actor != ref || e.Reason == nil || !strings.Contains(e.Reason.Error(), "insufficient funds") {
+		t.Fatalf("handler failed event %+v", e)
+	}
+	if err := <-asked; err == nil || !strings.Contains(err.Error(), "insufficient funds") {
+		t.Fatalf("waiting ask: %v", err)
+	}
+	select {
+	case e := <-failed:
+		t.Fatalf("the ask's failure was reported as a tell's: %+v", e)
+	default:
+	}
+}

@@ -136,7 +136,7 @@ func (a *journaled) recoveryFailed(err error) {
 	a.c.Logger().Warn("jspersist: recovery could not read the store; retrying",
 		zap.String("entity", a.entity), zap.Int("attempt", a.retry), zap.Duration("in", delay), zap.Error(err))
 	if _, err := a.c.Loop().ScheduleTimer(delay, a.recover); err != nil {
-		a.wait.rejectAll(err)
+		a.wait.rejectAll(a.c, err)
 	}
 }
 

@@ -17,8 +17,24 @@ type waiting struct {
 }
 
 type waitingMsg struct {
-	msg any
-	res *loop.Resolver[any]
+	msg   any
+	res   *loop.Resolver[any]
+	reply *waitingReply
+}
+
+// waitingReply is the reply Receive returned for a kept message. The
+// actor runtime reads an ask's reply with WhenSettled and drops a tell's:
+// asked says whether anyone reads a rejection, so that a tell's failure
+// is reported (Context.HandlerFailed) rather than lost.
+type waitingReply struct {
+	*loop.Promise[any]
+	asked bool
+}
+
+// WhenSettled implements loop.Untyped.
+func (r *waitingReply) WhenSettled(fn func(v any, err error)) {
+	r.asked = true
+	r.Promise.WhenSettled(fn)
 }
 
 func (w *waiting) add(c *actor.Context, msg any) (any, error) {
@@ -26,8 +42,9 @@ func (w *waiting) add(c *actor.Context, msg any) (any, error) {
 		return nil, fmt.Errorf("%w: %s holds %d", persist.ErrBusy, c.Self(), w.bound)
 	}
 	p, r := loop.NewPromise[any](c.Loop())
-	w.msgs = append(w.msgs, waitingMsg{msg: msg, res: r})
-	return p, nil
+	reply := &waitingReply{Promise: p}
+	w.msgs = append(w.msgs, waitingMsg{msg: msg, res: r, reply: reply})
+	return reply, nil
 }
 
 func (w *waiting) next() (waitingMsg, bool) {
@@ -43,27 +60,31 @@ func (w *waiting) next() (waitingMsg, bool) {
 	return m, true
 }
 
-func (w *waiting) rejectAll(err error) {
-	for _, m := range w.msgs {
-		m.res.Reject(err)
-	}
+func (w *waiting) rejectAll(c *actor.Context, err error) {
+	msgs := w.msgs
 	w.msgs = nil
+	for _, m := range msgs {
+		m.settle(c, nil, err)
+	}
 }
 
 // settle settles a kept message's promise with what the JS actor's
-// Receive returned: a promise reply is awaited.
-func settle(r *loop.Resolver[any], reply any, err error) {
+// Receive returned: a promise reply is awaited. A failed tell is reported.
+func (m waitingMsg) settle(c *actor.Context, reply any, err error) {
 	if u, ok := reply.(loop.Untyped); ok && err == nil {
-		u.WhenSettled(func(v any, err error) { settleValue(r, v, err) })
+		u.WhenSettled(func(v any, err error) { m.settleValue(c, v, err) })
 		return
 	}
-	settleValue(r, reply, err)
+	m.settleValue(c, reply, err)
 }
 
-func settleValue(r *loop.Resolver[any], v any, err error) {
+func (m waitingMsg) settleValue(c *actor.Context, v any, err error) {
 	if err != nil {
-		r.Reject(err)
+		if !m.reply.asked {
+			c.HandlerFailed(m.msg, err)
+		}
+		m.res.Reject(err)
 		return
 	}
-	r.Resolve(v)
+	m.res.Resolve(v)
 }
