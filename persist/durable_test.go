@@ -3,6 +3,7 @@ package persist_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
@@ -99,10 +100,32 @@ func TestDurableStatePutFailsThenReloads(t *testing.T) {
 	}
 }
 
-// faultyStates fails the next put.
+// faultyStates fails the next put, and holds puts and gets back when
+// asked to.
 type faultyStates struct {
 	*persist.MemoryStore
 	failNext bool // read and written on the actor's store goroutines, one at a time
+
+	mu       sync.Mutex
+	hold     chan struct{} // puts wait for a receive on it, when set
+	holdGet  chan struct{} // gets wait for a receive on it, when set
+	getStart chan struct{} // each get sends on it as it starts, if there is room, when set
+}
+
+func (f *faultyStates) GetState(ctx context.Context, entity string) (persist.State, bool, error) {
+	f.mu.Lock()
+	hold, start := f.holdGet, f.getStart
+	f.mu.Unlock()
+	if start != nil {
+		select {
+		case start <- struct{}{}:
+		default:
+		}
+	}
+	if hold != nil {
+		<-hold
+	}
+	return f.MemoryStore.GetState(ctx, entity)
 }
 
 func newFaultyStates() *faultyStates { return &faultyStates{MemoryStore: persist.NewMemoryStore()} }
@@ -112,5 +135,74 @@ func (f *faultyStates) PutState(ctx context.Context, entity string, expected uin
 		f.failNext = false
 		return 0, errUnavailable
 	}
+	f.mu.Lock()
+	hold := f.hold
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
 	return f.MemoryStore.PutState(ctx, entity, expected, p)
+}
+
+// addThenFail puts the state, then panics in the same handler, so the
+// actor restarts with the put in flight.
+type addThenFail struct{ N int64 }
+
+// A durable-state actor restarted while a put is in flight loads its
+// state once that put settled: it is not fenced by its predecessor's put.
+func TestDurableStateRestartWaitsForThePutInFlight(t *testing.T) {
+	store := newFaultyStates()
+	sys := actortest.NewSystem(t, actortest.AllowFailures()) // the panic
+	def := counterDef(store)
+	command := def.Command
+	def.Command = func(u *persist.Update[account], cmd any) (any, error) {
+		if m, ok := cmd.(addThenFail); ok {
+			s := u.State()
+			s.Balance += m.N
+			u.Put(s)
+			panic("test: a handler fails after its put")
+		}
+		return command(u, cmd)
+	}
+	f, err := def.Factory()
+	must(err)
+	ref, err := sys.Spawn("counter", "1", f)
+	must(err)
+	if s, err := ask[account](t, sys, ref, getBalance{}); err != nil || s.Balance != 0 {
+		t.Fatalf("balance %+v, %v; want 0", s, err)
+	}
+	store.mu.Lock()
+	store.hold, store.holdGet, store.getStart = make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
+	store.mu.Unlock()
+	awaiting := make(chan struct{}, 1)
+	defer persist.OnRecoveryAwaitsWrite(func(string) {
+		select {
+		case awaiting <- struct{}{}:
+		default:
+		}
+	})()
+	failed := make(chan error, 1)
+	go func() {
+		_, err := ask[account](t, sys, ref, addThenFail{5})
+		failed <- err
+	}()
+	select {
+	case <-store.getStart:
+		t.Error("the restarted actor loaded its state while its previous instance's put was in flight")
+		store.holdGet <- struct{}{}
+		store.hold <- struct{}{}
+	case <-awaiting:
+		store.hold <- struct{}{} // the put lands, then the load reads it
+		<-store.getStart
+		store.holdGet <- struct{}{}
+	}
+	if err := <-failed; err == nil {
+		t.Fatal("the command that panicked succeeded")
+	}
+	store.mu.Lock()
+	store.hold, store.holdGet, store.getStart = nil, nil, nil
+	store.mu.Unlock()
+	if s, err := ask[account](t, sys, ref, add{1}); err != nil || s.Balance != 6 {
+		t.Fatalf("put after the restart: %+v, %v; want balance 6 (the put in flight counted), no error", s, err)
+	}
 }
