@@ -144,6 +144,8 @@ func runShardPeer(spec string) error {
 				return int64(measure.TakeFootprint().Bytes) - int64(m.base.Bytes), nil
 			case "dead":
 				return dead.Load(), nil
+			case "active":
+				return int64(m.kind.Active()), nil
 			}
 			return handled.Load(), nil
 		})
@@ -270,6 +272,19 @@ func (sc *shardCluster) memAll(ctx context.Context) (int64, error) {
 			return 0, err
 		}
 		n += b
+	}
+	return n, nil
+}
+
+// activeAll returns how many entities are active on all nodes.
+func (sc *shardCluster) activeAll(ctx context.Context) (int64, error) {
+	n := int64(sc.a.kind.Active())
+	for name := range sc.peers {
+		c, err := actor.Ask[int64](ctx, sc.a.sys, actor.NewRef(name, "stats", "main"), "active")
+		if err != nil {
+			return 0, err
+		}
+		n += c
 	}
 	return n, nil
 }
