@@ -14,7 +14,8 @@
 //
 // [New] spawns the actor on an [actortest.System] (virtual time: timers
 // move only with its Advance) over a [persist.MemoryStore] of the kit's
-// own, replacing the definition's Store (so a test needs none). Each
+// own (or the store given [WithStore]), replacing the definition's Store
+// (so a test needs none). Each
 // [Kit.RunCommand] asks the actor with the command and waits for the
 // reply, then asks it for its state, which it answers only once every
 // write the command started is stored: a command handler that replies

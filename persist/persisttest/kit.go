@@ -17,7 +17,7 @@ import (
 type Kit[S, C, E any] struct {
 	t      testing.TB
 	sys    *actortest.System
-	store  *persist.MemoryStore
+	store  persist.Store
 	def    *persist.EventSourced[S, any, E] // the wrapped definition
 	user   *persist.EventSourced[S, C, E]
 	cfg    config
@@ -54,7 +54,7 @@ type Option func(*config)
 
 type config struct {
 	sys       *actortest.System
-	store     *persist.MemoryStore
+	store     persist.Store
 	kind, id  string
 	noSerial  bool
 	askWithin time.Duration
@@ -63,9 +63,14 @@ type config struct {
 // WithSystem runs the actor on sys rather than on a system of its own.
 func WithSystem(sys *actortest.System) Option { return func(c *config) { c.sys = sys } }
 
-// WithStore uses store for the journal and snapshots: to share it with
-// another kit, or fill it before the actor starts.
-func WithStore(store *persist.MemoryStore) Option { return func(c *config) { c.store = store } }
+// WithStore uses store for the journal and snapshots (default: a
+// persist.MemoryStore of the kit's own): to share it with another kit,
+// fill it before the actor starts, or inject faults (a store whose Append
+// fails shows the actor's handling of a failed write in RunCommand's
+// Result). The kit reads it back with Read, so Read must work. Recovery
+// retries after a store failure wait on the virtual clock: move it with
+// the System's Advance.
+func WithStore(store persist.Store) Option { return func(c *config) { c.store = store } }
 
 // WithName spawns the actor as kind/id (default "entity"/"1"); its entity
 // name follows (the definition's Entity function, or the ref's path).
@@ -288,7 +293,7 @@ func (k *Kit[S, C, E]) Ref() actor.Ref { return k.ref }
 func (k *Kit[S, C, E]) System() *actortest.System { return k.sys }
 
 // Store returns the kit's store.
-func (k *Kit[S, C, E]) Store() *persist.MemoryStore { return k.store }
+func (k *Kit[S, C, E]) Store() persist.Store { return k.store }
 
 // Entity returns the name of the actor's journal.
 func (k *Kit[S, C, E]) Entity() string { return k.entity }

@@ -188,3 +188,34 @@ func TestFencedCommand(t *testing.T) {
 		t.Fatalf("recovered %+v", s)
 	}
 }
+
+// failingStore fails the next Append, as a store that went away does.
+type failingStore struct {
+	*persist.MemoryStore
+	fail bool
+}
+
+func (f *failingStore) Append(ctx context.Context, entity string, after persist.Cursor, events []persist.Event) (persist.Cursor, error) {
+	if f.fail {
+		f.fail = false
+		return after, errors.New("store unavailable")
+	}
+	return f.MemoryStore.Append(ctx, entity, after, events)
+}
+
+// A store of the test's own injects a failed write: the command gets the
+// error, nothing is stored, and the actor goes on from the store.
+func TestFailedWriteWithAStoreOfOnesOwn(t *testing.T) {
+	store := &failingStore{MemoryStore: persist.NewMemoryStore()}
+	sys := actortest.NewSystem(t, actortest.AllowFailures())
+	kit := persisttest.New(t, accountDef(), persisttest.WithStore(store), persisttest.WithSystem(sys))
+	kit.RunCommand(Deposit{10})
+	store.fail = true
+	r := kit.RunCommand(Deposit{5})
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "store unavailable") || len(r.Events) != 0 || r.State.Balance != 10 || r.Stopped {
+		t.Fatalf("failed write: %+v", r)
+	}
+	if r := kit.RunCommand(Deposit{1}); r.Err != nil || r.State.Balance != 11 || r.Seq != 2 {
+		t.Fatalf("after the failure: %+v", r)
+	}
+}
