@@ -55,7 +55,9 @@ type Cluster struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	leaving atomic.Bool
-	closed  atomic.Bool
+	// memberMu orders renewals of the member key before Leave's deletion.
+	memberMu sync.Mutex
+	closed   atomic.Bool
 }
 
 // member is a live node, as its key in the bucket says.

@@ -69,6 +69,27 @@ func (c *Cluster) keep() {
 	}
 }
 
+// renewMember renews the member key unless the node is leaving; it
+// reports whether it did. Leave deletes the key under the same lock, so a
+// renewal that began before the leave cannot write the key again after
+// its deletion: the node would count as a member, the least loaded one,
+// to which every other node would leave the shards it hands off, until
+// the key ran out.
+func (c *Cluster) renewMember() bool {
+	c.memberMu.Lock()
+	defer c.memberMu.Unlock()
+	if c.leaving.Load() {
+		return false
+	}
+	ctx, cancel := c.opCtx()
+	err := c.putMember(ctx)
+	cancel()
+	if err != nil && c.ctx.Err() == nil {
+		c.logger.Debug("sharding: renew membership", zap.Error(err))
+	}
+	return true
+}
+
 // opCtx bounds one write to the bucket: a reply later than the margin
 // would be of no use.
 func (c *Cluster) opCtx() (context.Context, context.CancelFunc) {
@@ -77,13 +98,7 @@ func (c *Cluster) opCtx() (context.Context, context.CancelFunc) {
 
 // renew renews the member key and every lease held.
 func (c *Cluster) renew() {
-	if !c.leaving.Load() {
-		ctx, cancel := c.opCtx()
-		err := c.putMember(ctx)
-		cancel()
-		if err != nil && c.ctx.Err() == nil {
-			c.logger.Debug("sharding: renew membership", zap.Error(err))
-		}
+	if c.renewMember() {
 		for _, k := range c.kindList() {
 			ctx, cancel := c.opCtx()
 			c.renewKind(ctx, k)

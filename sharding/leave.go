@@ -21,10 +21,12 @@ func (c *Cluster) Leave(ctx context.Context) error {
 	if c.closed.Load() {
 		return nil
 	}
+	c.memberMu.Lock() // after any renewal of the member key in flight
 	c.leaving.Store(true)
 	dctx, cancel := c.opCtx()
 	err := c.kv.Delete(dctx, memberKey(c.self))
 	cancel()
+	c.memberMu.Unlock()
 	if err != nil {
 		c.logger.Debug("sharding: leave: member key: " + err.Error())
 	}

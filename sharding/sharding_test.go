@@ -185,6 +185,11 @@ func TestLeave(t *testing.T) {
 		}
 	}
 	send(1, msgs/2)
+	for i := 0; i < entities; i++ { // active where their shards are: n3 hands off live entities
+		if got := ask[int](t, n1.kind.Get(fmt.Sprint("e", i)), "sum"); got != (msgs/2)*(msgs/2+1)/2 {
+			t.Fatalf("e%d sum %d", i, got)
+		}
+	}
 	done := make(chan struct{})
 	go func() { defer close(done); send(msgs/2+1, msgs) }()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
