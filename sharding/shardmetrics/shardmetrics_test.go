@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -66,6 +67,14 @@ func startNode(name string) (*sharding.Cluster, func(), error) {
 		if _, err := sharding.Ask[int](ctx, carts.Get(id), "hello"); err != nil {
 			stop()
 			return nil, nil, err
+		}
+	}
+	// the claims run in parallel: wait for all of them (polled, no sleep
+	// to wait a time)
+	for deadline := time.Now().Add(30 * time.Second); len(carts.Owned()) < carts.Shards(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			stop()
+			return nil, nil, fmt.Errorf("only shards %v of %d owned", carts.Owned(), carts.Shards())
 		}
 	}
 	return c, stop, nil
