@@ -170,9 +170,10 @@ func (a *durable[S, C]) put(s S) *loop.Promise[S] {
 	a.writing = true
 	prom, r := loop.NewPromise[S](l)
 	entity, store, expected, timeout := a.entity, a.def.Store, a.revision, a.def.Timeout
-	settled := a.def.writes.start(entity) // a restarted instance loads after it
+	writes := a.def.writes
+	writes.start(entity) // a restarted instance loads after it
 	offLoop(l, &a.calls, timeout, func(ctx context.Context) (uint64, error) {
-		defer settled()
+		defer writes.end(entity)
 		return store.PutState(ctx, entity, expected, p)
 	}).WhenSettled(func(v any, err error) {
 		rev, _ := v.(uint64)

@@ -116,36 +116,32 @@ func (a *eventSourced[S, C, E]) persist(events []E) *loop.Promise[S] {
 	}
 	a.writing = true
 	p, r := loop.NewPromise[S](l)
-	a.append(stored).WhenSettled(func(v any, err error) {
-		end, _ := v.(Cursor)
-		a.written(events, end, err, r)
-	})
+	a.append(stored, func(end Cursor, err error) { a.written(events, end, err, r) })
 	return p
 }
 
-// append writes stored off the loop: with the store's AsyncAppender if
-// it has one, otherwise on a goroutine (offLoop).
-func (a *eventSourced[S, C, E]) append(stored []Event) *loop.Promise[Cursor] {
+// append writes stored off the loop, with the store's AsyncAppender if it
+// has one, otherwise on a goroutine (offLoop), and calls then with the
+// outcome on the loop (not at all if the loop closed meanwhile).
+func (a *eventSourced[S, C, E]) append(stored []Event, then func(Cursor, error)) {
 	l := a.c.Loop()
-	after, entity, store, timeout := a.end, a.entity, a.def.Store, a.def.Timeout
+	after, entity, store, timeout, writes := a.end, a.entity, a.def.Store, a.def.Timeout, a.def.writes
 	// Counted until the store answers, which may be after this instance
 	// is gone: a restarted instance recovers once the write settled.
-	settled := a.def.writes.start(entity)
+	writes.start(entity)
 	if aa, ok := store.(AsyncAppender); ok {
-		p, r := loop.NewPromise[Cursor](l)
 		aa.AppendAsync(entity, after, stored, func(end Cursor, err error) {
-			settled()
-			if err != nil {
-				r.Reject(err)
-				return
-			}
-			r.Resolve(end)
+			writes.end(entity)
+			_ = l.Submit(func() { then(end, err) }) // a closed loop: the actor is gone
 		})
-		return p
+		return
 	}
-	return offLoop(l, &a.calls, timeout, func(ctx context.Context) (Cursor, error) {
-		defer settled()
+	offLoop(l, &a.calls, timeout, func(ctx context.Context) (Cursor, error) {
+		defer writes.end(entity)
 		return store.Append(ctx, entity, after, stored)
+	}).WhenSettled(func(v any, err error) {
+		end, _ := v.(Cursor)
+		then(end, err)
 	})
 }
 
