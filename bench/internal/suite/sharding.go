@@ -8,13 +8,15 @@ import "github.com/troupe-go/troupe/bench/internal/systems"
 var Sharding = Suite{
 	Name:      "sharding",
 	Scenarios: shardingScenarios,
-	Systems:   []string{systems.Troupe},
+	Systems:   []string{systems.Troupe, systems.ProtoActor},
+	Peers:     []string{"github.com/asynkron/protoactor-go"},
 	Method: "The one-node rows: one process, an actor.System, its remote.Node with an embedded nats-server running JetStream, and a sharding.Cluster whose bucket is in memory; " +
 		"every shard of the kind is owned by this node before the timed region. " +
 		"The cluster rows (shard_tell_remote*, shard_failover, shard_join, shard_1m): the case's process runs a nats-server with JetStream (the bucket in memory) and node a, connected over loopback TCP, and re-executes its binary as nodes b, c (and d), each connected alike; " +
 		"default lease settings (2 s lease, 500 ms renewal, 400 ms margin); figures are node a's (CPU: its process only). " +
 		"Times are wall-clock ns per operation; CPU is the process's user+sys time over the same region. " +
 		"The *_plain rows are the baselines of the rows after them, in the same run: troupe's own actors without sharding. " +
+		"Proto.Actor's column (the remote-tell rows only): its cluster with the in-memory test provider, the one that runs without an external service here, whose members share one process: a client and a member, each with Proto.Actor remote over loopback gRPC; its plain row is two actor systems in one process. " +
 		"The claim rows give a latency quantile as their time figure (Cluster.Stats: request to answer of each create, up to 8 in flight).",
 }
 
