@@ -176,3 +176,96 @@ func TestWaitingHelpersHoldBackMore(t *testing.T) {
 	}
 	goleak.VerifyNone(t, before)
 }
+
+// Helpers started one after another take their first loop from different
+// shards of the global queue. Most helpers run a turn or two before a
+// stuck loop holds them; when every helper's first take started at one
+// shard, the other shard's loops waited for the workers' oldest-first
+// takes, behind the backlog (asks 94-187 ms late beside 1000 stuck in
+// read(2)). Both workers are held here, so only the helpers, begun by the
+// test one at a time, take the two loops queued in each shard.
+func TestHelpersStartAtDifferentShards(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	var mu sync.Mutex
+	var waiting []func()
+	s, err := NewScheduler(WithWorkers(2), WithStallBudget(time.Hour), withManualSampler(),
+		func(s *Scheduler) error {
+			s.startHelper = func(begin func()) { mu.Lock(); waiting = append(waiting, begin); mu.Unlock() }
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	var entered atomic.Int32
+	for range 4 { // two for the workers, two for their fresh runners
+		l := newDriven(t, s)
+		if err := l.Submit(func() { entered.Add(1); heldCallback(make(chan struct{}), release) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool { return entered.Load() == 2 })
+	s.checkStalls(0)
+	s.checkStalls(s.handoff) // both workers held: handed over, helpers started
+	waitFor(t, func() bool { return entered.Load() == 4 })
+	mu.Lock()
+	begins := append([]func(){}, waiting...)
+	mu.Unlock()
+	if len(begins) < 2 {
+		t.Fatalf("%d helpers started, want 2", len(begins))
+	}
+
+	taken := make(chan int, 4) // the shard of each loop a helper took
+	for shard := range 2 {
+		for range 2 {
+			l := newDriven(t, s)
+			submitFromShard(t, s, shard, l, func() { taken <- shard; <-release })
+		}
+	}
+	var first [2]int
+	for i := range 2 {
+		go begins[i]()
+		select {
+		case first[i] = <-taken:
+		case <-time.After(stallWaitLimit):
+			t.Fatal("hang guard: a helper took nothing")
+		}
+	}
+	if first[0] == first[1] {
+		t.Errorf("two helpers took their first loop from shard %d, want different shards", first[0])
+	}
+
+	close(release)
+	for _, begin := range begins[2:] {
+		go begin()
+	}
+	waitFor(t, func() bool { st := s.Stats(); return st.Held == 0 && st.Helpers == 0 })
+	ctx, cancel := context.WithTimeout(context.Background(), stallWaitLimit)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	goleak.VerifyNone(t, before)
+}
+
+// submitFromShard submits fn to the idle loop l from a goroutine whose id
+// puts l in global-queue shard shard.
+func submitFromShard(t *testing.T, s *Scheduler, shard int, l *Loop, fn func()) {
+	t.Helper()
+	for {
+		done := make(chan bool)
+		go func() {
+			if int(uint64(currentGoroutine())%uint64(len(s.global.shards))) != shard {
+				done <- false
+				return
+			}
+			if err := l.Submit(fn); err != nil {
+				t.Error(err)
+			}
+			done <- true
+		}()
+		if <-done {
+			return
+		}
+	}
+}
