@@ -78,13 +78,32 @@ func (f *jsFuncs) initial() (goja.Value, error) {
 	return f.initialFn(f.exports)
 }
 
-// fold returns the state after the events (JSON texts), through onEvent.
-// In a turn.
-func (f *jsFuncs) fold(state goja.Value, events [][]byte) (goja.Value, error) {
-	for _, text := range events {
-		ev, err := f.fromJSON(text)
+// record is a stored event's JSON with where it is, for errors.
+type record struct {
+	seq     uint64
+	typ     string
+	version uint32
+	data    []byte
+}
+
+// parseError says a stored record is JSON Go accepts but JSON.parse
+// refuses (nested deeper than the runtime's bound, a number beyond a
+// float64): the record, not the script, is at fault.
+type parseError struct {
+	rec record
+	err error
+}
+
+func (e *parseError) Error() string { return fmt.Sprintf("JSON.parse refuses it: %v", e.err) }
+
+// fold returns the state after the events, through onEvent: a
+// *parseError if an event does not parse, the script's error if onEvent
+// throws. In a turn.
+func (f *jsFuncs) fold(state goja.Value, events []record) (goja.Value, error) {
+	for _, rec := range events {
+		ev, err := f.fromJSON(rec.data)
 		if err != nil {
-			return state, fmt.Errorf("jspersist: a stored event is not JSON: %w", err)
+			return state, &parseError{rec: rec, err: err}
 		}
 		if state, err = f.onEvent(f.exports, state, ev); err != nil {
 			return state, err

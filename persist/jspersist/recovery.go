@@ -15,9 +15,9 @@ import (
 // recovered is what a recovery read: the snapshot's JSON and the events'
 // JSON texts, decoded (upcast) off the loop.
 type recovered struct {
-	snap   []byte // nil: no snapshot
+	snap   *record // nil: no snapshot
 	from   persist.Cursor
-	events [][]byte
+	events []record
 	end    persist.Cursor
 }
 
@@ -52,7 +52,8 @@ func readJournal(ctx context.Context, store persist.Store, schema *persist.Schem
 			return r, &persist.RecoveryError{Entity: entity, Seq: snap.Cursor.Seq, Type: snap.Type, Version: snap.Version,
 				Err: fmt.Errorf("snapshot: %w", err)}
 		}
-		r.snap, r.from = j.Data, snap.Cursor
+		r.snap = &record{seq: snap.Cursor.Seq, typ: snap.Type, version: snap.Version, data: j.Data}
+		r.from = snap.Cursor
 	}
 	last := r.from.Seq
 	r.end, err = store.Read(ctx, entity, r.from, func(e persist.Event) error {
@@ -64,7 +65,7 @@ func readJournal(ctx context.Context, store persist.Store, schema *persist.Schem
 		if err != nil {
 			return &persist.RecoveryError{Entity: entity, Seq: e.Seq, Type: e.Type, Version: e.Version, Err: err}
 		}
-		r.events, last = append(r.events, j.Data), e.Seq
+		r.events, last = append(r.events, record{seq: e.Seq, typ: e.Type, version: e.Version, data: j.Data}), e.Seq
 		return nil
 	})
 	if err == nil && r.end.Seq != last {
@@ -99,19 +100,30 @@ func (a *journaled) recovered(r recovered, err error) {
 	err = a.h.Turn(func() error {
 		state, err := a.js.initial()
 		if err == nil && r.snap != nil {
-			state, err = a.js.fromJSON(r.snap)
+			if state, err = a.js.fromJSON(r.snap.data); err != nil {
+				err = &parseError{rec: *r.snap, err: err}
+			}
 		}
 		if err == nil {
 			state, err = a.js.fold(state, r.events)
 		}
-		if err != nil {
+		var pe *parseError
+		switch {
+		case errors.As(err, &pe):
+			return &persist.RecoveryError{Entity: a.entity, Seq: pe.rec.seq, Type: pe.rec.typ, Version: pe.rec.version,
+				Err: fmt.Errorf("%w: %w", persist.ErrCorrupt, pe)}
+		case err != nil:
 			a.h.Fail(fmt.Errorf("jspersist: %q: recovery failed in the script: %w", a.entity, err))
 			return nil
 		}
 		a.state = state
 		return nil
 	})
-	if err != nil || !a.h.Alive() {
+	if !a.h.Alive() {
+		return
+	}
+	if err != nil {
+		a.recoveryFailed(err) // a record JSON.parse refuses: stop
 		return
 	}
 	a.end, a.w.sinceSnap, a.retry = r.end, r.end.Seq-r.from.Seq, 0

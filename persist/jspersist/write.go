@@ -106,9 +106,9 @@ func (a *journaled) written(w *pendingWrite, end persist.Cursor, err error) {
 // applyWrite folds a stored write through onEvent and fulfils its promise
 // with the state, in one turn. onEvent throwing fails the instance.
 func (a *journaled) applyWrite(w *pendingWrite, end persist.Cursor) {
-	texts := make([][]byte, len(w.payloads))
+	texts := make([]record, len(w.payloads))
 	for i, p := range w.payloads {
-		texts[i] = p.Data
+		texts[i] = record{seq: a.end.Seq + uint64(i) + 1, typ: p.Type, version: p.Version, data: p.Data}
 	}
 	_ = a.h.Turn(func() error {
 		state, err := a.js.fold(a.state, texts)
