@@ -73,9 +73,12 @@
 //     every frame from one to the other (tells, asks, replies, notices,
 //     watches, Terminated, spawns) carries an HMAC-SHA256 under it, over
 //     the subject, both incarnations, a counter and the frame. So frames
-//     are authenticated for the cost of a hash, not of a signature each
-//     (an Ed25519 signature and its check cost 0.1-0.3 ms on the machines
-//     CI runs on; an ask is two frames). Frames for a node not heard yet
+//     are authenticated for the cost of a hash, not of a signature each:
+//     an Ed25519 signature and its check took 0.1-0.3 ms each on a busy
+//     2-core machine, and an ask is two frames, where signing as done
+//     costs a remote ask about 10% more CPU and a batched tell about
+//     nothing (the remote suite with signing on against off, see
+//     bench/RESULTS.md). Frames for a node not heard yet
 //     wait for its first heartbeat (or its loss); a ping, signed for any
 //     receiver and acted on by nobody, finds at once a node nobody
 //     serves.
