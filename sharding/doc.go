@@ -127,13 +127,17 @@
 // with it, and it is logged and passed to [WithDeadLetters]. Per-sender
 // order holds on a shard that does not move; while one moves, messages
 // buffered at the old owner are forwarded in order, but a message a sender
-// sent to the old owner just before it learned of the new one is not
-// overtaken by its next message: a node whose route for a shard changes
-// first sends a flush marker along the old route and holds the shard's
-// messages until the node serving the shard answers it (see flush.go for
-// the details; messages that come back to the node that routed them go
-// ahead of what it holds). The cost is one marker round trip per shard and
-// node that had sent to the old owner, and only when a shard moves.
+// sent to the old owner just before it learned of the new one is not, as
+// a rule, overtaken by its next message: a node whose route for a shard
+// changes first sends a flush marker along the old route and holds the
+// shard's messages until the node serving the shard answers it (see
+// flush.go; messages that come back to the node that routed them go ahead
+// of what it holds). The cost is one marker round trip per shard and node
+// that had sent to the old owner, and only when a shard moves. A gap is
+// known: in a leave under load (TestLeave under -race, with every entity
+// active and one sender streaming), about one run in two still shows one
+// entity's messages reordered across the move; until it is closed, count
+// on per-sender order only while a shard stays put.
 //
 // # Passivation
 //

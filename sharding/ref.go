@@ -67,8 +67,8 @@ func Bind(sys *actor.System, r Ref) (Ref, error) {
 // Tell sends msg to the entity, at most once, activating it if needed. A
 // message that cannot be delivered is a dead letter, and Tell returns the
 // reason when it is known at once (a full buffer, a type the wire cannot
-// carry). Messages of one sender to one entity keep their order, also
-// while its shard moves (see the package doc). Safe from any
+// carry). Messages of one sender to one entity keep their order while its
+// shard stays put; while it moves, see the package doc. Safe from any
 // goroutine, handlers included.
 func (r Ref) Tell(msg any) error {
 	if r.k == nil {
