@@ -53,7 +53,7 @@ func parseLease(v []byte) (node, inc string) {
 
 // putMember writes (or renews) this node's member key.
 func (c *Cluster) putMember(ctx context.Context) error {
-	v, _ := json.Marshal(member{Roles: c.cfg.roles, Inc: c.inc})
+	v, _ := json.Marshal(member{Roles: c.cfg.roles, Inc: c.inc, Runs: c.runs()})
 	if _, err := c.kv.Put(ctx, memberKey(c.self), v); err != nil {
 		return fmt.Errorf("sharding: member key: %w", err)
 	}

@@ -64,6 +64,24 @@ type Cluster struct {
 type member struct {
 	Roles []string `json:"roles,omitempty"`
 	Inc   string   `json:"inc"`
+	// Runs are the kinds the node runs (registered with a factory, and
+	// with the kind's role): only those nodes count in a kind's placement,
+	// so that no shard is left to a node that never claims it.
+	Runs []string `json:"runs,omitempty"`
+}
+
+// runs returns the kinds this node runs, sorted.
+func (c *Cluster) runs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for name, k := range c.kinds {
+		if k.factory != nil {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // askEntry is an ask sent to another node, waiting for its reply.

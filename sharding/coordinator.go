@@ -230,7 +230,7 @@ func (c *Cluster) view(k *Kind) View {
 	c.mu.Lock()
 	v := View{Kind: k.name, Self: c.self}
 	for name, m := range c.members {
-		if k.cfg.role == "" || slices.Contains(m.Roles, k.cfg.role) {
+		if name == c.self && k.factory != nil || name != c.self && slices.Contains(m.Runs, k.name) {
 			v.Nodes = append(v.Nodes, name)
 		}
 	}

@@ -90,7 +90,10 @@
 // and a node that holds more than the threshold above the least loaded
 // hands off the difference ([WithRebalance]). A [Strategy] replaces this
 // rule. A kind may run only on nodes with a role ([WithRole],
-// [WithRoles]); other nodes route to it.
+// [WithRoles]); other nodes route to it. Only the nodes that run a kind
+// count in its placement (each node's member key lists the kinds it
+// runs): a node that only routes it (registered with a nil factory),
+// lacks its role, or has not registered it is left none of its shards.
 //
 // # Routing
 //

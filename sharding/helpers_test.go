@@ -151,6 +151,7 @@ type clusterSpec struct {
 	nodeOpts map[string][]sharding.Option // by node name
 	kindOpts []sharding.KindOption
 	factory  func(w *world) actor.Factory
+	kind     string // the kind registered; "counter" if empty
 }
 
 // startCluster starts spec.nodes nodes: the first runs the embedded
@@ -217,7 +218,11 @@ func addNode(t *testing.T, rc *remotetest.Cluster, name string, w *world, spec c
 	if spec.factory != nil {
 		f = spec.factory(w)
 	}
-	tn.kind, err = sharding.Register(c, "counter", f, kopts...)
+	kind := "counter"
+	if spec.kind != "" {
+		kind = spec.kind
+	}
+	tn.kind, err = sharding.Register(c, kind, f, kopts...)
 	if err != nil {
 		t.Fatalf("register on %s: %v", name, err)
 	}

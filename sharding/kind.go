@@ -89,7 +89,9 @@ type replyFunc func(v any, err error)
 // and the cluster's [Strategy]): the first node to register it records
 // them in the bucket, where they stay while some node that registered it
 // runs, and a node that registers it otherwise is refused with
-// [ErrMismatch]. Register does one round trip to the bucket. Registering
+// [ErrMismatch]. Register does one round trip to the bucket, two on a
+// node that runs the kind (it rewrites its member key, which lists the
+// kinds it runs: only those nodes count in the kind's placement). Registering
 // a kind twice fails with [ErrBadKind].
 func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Kind, error) {
 	if kind == "" {
@@ -121,6 +123,11 @@ func register(c *Cluster, kind string, f actor.Factory, cfg kindConfig) (*Kind, 
 	}
 	if err := c.addKind(k); err != nil {
 		return nil, err
+	}
+	if k.factory != nil {
+		// Say at once that this node runs the kind: until its member key
+		// says so, the others leave it no shard of the kind.
+		c.renewMember()
 	}
 	return k, nil
 }
