@@ -129,8 +129,8 @@ func namesakeAnswer(frame []byte, name string, inc uint64) (other uint64, start 
 // starting one then refuses to start, a live one compares starts
 // (duplicateMet).
 func (n *Node) answerNamesake(inc uint64) {
-	if inc == n.inc || inc == 0 {
-		return
+	if inc == n.inc || inc == 0 || n.left() {
+		return // a node leaving keeps the name from nobody
 	}
 	n.publishControl(n.hb, &wire.Envelope{Kind: wire.KindHeartbeat, Node: n.name, Corr: n.inc,
 		Headers: []wire.Header{
@@ -160,7 +160,7 @@ func (n *Node) onNamesakeHeartbeat(frame []byte) {
 		}
 		return nil
 	})
-	if other == 0 || n.refusing.Load() {
+	if other == 0 || n.refusing.Load() || n.left() {
 		return
 	}
 	if err := n.pingNamesakes(""); err != nil {
@@ -187,6 +187,14 @@ func (n *Node) duplicateMet(other uint64, start int64) {
 		ErrDuplicateNode, n.name, other, n.inc)
 	n.log.Error("remote: this node leaves the network: node names must be unique", zap.Error(err))
 	go n.fail(err)
+}
+
+// left reports whether the node has left the network (Close, Kill or
+// fail began).
+func (n *Node) left() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.closed
 }
 
 // duplicateKey marks, among namesakes, a namesake found younger.
