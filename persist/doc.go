@@ -67,5 +67,6 @@
 // holding maps or slices is shared with it, so treat it as read-only outside
 // Apply. An actor reports its journal's end and its last snapshot through
 // [actor.StatsReporter] (persist_seq, persist_snapshot_seq, persist_waiting),
-// which actor.System.Inspect and the observer show.
+// and a durable-state actor its state's revision (persist_revision,
+// persist_waiting), which actor.System.Inspect and the observer show.
 package persist

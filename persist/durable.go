@@ -107,6 +107,7 @@ type durable[S, C any] struct {
 }
 
 var (
+	_ actor.StatsReporter  = (*durable[int, int])(nil)
 	_ actor.StartedHook    = (*durable[int, int])(nil)
 	_ actor.StoppingHook   = (*durable[int, int])(nil)
 	_ actor.RestartingHook = (*durable[int, int])(nil)
@@ -280,4 +281,13 @@ func (a *durable[S, C]) Stopping(c *actor.Context) {
 func (a *durable[S, C]) Restarting(c *actor.Context, reason error) {
 	a.stopped = true
 	a.wait.rejectAll(fmt.Errorf("persist: %s restarted: %w", c.Self(), reason))
+}
+
+// Stats reports the stored state's revision and the commands waiting, for
+// actor.System.Inspect.
+func (a *durable[S, C]) Stats() []actor.Stat {
+	return []actor.Stat{
+		{Name: "persist_revision", Value: float64(a.revision), Unit: "1"},
+		{Name: "persist_waiting", Value: float64(len(a.wait.cmds)), Unit: "1"},
+	}
 }

@@ -59,6 +59,15 @@ func TestDurableStateStoresAndLoads(t *testing.T) {
 	if s, err := ask[account](t, sys2, ref2, getBalance{}); err != nil || s.Balance != 6 {
 		t.Fatalf("loaded %+v, %v", s, err)
 	}
+	d, err := sys2.Inspect(context.Background(), ref2)
+	must(err)
+	stats := map[string]float64{}
+	for _, s := range d.Stats {
+		stats[s.Name] = s.Value
+	}
+	if stats["persist_revision"] != 3 || stats["persist_waiting"] != 0 {
+		t.Fatalf("inspect shows %v, want revision 3", stats)
+	}
 }
 
 func TestDurableStateStaleWriterIsFenced(t *testing.T) {
