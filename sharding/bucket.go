@@ -54,14 +54,16 @@ func parseLease(v []byte) (node, inc string) {
 // putMember writes (or renews) this node's member key.
 func (c *Cluster) putMember(ctx context.Context) error {
 	v, _ := json.Marshal(member{Roles: c.cfg.roles, Inc: c.inc, Runs: c.runs()})
-	if _, err := c.kv.Put(ctx, memberKey(c.self), v); err != nil {
+	rev, err := c.kv.Put(ctx, memberKey(c.self), v)
+	if err != nil {
 		return fmt.Errorf("sharding: member key: %w", err)
 	}
+	c.wrote.Store(rev)
 	return nil
 }
 
-// watch starts applying the bucket's changes to the tables, and returns
-// once the current contents are applied.
+// watch starts applying the bucket's changes to the tables (follow), and
+// returns once the current contents are applied.
 func (c *Cluster) watch(ctx context.Context) error {
 	w, err := c.kv.WatchAll(c.ctx)
 	if err != nil {
@@ -69,25 +71,7 @@ func (c *Cluster) watch(ctx context.Context) error {
 	}
 	ready := make(chan struct{})
 	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer func() { _ = w.Stop() }()
-		for {
-			select {
-			case <-c.ctx.Done():
-				return
-			case e, ok := <-w.Updates():
-				if !ok {
-					return
-				}
-				if e == nil {
-					close(ready)
-					continue
-				}
-				c.apply(e)
-			}
-		}
-	}()
+	go c.follow(w, ready)
 	select {
 	case <-ready:
 		return nil

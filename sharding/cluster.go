@@ -50,6 +50,11 @@ type Cluster struct {
 	moves   moves  // the latest changes of owner, for the observer
 	unwatch func() // takes the observer's section away
 
+	// wrote is the revision of this node's last write of its member key:
+	// a watch that does not deliver it in time has stalled (resync.go).
+	wrote     atomic.Uint64
+	rewatches atomic.Uint64
+
 	kick    chan struct{}
 	ctx     context.Context
 	cancel  context.CancelFunc

@@ -30,6 +30,9 @@ type Stats struct {
 	Forwarded uint64
 	// DeadLetters counts messages this node's sharding could not deliver.
 	DeadLetters uint64
+	// Rewatches counts the times this node read the whole bucket again
+	// because its watch stalled or closed (after a NATS server restart).
+	Rewatches uint64
 	// ClaimLatency and RenewLatency are the p50 and p99 of the last 1024
 	// claims (successful creates) and renewals: request to answer.
 	ClaimLatency, RenewLatency Quantiles
@@ -99,7 +102,7 @@ func (l *latencies) quantiles() Quantiles {
 // Stats returns the node's counters, summed over its kinds. Safe from any
 // goroutine.
 func (c *Cluster) Stats() Stats {
-	out := Stats{DeadLetters: c.dead.Load(), ClaimLatency: c.stats.claimLat.quantiles(), RenewLatency: c.stats.renewLat.quantiles()}
+	out := Stats{DeadLetters: c.dead.Load(), Rewatches: c.rewatches.Load(), ClaimLatency: c.stats.claimLat.quantiles(), RenewLatency: c.stats.renewLat.quantiles()}
 	for _, k := range c.kindList() {
 		s := &k.stats
 		out.Claims += s.claims.Load()

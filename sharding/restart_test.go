@@ -1,0 +1,111 @@
+package sharding_test
+
+import (
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/actortest"
+	"github.com/troupe-go/troupe/actortest/remotetest"
+	"github.com/troupe-go/troupe/remote"
+	"github.com/troupe-go/troupe/sharding"
+)
+
+// natsServer is a NATS server with JetStream in files, which a test can
+// stop and start again on the same port and store.
+type natsServer struct {
+	t    *testing.T
+	dir  string
+	port int
+	s    *server.Server
+}
+
+func startNATS(t *testing.T) *natsServer {
+	t.Helper()
+	n := &natsServer{t: t, dir: t.TempDir(), port: -1}
+	n.start()
+	n.port = n.s.Addr().(*net.TCPAddr).Port
+	t.Cleanup(n.stop)
+	return n
+}
+
+func (n *natsServer) start() {
+	n.t.Helper()
+	s, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: n.port, NoLog: true, NoSigs: true,
+		JetStream: true, StoreDir: n.dir, JetStreamDomain: sharding.DefaultDomain,
+	})
+	if err != nil {
+		n.t.Fatalf("nats server: %v", err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(waitLimit) {
+		n.t.Fatalf("nats server not ready after %v", waitLimit)
+	}
+	n.s = s
+}
+
+func (n *natsServer) stop() {
+	if n.s != nil {
+		n.s.Shutdown()
+		n.s.WaitForShutdown()
+		n.s = nil
+	}
+}
+
+func (n *natsServer) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
+
+// TestServerRestart: the NATS server holding the bucket (in files) stops
+// for longer than a lease and starts again. Every node stops serving when
+// its leases run out by its clock; the server removes the leases on its
+// return, and its watch (an ordered consumer) never tells of those
+// removals: each node reads the whole bucket again once its watch has
+// stalled, sees the shards free, and they are claimed and served again.
+// Before, every table kept naming the old owners and nobody claimed them.
+func TestServerRestart(t *testing.T) {
+	ns := startNATS(t)
+	w := newWorld()
+	var nodes []*tnode
+	var rn []*remotetest.Node
+	for _, name := range []string{"n1", "n2"} {
+		n := remotetest.Start(t, name,
+			remotetest.WithOutsideWait(waitLimit),
+			remotetest.WithSystemOptions(actortest.WithActorOptions(actor.WithAskTimeout(waitLimit))),
+			remotetest.WithRemoteOptions(remote.WithURL(ns.url()), remote.WithRegistry(registry())))
+		rn = append(rn, n)
+		c, err := sharding.Start(n.System.System, n.Remote, shortLease)
+		if err != nil {
+			t.Fatalf("start sharding on %s: %v", name, err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		k, err := sharding.Register(c, "counter", w.factory, sharding.WithShards(8))
+		if err != nil {
+			t.Fatalf("register on %s: %v", name, err)
+		}
+		nodes = append(nodes, &tnode{Node: n, c: c, kind: k})
+	}
+	remotetest.Meet(t, rn...)
+	allOwned(t, nodes...)
+
+	ns.stop()
+	eventually(t, "every lease run out by its owner's clock", func() bool {
+		return len(nodes[0].kind.Owned())+len(nodes[1].kind.Owned()) == 0
+	})
+	back := time.Now()
+	ns.start()
+	allOwned(t, nodes...)
+	t.Logf("every shard served again %v after the server's return", time.Since(back).Round(time.Millisecond))
+	for s := range 8 {
+		id := idOnShard(t, s, 8)
+		if where := ask[string](t, nodes[s%2].kind.Get(id), "where"); where != "n1" && where != "n2" {
+			t.Fatalf("entity %s runs on %q", id, where)
+		}
+	}
+	if r := nodes[0].c.Stats().Rewatches + nodes[1].c.Stats().Rewatches; r == 0 {
+		t.Fatalf("no node read the bucket again")
+	}
+}

@@ -1,0 +1,155 @@
+package sharding
+
+import (
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"go.uber.org/zap"
+)
+
+// The watch of the bucket is an ordered consumer, and it does not survive
+// everything: after the NATS server restarts it delivers nothing for a
+// long while (about 20 s), and never the deletions and expiries of the
+// gap, so that every node's table keeps naming owners whose leases ran
+// out, and nobody claims those shards; its channel may also close. follow
+// therefore checks the watch against this node's own writes: each
+// renewal rewrites the member key, and a watch that has not delivered that
+// write after a renew interval (two ticks) is stalled. A stalled or closed
+// watch is replaced by a fresh one, whose initial values are the bucket's
+// whole contents: follow applies them and then deletes from the tables
+// every key they lack (reconcile), so the table is right again within
+// about two renew intervals of the server's return, well within a lease.
+
+// follow applies the bucket's changes from w until the cluster closes,
+// replacing w when it stalls or closes. It closes ready once the initial
+// contents are applied.
+func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
+	defer c.wg.Done()
+	defer func() {
+		if w != nil {
+			_ = w.Stop()
+		}
+	}()
+	t := time.NewTicker(c.cfg.renew)
+	defer t.Stop()
+	snap := map[string]bool{} // keys of the initial values; nil once applied
+	var seen uint64           // the highest revision the watch delivered
+	var late uint64           // a write of ours not delivered at the last tick
+	for {
+		var updates <-chan jetstream.KeyValueEntry
+		if w != nil {
+			updates = w.Updates()
+		}
+		select {
+		case <-c.ctx.Done():
+			return
+		case e, ok := <-updates:
+			switch {
+			case !ok:
+				c.logger.Warn("sharding: the bucket's watch closed; reading the whole bucket again")
+				w, snap, late = c.rewatch(w), map[string]bool{}, 0
+			case e == nil:
+				if snap != nil {
+					c.reconcile(snap, seen, ready == nil)
+					snap = nil
+				}
+				if ready != nil {
+					close(ready)
+					ready = nil
+				}
+			default:
+				seen = max(seen, e.Revision())
+				if snap != nil && e.Operation() == jetstream.KeyValuePut {
+					snap[e.Key()] = true
+				}
+				c.apply(e)
+			}
+		case <-t.C:
+			wrote := c.wrote.Load()
+			switch {
+			case w == nil: // the last attempt failed: try again
+				w, snap, late = c.rewatch(nil), map[string]bool{}, 0
+			case wrote <= seen:
+				late = 0
+			case late != 0 && seen < late && ready == nil:
+				c.logger.Warn("sharding: the bucket's watch stalled (the server restarted?); reading the whole bucket again",
+					zap.Uint64("written", late), zap.Uint64("delivered", seen))
+				w, snap, late = c.rewatch(w), map[string]bool{}, 0
+			default:
+				late = wrote
+			}
+		}
+	}
+}
+
+// rewatch stops old (if any) and starts a fresh watch with the bucket's
+// whole contents as initial values; it returns nil if it cannot, to be
+// tried again at the next tick.
+func (c *Cluster) rewatch(old jetstream.KeyWatcher) jetstream.KeyWatcher {
+	if old != nil {
+		_ = old.Stop()
+	}
+	w, err := c.kv.WatchAll(c.ctx)
+	if err != nil {
+		if c.ctx.Err() == nil {
+			c.logger.Warn("sharding: watching the bucket again", zap.Error(err))
+		}
+		return nil
+	}
+	c.rewatches.Add(1)
+	return w
+}
+
+// reconcile deletes from the tables what a fresh watch's initial values
+// (the keys in present, up to revision upTo) show gone: members, leases
+// and kinds' settings whose deletion or expiry the old watch missed.
+// A lease of this node's that is gone is lost, as on any deletion.
+func (c *Cluster) reconcile(present map[string]bool, upTo uint64, again bool) {
+	gone := 0
+	c.mu.Lock()
+	for name := range c.members {
+		if !present[memberKey(name)] {
+			delete(c.members, name)
+			gone++
+		}
+	}
+	for name := range c.records {
+		if !present[kindKey(name)] {
+			delete(c.records, name)
+			gone++
+		}
+	}
+	for name, owners := range c.unknown {
+		for s, o := range owners {
+			if o != "" && !present[leaseKey(name, s)] {
+				delete(owners, s)
+				gone++
+			}
+		}
+	}
+	kinds := make([]*Kind, 0, len(c.kinds))
+	for _, k := range c.kinds {
+		kinds = append(kinds, k)
+	}
+	c.mu.Unlock()
+	for _, k := range kinds {
+		for s := range k.shards {
+			if !present[leaseKey(k.name, s)] && k.named(s) {
+				k.applyOwner(s, "", false, upTo)
+				gone++
+			}
+		}
+	}
+	if again {
+		c.logger.Warn("sharding: read the whole bucket again", zap.Int("keys", len(present)), zap.Int("gone from the table", gone))
+	}
+	c.kickNow()
+}
+
+// named reports whether the table names an owner of shard s, or this
+// node holds its lease.
+func (k *Kind) named(s int) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.shards[s].owner != "" || k.shards[s].lease.held
+}
