@@ -2,6 +2,7 @@ package sharding
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/troupe-go/troupe/actor"
 	"github.com/troupe-go/troupe/loop"
@@ -183,7 +184,8 @@ func Passivate(c *actor.Context) error {
 // saw for an entity and refuses writes with a lower one refuses a stale
 // owner's writes. It fails with [ErrNotEntity] for other actors, and
 // with an error wrapping [ErrNoOwner] if the node no longer holds the
-// lease.
+// lease, or holds one that ran out by its clock (a process paused past
+// its lease).
 func Token(c *actor.Context) (uint64, error) {
 	e, err := entityOf(c)
 	if err != nil {
@@ -195,6 +197,11 @@ func Token(c *actor.Context) (uint64, error) {
 	l := k.shards[e.shard].lease
 	if !l.held {
 		return 0, fmt.Errorf("%w: %s no longer holds shard %d of %s", ErrNoOwner, k.c.self, e.shard, k.name)
+	}
+	// Run out by this node's clock: another node may hold it now, even if
+	// the timer that revokes it (late after a pause) has not run yet.
+	if !time.Now().Before(l.valid) {
+		return 0, fmt.Errorf("%w: %s's lease on shard %d of %s ran out", ErrNoOwner, k.c.self, e.shard, k.name)
 	}
 	return l.claimRev, nil
 }

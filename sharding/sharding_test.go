@@ -416,3 +416,25 @@ func TestAcrossNodes(t *testing.T) {
 		t.Fatalf("remote error %T, want *sharding.Error", err)
 	}
 }
+
+// Token refuses a lease that ran out by the node's clock, even before the
+// timer that revokes it has run: an entity of a process paused past its
+// lease must not write with a token another node may have superseded.
+func TestTokenRefusesALapsedLease(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, shards: 4})
+	allOwned(t, nodes...)
+	n := nodes[0]
+	if tok := ask[int64](t, n.kind.Get("a"), "token"); tok <= 0 {
+		t.Fatalf("token %d", tok)
+	}
+	sharding.LapseLeases(n.kind)
+	// Straight to the activation, as a message already in its mailbox
+	// when the process resumes: routing no longer serves the shard.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	_, err := actor.Ask[int64](ctx, n.System.System, actor.NewRef("n1", "counter", "a"), "token")
+	if !errors.Is(err, sharding.ErrNoOwner) {
+		t.Fatalf("token after the lease ran out = %v, want ErrNoOwner", err)
+	}
+}
