@@ -45,6 +45,8 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 			return
 		case e, ok := <-updates:
 			switch {
+			case !ok && c.ctx.Err() != nil:
+				return // closing
 			case !ok:
 				c.logger.Warn("sharding: the bucket's watch closed; reading the whole bucket again")
 				w, snap, late = c.rewatch(w), map[string]bool{}, 0
