@@ -54,6 +54,7 @@ type Cluster struct {
 	// a watch that does not deliver it in time has stalled (resync.go).
 	wrote     atomic.Uint64
 	rewatches atomic.Uint64
+	watching  atomic.Pointer[watchHolder] // the current watch, for tests
 
 	kick    chan struct{}
 	ctx     context.Context

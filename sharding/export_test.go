@@ -22,3 +22,11 @@ func LapseLeases(k *Kind) {
 		}
 	}
 }
+
+// StopWatch stops c's current watch of the bucket, as a subscription
+// closed under it would: its channel closes.
+func StopWatch(c *Cluster) {
+	if h := c.watching.Load(); h != nil && h.w != nil {
+		_ = h.w.Stop()
+	}
+}

@@ -3,6 +3,7 @@ package sharding_test
 import (
 	"fmt"
 	"net"
+	"slices"
 	"testing"
 	"time"
 
@@ -108,4 +109,18 @@ func TestServerRestart(t *testing.T) {
 	if r := nodes[0].c.Stats().Rewatches + nodes[1].c.Stats().Rewatches; r == 0 {
 		t.Fatalf("no node read the bucket again")
 	}
+}
+
+// TestWatchClosed: a node whose watch of the bucket closes under it
+// watches again, and sees the changes made after it closed (here a node
+// that joins); before, it stopped following the bucket silently.
+func TestWatchClosed(t *testing.T) {
+	w := newWorld()
+	rc, nodes := startCluster(t, w, clusterSpec{nodes: 1, shards: 4})
+	n1 := nodes[0]
+	allOwned(t, n1)
+	sharding.StopWatch(n1.c)
+	eventually(t, "n1 watches again", func() bool { return n1.c.Stats().Rewatches > 0 })
+	addNode(t, rc, "n2", w, clusterSpec{shards: 4})
+	eventually(t, "n1 sees n2 join", func() bool { return slices.Contains(n1.c.Members(), "n2") })
 }

@@ -30,6 +30,7 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 			_ = w.Stop()
 		}
 	}()
+	c.watching.Store(&watchHolder{w})
 	t := time.NewTicker(c.cfg.renew)
 	defer t.Stop()
 	snap := map[string]bool{} // keys of the initial values; nil once applied
@@ -50,6 +51,7 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 			case !ok:
 				c.logger.Warn("sharding: the bucket's watch closed; reading the whole bucket again")
 				w, snap, late = c.rewatch(w), map[string]bool{}, 0
+				c.watching.Store(&watchHolder{w})
 			case e == nil:
 				if snap != nil {
 					c.reconcile(snap, seen, ready == nil)
@@ -71,12 +73,14 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 			switch {
 			case w == nil: // the last attempt failed: try again
 				w, snap, late = c.rewatch(nil), map[string]bool{}, 0
+				c.watching.Store(&watchHolder{w})
 			case wrote <= seen:
 				late = 0
 			case late != 0 && seen < late && ready == nil:
 				c.logger.Warn("sharding: the bucket's watch stalled (the server restarted?); reading the whole bucket again",
 					zap.Uint64("written", late), zap.Uint64("delivered", seen))
 				w, snap, late = c.rewatch(w), map[string]bool{}, 0
+				c.watching.Store(&watchHolder{w})
 			default:
 				late = wrote
 			}
@@ -155,3 +159,7 @@ func (k *Kind) named(s int) bool {
 	defer k.mu.Unlock()
 	return k.shards[s].owner != "" || k.shards[s].lease.held
 }
+
+// watchHolder holds the watch follow is reading, so that a test can stop
+// it (StopWatch).
+type watchHolder struct{ w jetstream.KeyWatcher }
