@@ -99,6 +99,11 @@ func TestServerRestart(t *testing.T) {
 	back := time.Now()
 	ns.start()
 	allOwned(t, nodes...)
+	// the nodes' connections come back on their own schedules; a message
+	// published before its recipient has subscribed again is lost (core NATS)
+	eventually(t, "both nodes connected again", func() bool {
+		return rn[0].Remote.Conn().IsConnected() && rn[1].Remote.Conn().IsConnected()
+	})
 	t.Logf("every shard served again %v after the server's return", time.Since(back).Round(time.Millisecond))
 	for s := range 8 {
 		id := idOnShard(t, s, 8)

@@ -10,7 +10,8 @@ import (
 	"github.com/troupe-go/troupe/sharding"
 )
 
-// viewRecorder is LeastShards that records the views it is given.
+// viewRecorder is LeastShards that records the views of the kind
+// "counter" it is given.
 type viewRecorder struct {
 	sharding.LeastShards
 	mu    sync.Mutex
@@ -19,10 +20,12 @@ type viewRecorder struct {
 }
 
 func (r *viewRecorder) Claim(v sharding.View) []int {
-	r.mu.Lock()
-	r.calls++
-	r.last = v
-	r.mu.Unlock()
+	if v.Kind == "counter" {
+		r.mu.Lock()
+		r.calls++
+		r.last = v
+		r.mu.Unlock()
+	}
 	return r.LeastShards.Claim(v)
 }
 
