@@ -102,7 +102,11 @@ func WithServerOptions(fn func(*server.Options)) Option {
 }
 
 // WithNATSOptions adds options of the client connection: user and
-// password, credentials files, nkeys, TLS, reconnect policy.
+// password, credentials files, nkeys, TLS, reconnect policy. The node
+// reconnects without limit, 100 ms apart (nats.go's default is 2 s):
+// frames published while the connection is down go out on reconnect, and
+// the server drops those whose receivers have not subscribed again yet,
+// so a longer wait widens that window.
 func WithNATSOptions(opts ...nats.Option) Option {
 	return func(c *config) error {
 		c.natsOpts = append(c.natsOpts, opts...)
