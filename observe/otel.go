@@ -1,9 +1,7 @@
 package observe
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -27,33 +25,7 @@ func RegisterOTel(s *actor.System, mp metric.MeterProvider) (unregister func() e
 	if s == nil || mp == nil {
 		return nil, errors.New("observe: RegisterOTel needs a system and a meter provider")
 	}
-	m := mp.Meter(meterName)
-	floats := map[*metricDef]metric.Float64Observable{}
-	var obs []metric.Observable
-	for _, d := range allMetrics {
-		var o metric.Float64Observable
-		var err error
-		if d.kind == counter {
-			o, err = m.Float64ObservableCounter(d.otel, metric.WithUnit(d.unit), metric.WithDescription(d.help))
-		} else {
-			o, err = m.Float64ObservableGauge(d.otel, metric.WithUnit(d.unit), metric.WithDescription(d.help))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("observe: instrument %s: %w", d.otel, err)
-		}
-		floats[d] = o
-		obs = append(obs, o)
-	}
-	reg, err := m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
-		for _, p := range collect(s) {
-			o.ObserveFloat64(floats[p.def], p.value, metric.WithAttributes(attrs(p)...))
-		}
-		return nil
-	}, obs...)
-	if err != nil {
-		return nil, fmt.Errorf("observe: register callback: %w", err)
-	}
-	return reg.Unregister, nil
+	return registerOTel(mp, allMetrics, func() []point { return collect(s) })
 }
 
 // attrs returns a point's labels as attributes; the system's name goes

@@ -1,9 +1,7 @@
 package observe
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -69,33 +67,17 @@ type PersistCollector struct {
 
 // NewPersistCollector returns a collector of m's figures.
 func NewPersistCollector(m *persist.Metrics) *PersistCollector {
-	c := &PersistCollector{m: m, descs: map[*metricDef]*prometheus.Desc{}}
-	for _, d := range persistMetrics {
-		labels := make([]string, len(d.labels))
-		for i, l := range d.labels {
-			labels[i] = promLabel(l)
-		}
-		c.descs[d] = prometheus.NewDesc(d.prom, d.help, labels, nil)
-	}
-	return c
+	return &PersistCollector{m: m, descs: promDescs(persistMetrics, nil)}
 }
 
 // Describe implements [prometheus.Collector].
 func (c *PersistCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range persistMetrics {
-		ch <- c.descs[d]
-	}
+	describe(ch, persistMetrics, c.descs)
 }
 
 // Collect implements [prometheus.Collector].
 func (c *PersistCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, p := range collectPersist(c.m) {
-		vt := prometheus.GaugeValue
-		if p.def.kind == counter {
-			vt = prometheus.CounterValue
-		}
-		ch <- prometheus.MustNewConstMetric(c.descs[p.def], vt, p.value, p.labels...)
-	}
+	sendPoints(ch, c.descs, collectPersist(c.m))
 }
 
 // RegisterPersistPrometheus registers a [PersistCollector] of m with reg
@@ -117,30 +99,5 @@ func RegisterPersistOTel(m *persist.Metrics, mp metric.MeterProvider) (unregiste
 	if m == nil || mp == nil {
 		return nil, errors.New("observe: RegisterPersistOTel needs metrics and a meter provider")
 	}
-	meter := mp.Meter(meterName)
-	floats := map[*metricDef]metric.Float64Observable{}
-	var obs []metric.Observable
-	for _, d := range persistMetrics {
-		var o metric.Float64Observable
-		if d.kind == counter {
-			o, err = meter.Float64ObservableCounter(d.otel, metric.WithUnit(d.unit), metric.WithDescription(d.help))
-		} else {
-			o, err = meter.Float64ObservableGauge(d.otel, metric.WithUnit(d.unit), metric.WithDescription(d.help))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("observe: instrument %s: %w", d.otel, err)
-		}
-		floats[d] = o
-		obs = append(obs, o)
-	}
-	reg, err := meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
-		for _, p := range collectPersist(m) {
-			o.ObserveFloat64(floats[p.def], p.value, metric.WithAttributes(attrs(p)...))
-		}
-		return nil
-	}, obs...)
-	if err != nil {
-		return nil, fmt.Errorf("observe: register callback: %w", err)
-	}
-	return reg.Unregister, nil
+	return registerOTel(mp, persistMetrics, func() []point { return collectPersist(m) })
 }

@@ -21,33 +21,17 @@ type Collector struct {
 // NewCollector returns a collector of s's figures; the system's name is
 // a constant label (system) of every series.
 func NewCollector(s *actor.System) *Collector {
-	c := &Collector{sys: s, descs: map[*metricDef]*prometheus.Desc{}}
-	for _, d := range allMetrics {
-		labels := make([]string, len(d.labels))
-		for i, l := range d.labels {
-			labels[i] = promLabel(l)
-		}
-		c.descs[d] = prometheus.NewDesc(d.prom, d.help, labels, prometheus.Labels{"system": s.Name()})
-	}
-	return c
+	return &Collector{sys: s, descs: promDescs(allMetrics, prometheus.Labels{"system": s.Name()})}
 }
 
 // Describe implements [prometheus.Collector].
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range allMetrics {
-		ch <- c.descs[d]
-	}
+	describe(ch, allMetrics, c.descs)
 }
 
 // Collect implements [prometheus.Collector].
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	for _, p := range collect(c.sys) {
-		vt := prometheus.GaugeValue
-		if p.def.kind == counter {
-			vt = prometheus.CounterValue
-		}
-		ch <- prometheus.MustNewConstMetric(c.descs[p.def], vt, p.value, p.labels...)
-	}
+	sendPoints(ch, c.descs, collect(c.sys))
 }
 
 // RegisterPrometheus registers a [Collector] of s with reg
