@@ -7,6 +7,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/loop"
 )
 
 // InstanceHook extends JS actors from Go: it runs at the start of each
@@ -85,6 +86,12 @@ func (h *Host) ToJS(v any) (goja.Value, error) { return h.in.toJS(v) }
 
 // ToGo copies a JavaScript value out, as a handler's reply is.
 func (h *Host) ToGo(v goja.Value) (any, error) { return h.in.toGo(v) }
+
+// Promise returns a JavaScript promise that settles, in a turn of the
+// actor, when p settles: fulfilled with p's value copied into JavaScript,
+// or rejected with an Error carrying the Go error's message, as a ref's
+// ask settles. Nothing happens if the instance is gone by then.
+func (h *Host) Promise(p *loop.Promise[any]) goja.Value { return h.in.askJS(p) }
 
 // Turn runs fn as one turn of the actor (a macrotask: the watchdog
 // watches it, and the promise jobs it queues run when it returns), or

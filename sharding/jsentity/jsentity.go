@@ -6,7 +6,6 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/troupe-go/troupe/jsactor"
-	"github.com/troupe-go/troupe/loop"
 	"github.com/troupe-go/troupe/sharding"
 )
 
@@ -123,7 +122,7 @@ func (e *entities) send(call goja.FunctionCall, named, ask bool) goja.Value {
 		}
 		return goja.Undefined()
 	}
-	return e.promise(sharding.AskAsync[any](e.h.Context(), to, msg))
+	return e.h.Promise(sharding.AskAsync[any](e.h.Context(), to, msg))
 }
 
 // toGo copies a message value out of JavaScript, or throws.
@@ -133,29 +132,6 @@ func (e *entities) toGo(v goja.Value) any {
 		panic(e.rt.NewTypeError(err.Error()))
 	}
 	return g
-}
-
-// promise returns a JavaScript promise settled, in a turn of the actor,
-// when p settles.
-func (e *entities) promise(p *loop.Promise[any]) goja.Value {
-	jp, resolve, reject := e.rt.NewPromise()
-	h := e.h
-	p.WhenSettled(func(v any, err error) {
-		if !h.Alive() {
-			return
-		}
-		_ = h.Turn(func() error {
-			if err != nil {
-				return reject(e.rt.NewGoError(err))
-			}
-			jv, cerr := h.ToJS(v)
-			if cerr != nil {
-				return reject(e.rt.NewGoError(cerr))
-			}
-			return resolve(jv)
-		})
-	})
-	return e.rt.ToValue(jp)
 }
 
 // exportString returns v as a Go string, if it is a string.
