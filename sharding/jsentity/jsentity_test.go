@@ -67,6 +67,7 @@ func startNodes(t *testing.T) [2]*sharding.Cluster {
 	t.Helper()
 	rc := remotetest.NewCluster(t)
 	var cs [2]*sharding.Cluster
+	var kinds [2]*sharding.Kind
 	for i := range cs {
 		var ropts []remote.Option
 		if i == 0 {
@@ -85,12 +86,39 @@ func startNodes(t *testing.T) [2]*sharding.Cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sharding.Register(c, "cart", f, sharding.WithShards(8)); err != nil {
+		if kinds[i], err = sharding.Register(c, "cart", f, sharding.WithShards(8)); err != nil {
 			t.Fatal(err)
 		}
 		cs[i] = c
 	}
+	settled(t, kinds)
 	return cs
+}
+
+// settled waits until the two nodes serve 4 of the 8 shards each and
+// their tables agree: entities live in memory, so a shard that moved
+// during a test would lose what its entities were told.
+func settled(t *testing.T, kinds [2]*sharding.Kind) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		ok := true
+		for _, k := range kinds {
+			ok = ok && len(k.Owned()) == 4
+		}
+		for s := range 8 {
+			a, _ := kinds[0].Owner(s)
+			b, _ := kinds[1].Owner(s)
+			ok = ok && a != "" && a == b
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shards did not settle in %v", waitLimit)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // A JS actor tells and asks JS entities by kind and id, by name and by
@@ -134,8 +162,6 @@ func TestJSActorReachesEntities(t *testing.T) {
 // Go code reaches a JS entity too, by name through jsactor.Call.
 func TestGoReachesJSEntity(t *testing.T) {
 	cs := startNodes(t)
-	var k *sharding.Kind
-	_ = k
 	cart, err := sharding.Bind(cs[0].System(), mustRef(t, "cart/g1"))
 	if err != nil {
 		t.Fatal(err)

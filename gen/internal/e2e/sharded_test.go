@@ -62,7 +62,34 @@ func startBasketClusters(t *testing.T) ([2]e2e.BasketEntities, [2]*actor.System,
 			t.Fatal(err)
 		}
 	}
+	settled(t, kinds)
 	return kinds, systems, clusters
+}
+
+// settled waits until the two nodes serve 4 of the 8 shards each and
+// their tables agree: entities live in memory, so a shard that moved
+// during a test would lose what its entities were told.
+func settled(t *testing.T, kinds [2]e2e.BasketEntities) {
+	t.Helper()
+	deadline := time.Now().Add(shardedWait)
+	for {
+		ok := true
+		for _, k := range kinds {
+			ok = ok && len(k.Kind().Owned()) == 4
+		}
+		for s := range 8 {
+			a, _ := kinds[0].Kind().Owner(s)
+			b, _ := kinds[1].Kind().Owner(s)
+			ok = ok && a != "" && a == b
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shards did not settle in %v", shardedWait)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // TestShardedEntities drives generated entity refs across two nodes: tells
