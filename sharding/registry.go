@@ -17,12 +17,10 @@ func (c *Cluster) Registry() *wire.Registry { return c.node.Registry() }
 const callName = "jsactor.Call"
 
 // registerCalls registers calls by name (call.Call) in reg, unless they
-// are there: what JS actors send to entities, and what entities generated
+// are there (as a program, or another node of the process, may have done):
+// what JS actors send to entities, and what entities generated
 // by troupegen and JS entities answer, on any node.
 func registerCalls(reg *wire.Registry) error {
-	if _, ok := reg.Name(call.Call{}); ok {
-		return nil
-	}
 	if err := wire.RegisterJS[call.Call](reg, callName); err != nil && !errors.Is(err, wire.ErrDuplicate) {
 		return err
 	}
