@@ -97,23 +97,85 @@ func (c *Cluster) apply(e jetstream.KeyValueEntry) {
 	c.kickNow()
 }
 
+// applyMember records a change of a node's member key. A key that
+// names another incarnation of the node than before says the earlier one
+// is dead: its leases stop counting (see superseded).
 func (c *Cluster) applyMember(e jetstream.KeyValueEntry, put bool) {
 	name, err := remote.DecodeToken(strings.ReplaceAll(strings.TrimPrefix(e.Key(), "node."), "=", "~"))
 	if err != nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !put {
-		delete(c.members, name)
+	var m member
+	if put && json.Unmarshal(e.Value(), &m) != nil {
 		return
 	}
-	var m member
-	if json.Unmarshal(e.Value(), &m) == nil {
-		c.members[name] = m
+	c.mu.Lock()
+	if !put {
+		delete(c.members, name)
+		c.mu.Unlock()
+		return
+	}
+	was, known := c.members[name]
+	c.members[name] = m
+	kinds := make([]*Kind, 0, len(c.kinds))
+	for _, k := range c.kinds {
+		kinds = append(kinds, k)
+	}
+	c.mu.Unlock()
+	if m.Inc != "" && (!known || was.Inc != m.Inc) {
+		for _, k := range kinds {
+			k.supersede(name, m.Inc)
+		}
 	}
 }
 
+// A node restarted under its name runs a new incarnation, and the leases
+// of its dead one live on in the bucket until they run out (a lease says
+// the incarnation that holds it: leaseValue). Routing to it would hand
+// the new process messages for shards it does not serve, before it has
+// even registered their kind. So a node counts a lease as unowned (owner
+// "": its messages wait in the shard's buffer) once it knows its holder
+// runs a later incarnation (supersede): the holder's member key, which a node writes
+// when it starts, before it claims anything, names another one. The
+// lease still counts as taken for placement (nobody tries to claim it
+// before it runs out). What a node sent to the restarted one before it
+// saw the new member key (between the new process's start and that key's
+// arrival through the watch) went to the new incarnation, which refuses
+// it if it has not registered the kind, or routes it as any message.
+
+// supersededLocked reports whether a lease of node's incarnation inc belongs to
+// a dead incarnation: the node's member key names another. Under mu.
+func (c *Cluster) supersededLocked(node, inc string) bool {
+	m, ok := c.members[node]
+	return ok && m.Inc != "" && m.Inc != inc
+}
+
+// supersede makes the shards whose lease names an incarnation of node
+// other than inc unowned, and forgets the routes through node: what went
+// to its dead incarnation is lost with it, and nothing will answer a
+// flush marker for it there.
+func (k *Kind) supersede(node, inc string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for s := range k.shards {
+		sh := &k.shards[s]
+		if sh.owner == node {
+			if _, li := parseLease([]byte(sh.leased)); li != inc {
+				k.noteOwnerLocked(s, sh.owner, "", sh.ownerRev)
+				sh.owner = ""
+			}
+		}
+		if sh.via == node {
+			if sh.flushing {
+				go k.flushed(s, sh.flushGen)
+			} else {
+				sh.via = ""
+			}
+		}
+	}
+}
+
+// applyLease records a change of a shard's lease.
 func (c *Cluster) applyLease(e jetstream.KeyValueEntry, put bool) {
 	rest := strings.TrimPrefix(e.Key(), "shard.")
 	i := strings.LastIndexByte(rest, '.')
@@ -125,30 +187,36 @@ func (c *Cluster) applyLease(e jetstream.KeyValueEntry, put bool) {
 	if err != nil || serr != nil || s < 0 {
 		return
 	}
-	owner, inc := "", ""
+	leased := ""
 	if put {
-		owner, inc = parseLease(e.Value())
+		leased = string(e.Value())
 	}
+	node, inc := parseLease([]byte(leased))
 	c.mu.Lock()
 	k := c.kinds[kindName]
 	if k == nil {
 		if c.unknown[kindName] == nil {
 			c.unknown[kindName] = map[int]string{}
 		}
-		c.unknown[kindName][s] = owner
+		c.unknown[kindName][s] = leased
 		c.mu.Unlock()
 		return
+	}
+	owner := node
+	if c.supersededLocked(node, inc) {
+		owner = ""
 	}
 	c.mu.Unlock()
 	if s >= len(k.shards) {
 		return
 	}
-	k.applyOwner(s, owner, inc == c.inc, e.Revision())
+	k.applyOwner(s, leased, owner, put && inc == c.inc, e.Revision())
 }
 
-// applyOwner records shard s's owner from the table; a lease of this
-// node's that the table shows gone or taken is lost at once.
-func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
+// applyOwner records shard s's lease (leased, its value) and owner
+// (leased's node, or "" for a dead incarnation's) from the table; a lease
+// of this node's that the table shows gone or taken is lost at once.
+func (k *Kind) applyOwner(s int, leased, owner string, ours bool, rev uint64) {
 	now := time.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -157,7 +225,7 @@ func (k *Kind) applyOwner(s int, owner string, ours bool, rev uint64) {
 		return
 	}
 	k.noteOwnerLocked(s, sh.owner, owner, rev)
-	sh.owner, sh.ownerRev = owner, rev
+	sh.owner, sh.ownerRev, sh.leased = owner, rev, leased
 	if sh.lease.held && !ours && rev > sh.lease.rev {
 		if sh.releasing && sh.active == 0 { // our own release's delete
 			k.stats.handOffs.Add(1)

@@ -39,7 +39,7 @@ type Cluster struct {
 	mu      sync.Mutex
 	kinds   map[string]*Kind
 	members map[string]member
-	unknown map[string]map[int]string // leases of kinds not registered here
+	unknown map[string]map[int]string // leases (values) of kinds not registered here
 	records map[string]kindRecord     // kinds' settings keys, by kind
 
 	asks   sync.Map // ask id -> *askEntry
@@ -242,9 +242,13 @@ func (c *Cluster) addKind(k *Kind) error {
 		return fmt.Errorf("%w: %s: %w", ErrBadKind, k.name, err)
 	}
 	k.region = ref
-	for s, owner := range c.unknown[k.name] {
+	for s, leased := range c.unknown[k.name] {
 		if s < len(k.shards) {
-			k.shards[s].owner = owner
+			node, inc := parseLease([]byte(leased))
+			if c.supersededLocked(node, inc) {
+				node = ""
+			}
+			k.shards[s].owner, k.shards[s].leased = node, leased
 		}
 	}
 	delete(c.unknown, k.name)

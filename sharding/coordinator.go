@@ -239,7 +239,8 @@ func (c *Cluster) view(k *Kind) View {
 	k.mu.Lock()
 	v.Owners = make([]string, len(k.shards))
 	for i := range k.shards {
-		v.Owners[i] = k.shards[i].owner
+		// a dead incarnation's lease counts: nobody can claim it yet
+		v.Owners[i], _ = parseLease([]byte(k.shards[i].leased))
 		if k.shards[i].lease.held {
 			v.Owners[i] = c.self
 		}
@@ -292,7 +293,7 @@ func (c *Cluster) claim(k *Kind, s int) {
 	sh.lease = lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)}
 	if rev > sh.ownerRev {
 		k.noteOwnerLocked(s, sh.owner, c.self, rev)
-		sh.owner, sh.ownerRev = c.self, rev
+		sh.owner, sh.ownerRev, sh.leased = c.self, rev, string(c.leaseValue())
 	}
 	k.flushLocked(s, time.Now())
 	k.mu.Unlock()

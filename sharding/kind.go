@@ -34,6 +34,10 @@ type shardState struct {
 	owner    string // the table's owner; "" for none
 	ownerRev uint64 // the revision that named it
 	lease    lease  // this node's lease, if held
+	// leased is the lease's value as the table last saw it (node and
+	// incarnation, see parseLease; "" for none). owner is its node, or ""
+	// once that node is known to run a later incarnation (bucket.go).
+	leased string
 	// releasing: handing off; the lease is deleted once cells is empty.
 	releasing bool
 	active    int       // its activations in the kind's cells

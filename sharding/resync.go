@@ -141,7 +141,7 @@ func (c *Cluster) reconcile(present map[string]bool, upTo uint64, again bool) {
 	for _, k := range kinds {
 		for s := range k.shards {
 			if !present[leaseKey(k.name, s)] && k.named(s) {
-				k.applyOwner(s, "", false, upTo)
+				k.applyOwner(s, "", "", false, upTo)
 				gone++
 			}
 		}
@@ -152,12 +152,12 @@ func (c *Cluster) reconcile(present map[string]bool, upTo uint64, again bool) {
 	c.kickNow()
 }
 
-// named reports whether the table names an owner of shard s, or this
-// node holds its lease.
+// named reports whether the table has a lease of shard s, or this node
+// holds it.
 func (k *Kind) named(s int) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.shards[s].owner != "" || k.shards[s].lease.held
+	return k.shards[s].leased != "" || k.shards[s].lease.held
 }
 
 // watchHolder holds the watch follow is reading, so that a test can stop
