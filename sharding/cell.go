@@ -6,31 +6,50 @@ import (
 	"github.com/troupe-go/troupe/actor"
 )
 
-// cell is one activation of an entity on this node, as senders see it.
+// cell is one activation of an entity on this node: as senders see it,
+// and as its actor (the cell is the actor that wraps the user's, see
+// entity.go, so an activation is one allocation besides the user's).
 // Senders on the local path enter it, tell the entity's actor, and exit;
 // closing it (passivation, hand-off) turns later senders away to the slow
 // path, and whoever leaves it last tells the entity the stop marker,
 // which therefore follows every message sent through the cell (one
 // goroutine's post that completes before another's begins is queued ahead
 // of it).
+//
+// Every active entity has one, so it is kept small: what only a closing
+// cell needs is in end, made when it closes.
 type cell struct {
-	k     *Kind
-	id    string
-	shard int
-	ref   actor.Ref
+	k *Kind
+	// ref names the entity's actor; its path ends with the id, which the
+	// cell does not keep apart (see id).
+	ref actor.Ref
 	// word is openBit while senders may enter, plus how many are inside;
 	// markBit once the marker was sent.
 	word atomic.Uint64
 	// last is the kind's epoch when the entity last handled a message,
 	// for the least-recently-used choice.
 	last atomic.Uint64
+	// end is nil while the cell is open; set, under the kind's mu, before
+	// the cell closes, so a sender that finds the cell closed finds it.
+	end *cellEnd
+	// The actor's side, on its loop only: the user's actor, and whether
+	// the idle timeout is armed.
+	inner actor.Actor
+	shard int32
+	armed bool
+	// escaped: the id has characters a path escapes, so ref's path does
+	// not end with it as it is.
+	escaped bool
+}
+
+// cellEnd is what a closing cell needs.
+type cellEnd struct {
 	// kill: close with a stop now rather than the marker (a lost lease).
 	kill atomic.Bool
-	// Guarded by the kind's mu.
-	closing    bool
-	reason     StopReason
-	waiting    []pending // what arrived while closing, for the successor
-	prev, next *cell     // the shard's list of activations
+	// Guarded by the kind's mu, but reason, which the entity reads when
+	// the marker comes (after it was set).
+	reason  StopReason
+	waiting []pending // what arrived while closing, for the successor
 }
 
 const (
@@ -38,10 +57,40 @@ const (
 	markBit = 1 << 61
 )
 
-func newCell(k *Kind, id string, shard int) *cell {
-	c := &cell{k: k, id: id, shard: shard}
+func newCell(k *Kind, shard int) *cell {
+	c := &cell{k: k, shard: int32(shard)}
 	c.word.Store(openBit)
 	return c
+}
+
+// name sets the ref of the activation of id. Before the cell is in the
+// tables.
+func (c *cell) name(ref actor.Ref, id string) {
+	c.ref = ref
+	c.escaped = !c.pathEndsWith(id)
+}
+
+// pathEndsWith reports whether ref's path is the kind's followed by id.
+func (c *cell) pathEndsWith(id string) bool {
+	p := c.ref.Path()
+	return len(p) == c.k.idAt+len(id) && p[c.k.idAt:] == id
+}
+
+// id returns the entity's id.
+func (c *cell) id() string {
+	if c.escaped {
+		return c.ref.ID()
+	}
+	return c.ref.Path()[c.k.idAt:]
+}
+
+// is reports whether c is the activation of id; it allocates nothing
+// unless the id is escaped.
+func (c *cell) is(id string) bool {
+	if c.escaped {
+		return c.ref.ID() == id
+	}
+	return c.pathEndsWith(id)
 }
 
 // enter lets a sender in if the cell is open.
@@ -74,4 +123,34 @@ func (c *cell) close() bool {
 			return true
 		}
 	}
+}
+
+// closing reports whether the cell is closing (or closed). Under mu.
+func (c *cell) closing() bool { return c.end != nil }
+
+// ending returns the cell's closing state, making it. Under mu.
+func (c *cell) ending() *cellEnd {
+	if c.end == nil {
+		c.end = &cellEnd{}
+	}
+	return c.end
+}
+
+// waiting returns how many messages wait for the successor. Under mu.
+func (c *cell) waiting() int {
+	if c.end == nil {
+		return 0
+	}
+	return len(c.end.waiting)
+}
+
+// takeWaiting returns what waits for the successor and forgets it. Under
+// mu.
+func (c *cell) takeWaiting() []pending {
+	if c.end == nil {
+		return nil
+	}
+	w := c.end.waiting
+	c.end.waiting = nil
+	return w
 }

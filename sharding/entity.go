@@ -53,35 +53,33 @@ type askEnvelope struct {
 // it through its cell.
 type stopMarker struct{}
 
-// entity wraps the user's actor: it answers asks that came through the
-// sharding layer, arms the idle timeout, and stops on the marker.
-type entity struct {
-	k     *Kind
-	c     *cell
-	inner actor.Actor
-	armed bool
-}
+// The cell is the entity's actor: it wraps the user's, answers asks that
+// came through the sharding layer, arms the idle timeout, and stops on the
+// marker. Its methods below run on the actor's loop.
 
 // entityStarted is an entity whose actor has a Started hook (an entity
 // without one starts without a turn of its loop).
-type entityStarted struct{ *entity }
+type entityStarted struct{ *cell }
 
-// entityFactory makes the actor of the activation c.
-func (k *Kind) entityFactory(c *cell) actor.Factory {
-	return func() actor.Actor {
-		inner := k.factory()
-		e := &entity{k: k, c: c, inner: inner}
-		if _, ok := inner.(actor.StartedHook); ok {
-			return entityStarted{e}
-		}
-		return e
+// factory is the [actor.Factory] of the activation's actor: the cell
+// itself, around a fresh instance of the user's (each restart calls it
+// again).
+func (e *cell) factory() actor.Actor {
+	inner := e.k.factory()
+	if inner == nil {
+		return nil // the system reports the factory's nil
 	}
+	e.inner, e.armed = inner, false // a restart clears the receive timeout
+	if _, ok := inner.(actor.StartedHook); ok {
+		return entityStarted{e}
+	}
+	return e
 }
 
 // Receive implements [actor.Actor].
-func (e *entity) Receive(c *actor.Context, msg any) (any, error) {
+func (e *cell) Receive(c *actor.Context, msg any) (any, error) {
 	if e.k.cfg.maxActive > 0 { // only the cap's eviction reads it
-		e.c.last.Store(e.k.epoch.Load())
+		e.last.Store(e.k.epoch.Load())
 	}
 	if !e.armed && e.k.cfg.idle > 0 {
 		e.armed = true
@@ -92,11 +90,11 @@ func (e *entity) Receive(c *actor.Context, msg any) (any, error) {
 		e.ask(c, m)
 		return nil, nil
 	case stopMarker:
-		_, _ = e.inner.Receive(c, Stopping{Reason: e.c.reason})
+		_, _ = e.inner.Receive(c, Stopping{Reason: e.end.reason})
 		c.Stop(c.Self())
 		return nil, nil
 	case actor.ReceiveTimeout:
-		e.k.passivate(e.c, Passivated)
+		e.k.passivate(e, Passivated)
 		return nil, nil
 	}
 	return e.inner.Receive(c, msg)
@@ -104,7 +102,7 @@ func (e *entity) Receive(c *actor.Context, msg any) (any, error) {
 
 // ask hands an ask to the user's actor and its outcome to the asker; a
 // panic fails the ask, then the actor, as a plain ask's does.
-func (e *entity) ask(c *actor.Context, m askEnvelope) {
+func (e *cell) ask(c *actor.Context, m askEnvelope) {
 	done := false
 	defer func() {
 		if !done {
@@ -126,7 +124,7 @@ func (e *entity) ask(c *actor.Context, m askEnvelope) {
 func (e entityStarted) Started(c *actor.Context) { e.inner.(actor.StartedHook).Started(c) }
 
 // Stopping forwards the hook to the user's actor.
-func (e *entity) Stopping(c *actor.Context) {
+func (e *cell) Stopping(c *actor.Context) {
 	if h, ok := e.inner.(actor.StoppingHook); ok {
 		h.Stopping(c)
 	}
@@ -134,15 +132,15 @@ func (e *entity) Stopping(c *actor.Context) {
 
 // Stopped forwards the hook to the user's actor, then tells the kind
 // the activation is over.
-func (e *entity) Stopped(c *actor.Context) {
-	defer e.k.gone(e.c)
+func (e *cell) Stopped(c *actor.Context) {
+	defer e.k.gone(e)
 	if h, ok := e.inner.(actor.StoppedHook); ok {
 		h.Stopped(c)
 	}
 }
 
 // Restarting forwards the hook to the user's actor.
-func (e *entity) Restarting(c *actor.Context, reason error) {
+func (e *cell) Restarting(c *actor.Context, reason error) {
 	if h, ok := e.inner.(actor.RestartingHook); ok {
 		h.Restarting(c, reason)
 	}
@@ -158,11 +156,11 @@ func entityOf(c *actor.Context) (*cell, error) {
 	if k == nil || !c.Parent().IsZero() {
 		return nil, fmt.Errorf("%w: %s", ErrNotEntity, c.Self())
 	}
-	v, ok := k.cells.Load(c.Self().ID())
-	if !ok || v.(*cell).ref != c.Self() {
+	e := k.cellOf(c.Self().ID())
+	if e == nil || e.ref != c.Self() {
 		return nil, fmt.Errorf("%w: %s (not active)", ErrNotEntity, c.Self())
 	}
-	return v.(*cell), nil
+	return e, nil
 }
 
 // Passivate stops the entity whose handler calls it, after the messages

@@ -18,8 +18,8 @@ type Kind struct {
 	cfg     kindConfig
 	factory actor.Factory // nil: this node only routes (a proxy)
 	region  actor.Ref     // this node's region actor for the kind
+	idAt    int           // where the id starts in its entities' paths
 
-	cells    sync.Map // id -> *cell: the local path, read without a lock
 	epoch    atomic.Uint64
 	active   atomic.Int64
 	mismatch atomic.Bool // the bucket's settings of the kind differ (logged once)
@@ -40,8 +40,8 @@ type shardState struct {
 	leased string
 	// releasing: handing off; the lease is deleted once cells is empty.
 	releasing bool
-	active    int       // its activations in the kind's cells
-	head      *cell     // the first of them, listed through cell.next
+	active    int       // its activations: cells.live
+	cells     cellTable // its activations by id: the local path reads it without a lock
 	buf       []pending // waiting for an owner, or for the hand-off
 	back      int       // buf's first back came back by a route this node chose (see flush.go)
 	// via is the node this node last forwarded the shard's messages to;
@@ -115,7 +115,8 @@ func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Ki
 
 // register checks the kind's settings against the cluster's and adds it.
 func register(c *Cluster, kind string, f actor.Factory, cfg kindConfig) (*Kind, error) {
-	k := &Kind{c: c, name: kind, cfg: cfg, factory: f, shards: make([]shardState, cfg.shards)}
+	k := &Kind{c: c, name: kind, cfg: cfg, factory: f, shards: make([]shardState, cfg.shards),
+		idAt: len(actor.NewRef("s", kind, "i").Path()) - 1}
 	if f != nil && !c.hasRole(cfg.role) {
 		k.factory = nil // never claims, so never runs one
 	}
@@ -137,50 +138,32 @@ func register(c *Cluster, kind string, f actor.Factory, cfg kindConfig) (*Kind, 
 }
 
 // cellOf returns the activation of the entity id in the tables, or nil.
+// Safe from any goroutine; without mu, what it returns is a hint (see
+// cellTable).
 func (k *Kind) cellOf(id string) *cell {
-	if v, ok := k.cells.Load(id); ok {
-		return v.(*cell)
-	}
-	return nil
+	h := idHash(id)
+	return k.shards[h%uint64(len(k.shards))].cells.get(h, id)
 }
 
 // cellsOf calls fn for each activation of shard s in the tables; fn must
 // not add or remove activations. Under mu.
-func (k *Kind) cellsOf(s int, fn func(*cell)) {
-	for c := k.shards[s].head; c != nil; c = c.next {
-		fn(c)
-	}
-}
+func (k *Kind) cellsOf(s int, fn func(*cell)) { k.shards[s].cells.each(fn) }
 
 // linkLocked adds c to the tables. Under mu.
 func (k *Kind) linkLocked(c *cell) {
 	sh := &k.shards[c.shard]
-	c.next = sh.head
-	if sh.head != nil {
-		sh.head.prev = c
-	}
-	sh.head = c
-	sh.active++
-	k.cells.Store(c.id, c)
+	sh.cells.add(idHash(c.id()), c)
+	sh.active = sh.cells.live
 }
 
 // unlinkLocked takes c out of the tables; it reports false if c was not
 // in them. Under mu.
 func (k *Kind) unlinkLocked(c *cell) bool {
-	if !k.cells.CompareAndDelete(c.id, c) {
+	sh := &k.shards[c.shard]
+	if !sh.cells.remove(idHash(c.id()), c) {
 		return false
 	}
-	sh := &k.shards[c.shard]
-	if c.prev != nil {
-		c.prev.next = c.next
-	} else {
-		sh.head = c.next
-	}
-	if c.next != nil {
-		c.next.prev = c.prev
-	}
-	c.prev, c.next = nil, nil
-	sh.active--
+	sh.active = sh.cells.live
 	return true
 }
 
@@ -206,11 +189,8 @@ func (k *Kind) Buffered() int {
 	n := 0
 	for i := range k.shards {
 		n += len(k.shards[i].buf)
+		k.cellsOf(i, func(c *cell) { n += c.waiting() })
 	}
-	k.cells.Range(func(_, v any) bool {
-		n += len(v.(*cell).waiting)
-		return true
-	})
 	return n
 }
 

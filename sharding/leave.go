@@ -126,8 +126,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 		k.cellsOf(s, func(cl *cell) {
 			k.closeLocked(cl, HandedOff, true)
 			refs = append(refs, cl.ref)
-			failed = append(failed, cl.waiting...)
-			cl.waiting = nil
+			failed = append(failed, cl.takeWaiting()...)
 		})
 		failed = append(failed, sh.buf...)
 		sh.buf, sh.back = nil, 0

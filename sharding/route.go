@@ -3,6 +3,7 @@ package sharding
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -16,8 +17,8 @@ const maxHops = 8
 // send routes msg (an ask if reply is set) to the entity id. The local
 // path is a lookup and a tell; everything else takes the kind's lock.
 func (k *Kind) send(p pending) error {
-	if v, ok := k.cells.Load(p.id); ok {
-		if c := v.(*cell); c.enter() {
+	if c := k.cellOf(p.id); c != nil {
+		if c.enter() {
 			err := k.post(c, p.msg, p.reply)
 			c.exit()
 			return err
@@ -86,10 +87,10 @@ func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
 			c.exit()
 			return err
 		}
-		if len(c.waiting) >= k.c.cfg.bufferN {
-			return k.fail(p, fmt.Errorf("%w: %d messages wait for %s/%s to stop", ErrBufferFull, len(c.waiting), k.name, p.id))
+		if c.waiting() >= k.c.cfg.bufferN {
+			return k.fail(p, fmt.Errorf("%w: %d messages wait for %s/%s to stop", ErrBufferFull, c.waiting(), k.name, p.id))
 		}
-		c.waiting = append(c.waiting, p)
+		c.end.waiting = append(c.end.waiting, p)
 		return nil
 	}
 	c, err := k.activateLocked(s, p.id)
@@ -109,10 +110,10 @@ func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
 // stopping activation, which the region watches: its Terminated starts
 // the successor (see stopped). Under mu.
 func (k *Kind) awaitPredecessorLocked(s int, p pending) {
-	c := newCell(k, p.id, s)
+	c := newCell(k, s)
 	c.word.Store(markBit) // closed: senders queue in waiting
-	c.ref = actor.NewRef(k.c.self, k.name, p.id)
-	c.closing, c.waiting = true, []pending{p}
+	c.name(actor.NewRef(k.c.self, k.name, p.id), p.id)
+	c.ending().waiting = []pending{p}
 	k.linkLocked(c)
 	k.active.Add(1)
 	k.watchLocked(c)
@@ -134,12 +135,12 @@ func (k *Kind) activateLocked(s int, id string) (*cell, error) {
 	if k.cfg.singleton && id != singletonID {
 		return nil, fmt.Errorf("%w: %s is a singleton; it has no entity %q", ErrNoEntity, k.name, id)
 	}
-	c := newCell(k, id, s)
-	ref, err := k.c.sys.Spawn(k.name, id, k.entityFactory(c), k.cfg.spawn...)
+	c := newCell(k, s)
+	ref, err := k.c.sys.Spawn(k.name, id, c.factory, k.cfg.spawn...)
 	if err != nil {
 		return nil, fmt.Errorf("sharding: activate %s/%s: %w", k.name, id, err)
 	}
-	c.ref = ref
+	c.name(ref, id)
 	k.stats.activations.Add(1)
 	c.last.Store(k.epoch.Add(1))
 	k.linkLocked(c)
@@ -217,7 +218,7 @@ func (k *Kind) fail(p pending, err error) error {
 // markerFor tells a closed cell's entity to stop, behind every message
 // sent through the cell. Called by the last sender out.
 func (k *Kind) markerFor(c *cell) {
-	if c.kill.Load() {
+	if c.end.kill.Load() {
 		k.c.sys.Stop(c.ref)
 		return
 	}
@@ -235,17 +236,18 @@ func (k *Kind) passivate(c *cell, reason StopReason) {
 // closeLocked closes c for reason: with kill, its entity stops at once
 // (a lost lease), else after what is queued for it. Under mu.
 func (k *Kind) closeLocked(c *cell, reason StopReason, kill bool) {
-	if c.closing {
-		if kill && !c.kill.Swap(true) { // a lost lease overtakes a passivation
+	if c.closing() {
+		if kill && !c.end.kill.Swap(true) { // a lost lease overtakes a passivation
 			k.c.sys.Stop(c.ref)
 		}
 		return
 	}
-	c.closing, c.reason = true, reason
+	e := c.ending()
+	e.reason = reason
 	if reason != HandedOff {
 		k.stats.passivations.Add(1)
 	}
-	c.kill.Store(kill)
+	e.kill.Store(kill)
 	c.close()
 }
 
@@ -259,10 +261,10 @@ func (k *Kind) gone(c *cell) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	sh := &k.shards[c.shard]
-	if k.cellOf(c.id) != c {
+	if k.cellOf(c.id()) != c {
 		return
 	}
-	if len(c.waiting) > 0 {
+	if c.waiting() > 0 {
 		k.watchLocked(c)
 		return
 	}
@@ -275,8 +277,8 @@ func (k *Kind) removeLocked(sh *shardState, c *cell) {
 		return
 	}
 	k.active.Add(-1)
-	if c.reason != HandedOff { // passivated, or stopped by itself
-		k.forgetLocked(c.shard, c.id)
+	if c.end == nil || c.end.reason != HandedOff { // passivated, or stopped by itself
+		k.forgetLocked(int(c.shard), c.id())
 	}
 	if sh.releasing && sh.active == 0 {
 		k.c.kickNow()
@@ -297,9 +299,7 @@ func (k *Kind) stopped(ref actor.Ref) {
 		return
 	}
 	k.removeLocked(sh, c)
-	waiting := c.waiting
-	c.waiting = nil
-	for _, p := range waiting {
+	for _, p := range c.takeWaiting() {
 		_ = k.routeLocked(s, p, now)
 	}
 }
@@ -310,14 +310,19 @@ func (k *Kind) evictLocked(keep *cell) {
 	const sample = 16
 	var victim *cell
 	n := 0
-	k.cells.Range(func(_, v any) bool {
-		c := v.(*cell)
-		if c != keep && !c.closing && (victim == nil || c.last.Load() < victim.last.Load()) {
-			victim = c
+	from := rand.IntN(len(k.shards)) // a random place to sample from
+	for i := range len(k.shards) {
+		more := k.shards[(from+i)%len(k.shards)].cells.scan(from, func(c *cell) bool {
+			if c != keep && !c.closing() && (victim == nil || c.last.Load() < victim.last.Load()) {
+				victim = c
+			}
+			n++
+			return n < sample
+		})
+		if !more {
+			break
 		}
-		n++
-		return n < sample
-	})
+	}
 	if victim != nil {
 		k.closeLocked(victim, Passivated, false)
 	}
