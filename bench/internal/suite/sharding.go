@@ -16,7 +16,8 @@ var Sharding = Suite{
 		"default lease settings (2 s lease, 500 ms renewal, 400 ms margin); figures are node a's (CPU: its process only). " +
 		"Times are wall-clock ns per operation; CPU is the process's user+sys time over the same region. " +
 		"The *_plain rows are the baselines of the rows after them, in the same run: troupe's own actors without sharding. " +
-		"Proto.Actor's column (the remote-tell rows only): its cluster with the in-memory test provider, the one that runs without an external service here, whose members share one process: a client and a member, each with Proto.Actor remote over loopback gRPC; its plain row is two actor systems in one process. " +
+		"Proto.Actor's column: its cluster with the automanaged provider (the one that runs without an external service across processes: each member serves its state over HTTP and polls the others' every 2 s) and the disthash identity lookup, members talking Proto.Actor remote (gRPC) over loopback; a grain's PID comes from the sender's PID cache per message, as its grain calls do. " +
+		"Its one-node rows: one member alone in one process; its cluster rows: the case's process runs a (a client that runs no grains in shard_tell_remote, a member in shard_failover) and re-executes its binary as members b (and c); its plain rows are its own plain actors alike. " +
 		"The claim rows give a latency quantile as their time figure (Cluster.Stats: request to answer of each create, up to 8 in flight).",
 }
 

@@ -4,34 +4,49 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
+	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/test"
+	"github.com/asynkron/protoactor-go/cluster/clusterproviders/automanaged"
 	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"github.com/asynkron/protoactor-go/remote"
 	"google.golang.org/protobuf/types/known/wrapperspb"
-
-	"github.com/troupe-go/troupe/bench/internal/measure"
 )
 
-// Proto.Actor's column of the sharding suite: its cluster (virtual
-// actors, "grains") where it runs without an external service: the
-// in-memory test provider, whose members must share one process, with
-// the distributed-hash identity lookup; each member runs Proto.Actor
-// remote (gRPC over loopback) to reach the others. Its automanaged
-// provider (HTTP between processes) needs github.com/labstack/echo, not
-// in this module's dependencies.
+// Proto.Actor's column of the sharding suite: its cluster of virtual
+// actors ("grains") with the one provider of this version that runs
+// without an external service and across processes, automanaged (each
+// member serves its state over HTTP on a port of its own and polls every
+// other member's, every 2 s, as automanaged.New does), and the
+// distributed-hash identity lookup (disthash: rendezvous hashing of the
+// identity over the members that have the kind; the owner's placement
+// actor activates a grain on the first request for it). Members talk
+// Proto.Actor remote (gRPC) over loopback. A sender resolves a grain per
+// message through the cluster's PID cache, as Proto.Actor's grain calls
+// (Cluster.Request) do, and tells it with Root.Send.
+//
+// The rows and the files that run them: protoactor_sharding_local.go
+// (one member), protoactor_sharding_cluster.go (members as processes).
 func init() {
-	protoActor.Cases["shard_tell_remote_plain"] = protoShardTellPlain
-	protoActor.Cases["shard_tell_remote"] = protoShardTellGrain
-	protoActor.cannotRun("not in this harness: its cluster runs here only in one process (the test provider)",
-		"shard_tell_plain", "shard_tell_local", "shard_first_plain", "shard_first_tell", "shard_claim_p50", "shard_claim_p99",
-		"shard_failover", "shard_join", "shard_mem_active", "shard_mem_passivated", "shard_1m")
+	protoActor.cannotRun("no counterpart: Proto.Actor's disthash lookup places each identity by rendezvous hashing over the members, with no shards and nothing claimed",
+		"shard_claim_p50", "shard_claim_p99")
+	protoActor.cannotRun("not run: a grain passivates by stopping (its passivation plugin or itself), and disthash's placement actor finds each stopped grain by scanning every activation it holds (placementActor.pidToMeta), so passivating 1M one by one is quadratic",
+		"shard_mem_passivated")
+	protoActor.cannotRun("not run: each first message to a grain is a synchronous request to its owner's placement actor (Cluster.Get); 1M of them across processes take minutes more on this machine than the suite's budget",
+		"shard_1m")
 }
+
+// protoGrainKind is the kind of the suite's grains.
+const protoGrainKind = "bench"
+
+// protoAutoRefresh is the automanaged provider's default poll period
+// (automanaged.New).
+const protoAutoRefresh = 2 * time.Second
 
 // protoCounter returns a receive function that counts 64-byte payloads
 // and closes done at the n-th.
@@ -55,87 +70,140 @@ func protoWait(done chan struct{}, n int) error {
 	}
 }
 
-// protoShardTellPlain: p.N tells of 64 bytes from one actor system to an
-// actor of another, both in this process, through Proto.Actor remote.
-func protoShardTellPlain(p Params) (measure.Figures, error) {
-	a, err := startProtoNode()
-	if err != nil {
-		return measure.Figures{}, err
-	}
-	defer a.stop()
-	b, err := startProtoNode()
-	if err != nil {
-		return measure.Figures{}, err
-	}
-	defer b.stop()
-	done := make(chan struct{})
-	if _, err := protoSpawnNamed(b.sys, protoSinkName, protoCounter(int64(p.N), done)); err != nil {
-		return measure.Figures{}, err
-	}
-	sink := actor.NewPID(b.sys.Address(), protoSinkName)
-	msg := wrapperspb.Bytes(make([]byte, protoPayloadSize))
-	m := measure.Start()
-	for range p.N {
-		a.sys.Root.Send(sink, msg)
-	}
-	if err := protoWait(done, p.N); err != nil {
-		return measure.Figures{}, err
-	}
-	f := m.Stop(p.N)
-	f.Note = "both actor systems in one process (Proto.Actor remote over loopback gRPC)"
-	return f, nil
+// protoMember is one cluster member (or client) in this process.
+type protoMember struct {
+	c      *cluster.Cluster
+	client bool // started with StartClient: no gossip to stop
+	level  *slog.LevelVar
+	// members is the member count of the last topology this member
+	// published (its member list is not safe to read from outside).
+	members atomic.Int64
 }
 
-// protoShardTellGrain: p.N tells of 64 bytes from cluster member a to
-// one active grain on member b, both in this process: the PID from
-// Cluster.Get, then Root.Send.
-func protoShardTellGrain(p Params) (measure.Figures, error) {
+// startProtoMember starts a member whose grains run receive, serving the
+// automanaged provider's HTTP on port and polling hosts ("host:port" of
+// every member). A client (receive nil) runs no grains and serves
+// nothing; it only polls. StartMember panics on failure: that becomes
+// the error.
+func startProtoMember(port int, hosts []string, receive actor.ReceiveFunc) (m *protoMember, err error) {
 	if err := protoWireTypes(); err != nil {
-		return measure.Figures{}, err
+		return nil, err
 	}
-	done := make(chan struct{})
-	agent := test.NewInMemAgent()
-	level := new(slog.LevelVar)
-	level.Set(slog.LevelWarn)
+	m = &protoMember{level: new(slog.LevelVar), client: receive == nil}
+	m.silence() // until speak
 	logger := func(*actor.ActorSystem) *slog.Logger {
-		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: m.level}))
 	}
-	counter := protoCounter(int64(p.N)+1, done)
-	start := func() *cluster.Cluster {
-		sys := actor.NewActorSystem(actor.WithLoggerFactory(logger))
-		cfg := cluster.Configure("bench", test.NewTestProvider(agent), disthash.New(),
-			remote.Configure("127.0.0.1", 0), cluster.WithKinds(cluster.NewKind("bench", actor.PropsFromFunc(counter))))
-		c := cluster.New(sys, cfg)
-		c.StartMember() // the test provider's StartClient fails (a nil cluster)
-		return c
+	sys := actor.NewActorSystem(actor.WithLoggerFactory(logger))
+	var opts []cluster.ConfigOption
+	if receive != nil {
+		opts = append(opts, cluster.WithKinds(cluster.NewKind(protoGrainKind, actor.PropsFromFunc(receive))))
 	}
-	b := start()
-	a := start()
+	provider := automanaged.NewWithConfig(protoAutoRefresh, port, hosts...)
+	cfg := cluster.Configure("bench", provider, disthash.New(), remote.Configure("127.0.0.1", 0), opts...)
+	m.c = cluster.New(sys, cfg)
+	sys.EventStream.Subscribe(func(ev any) {
+		if t, ok := ev.(*cluster.ClusterTopology); ok {
+			m.members.Store(int64(len(t.Members)))
+		}
+	})
 	defer func() {
-		level.Set(protoNodeSilent)
-		a.Shutdown(true) // stops its actor system too
-		b.Shutdown(true)
+		if v := recover(); v != nil {
+			m.silence()
+			sys.Shutdown()
+			m, err = nil, fmt.Errorf("Proto.Actor cluster: start: %v", v)
+		}
 	}()
-	msg := wrapperspb.Bytes(make([]byte, protoPayloadSize))
-	// A grain that lives on member b: the lookup places each identity.
-	var pid *actor.PID
-	for i, deadline := 0, time.Now().Add(time.Minute); pid == nil || pid.Address != b.ActorSystem.Address(); i++ {
+	if receive == nil {
+		m.c.StartClient()
+	} else {
+		m.c.StartMember()
+	}
+	return m, nil
+}
+
+// silence stops the member logging: what follows (other members going
+// away, lookups retried) Proto.Actor logs as errors.
+func (m *protoMember) silence() { m.level.Set(protoNodeSilent) }
+
+// stop shuts the member down without the graceful leave (which sleeps
+// 2 s for hand-offs that none of the rows measures).
+func (m *protoMember) stop() {
+	m.silence()
+	if m.client { // Cluster.Shutdown would set the state of a gossip never started
+		m.c.ActorSystem.Shutdown()
+		m.c.Remote.Shutdown(false)
+		return
+	}
+	m.c.Shutdown(false)
+}
+
+// speak lets the member log warnings and errors, once its start (whose
+// first polls find no server yet) is over.
+func (m *protoMember) speak() { m.level.Set(slog.LevelWarn) }
+
+// waitMembers waits until this member's topology has n members.
+func (m *protoMember) waitMembers(n int, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for m.members.Load() != int64(n) {
 		if time.Now().After(deadline) {
-			return measure.Figures{}, errors.New("Proto.Actor cluster: no grain on the other member within a minute")
+			return fmt.Errorf("Proto.Actor cluster: %d members after %v, want %d", m.members.Load(), limit, n)
 		}
-		if pid = a.Get(fmt.Sprintf("x%d", i), "bench"); pid == nil {
-			time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
+	}
+	return nil
+}
+
+// pid resolves a grain as Proto.Actor's grain calls do: from the PID
+// cache, else through the identity lookup (a request to the owner's
+// placement actor, which activates the grain), then cached.
+func (m *protoMember) pid(identity string) *actor.PID {
+	if pid, ok := m.c.PidCache.Get(identity, protoGrainKind); ok {
+		return pid
+	}
+	pid := m.c.Get(identity, protoGrainKind)
+	if pid != nil {
+		m.c.PidCache.Set(identity, protoGrainKind, pid)
+	}
+	return pid
+}
+
+// activate resolves a grain, retrying for up to a minute while the
+// lookup finds no owner (the topology not yet known).
+func (m *protoMember) activate(identity string) (*actor.PID, error) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if pid := m.pid(identity); pid != nil {
+			return pid, nil
 		}
+		if time.Now().After(deadline) {
+			return nil, errors.New("Proto.Actor cluster: no owner for grain " + identity + " within a minute")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	a.ActorSystem.Root.Send(pid, msg) // activated, untimed
-	m := measure.Start()
-	for range p.N {
-		a.ActorSystem.Root.Send(pid, msg)
+}
+
+// freeLoopbackPorts returns n ports free on loopback now, for the
+// automanaged provider, which must be told every member's port before
+// any starts.
+func freeLoopbackPorts(n int) ([]int, error) {
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		defer l.Close() // held until all are picked, so no two are equal
+		ports[i] = l.Addr().(*net.TCPAddr).Port
 	}
-	if err := protoWait(done, p.N); err != nil {
-		return measure.Figures{}, err
+	return ports, nil
+}
+
+// loopbackHosts names the ports as automanaged hosts.
+func loopbackHosts(ports []int) []string {
+	hosts := make([]string, len(ports))
+	for i, p := range ports {
+		hosts[i] = "127.0.0.1:" + strconv.Itoa(p)
 	}
-	f := m.Stop(p.N)
-	f.Note = "two cluster members in one process (test provider, disthash lookup, remote over loopback gRPC); the grain's PID from Cluster.Get, kept by the sender"
-	return f, nil
+	return hosts
 }
