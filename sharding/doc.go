@@ -184,10 +184,16 @@
 //
 // [RegisterSingleton] runs one actor of a kind in the whole cluster: a
 // kind with one shard, whose owner starts its one entity on the claim.
-// It moves as any shard does: on a graceful leave after [Stopping], on a
-// node's death once the lease has run out; messages sent meanwhile wait
-// in the buffer. [Singleton.Ref] reaches it from any node; [WithRole]
-// confines it to nodes with the role.
+// It moves as any shard does: on a graceful leave after [Stopping], with
+// what was sent meanwhile waiting in the buffer; on a node's death once
+// the lease has run out (about a TTL after the last renewal), never
+// while its predecessor runs. Of the messages sent while its node is
+// dead, those sent before the lease ran out are dead letters at the
+// sender's node (remote.ErrUnreachable: the transport knows the node is
+// gone), and those sent after wait in the buffer until the singleton
+// starts on another node; what was queued on the dead node is lost with
+// it. [Singleton.Ref] reaches it from any node; [WithRole] confines it to
+// nodes with the role.
 //
 // # Seeing it
 //

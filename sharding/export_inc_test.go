@@ -10,3 +10,17 @@ func MemberInc(c *Cluster, name string) string {
 
 // Incarnation returns c's incarnation, as its leases and member key say.
 func Incarnation(c *Cluster) string { return c.inc }
+
+// MessageOf returns the int a message between regions carries, if it
+// is one.
+func MessageOf(m any) (int, bool) {
+	switch e := m.(type) {
+	case envelope:
+		v, ok := e.Msg.(int)
+		return v, ok
+	case *envelope:
+		v, ok := e.Msg.(int)
+		return v, ok
+	}
+	return 0, false
+}

@@ -20,9 +20,10 @@ type Singleton struct{ k *Kind }
 // the one that claims its lease starts it at once, without waiting for
 // a message, and runs it until the lease moves: on [Cluster.Leave] it
 // gets [Stopping] after what was sent to it and starts on the next
-// owner; when its node dies, it starts on another once the lease has run
-// out. Messages sent while it moves wait in the buffer ([WithBuffer]) and
-// reach it in order. A nil f makes the node a proxy that only sends to
+// owner, and messages sent meanwhile wait in the buffer ([WithBuffer])
+// and reach it in order; when its node dies, it starts on another once
+// the lease has run out, and messages sent to the dead node before then
+// are dead letters (see the package doc). A nil f makes the node a proxy that only sends to
 // it. A singleton is a kind with one shard and one entity, under the
 // same single-activation guarantee as any entity (see the package doc);
 // it is never passivated for idleness, and one that passivates itself
