@@ -118,6 +118,25 @@ func (e *Encoder) Message(f int, always bool, fn func(*Encoder)) {
 	at := len(e.buf)
 	e.buf = append(e.buf, 0)
 	fn(e)
+	e.endLength(f, at, always)
+}
+
+// BytesFunc encodes a length-delimited field whose bytes fn appends to
+// the buffer it is given, returning the extended buffer: an encoding made
+// by another codec (a [Registry.Marshal] of a nested value, say) is
+// written in place, with no buffer of its own and no copy. fn must only
+// append to buf. An empty field is omitted.
+func (e *Encoder) BytesFunc(f int, fn func(buf []byte) []byte) {
+	e.key(f, TypeBytes)
+	at := len(e.buf)
+	e.buf = fn(append(e.buf, 0))
+	e.endLength(f, at, false)
+}
+
+// endLength writes the length of the field whose one reserved length
+// byte is at at, shifting its bytes if the length needs more; an empty
+// field is removed with its key f unless always is set.
+func (e *Encoder) endLength(f, at int, always bool) {
 	n := len(e.buf) - at - 1
 	if n == 0 && !always {
 		e.buf = e.buf[:at]
