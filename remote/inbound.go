@@ -36,6 +36,11 @@ type inbound struct {
 	batchTo actor.Ref
 	msgs    []any
 	tells   []pendingTell
+	// The handler of the last kind a tell went to (see tellHandler),
+	// from the table handlers.
+	handlers    *tellHandlers
+	handlerKind string
+	handler     TellHandler
 }
 
 // pendingTell is what refusing a batched tell needs of its envelope.
@@ -246,6 +251,10 @@ func (n *Node) onTell(e *wire.Envelope) {
 		return
 	}
 	to := in.ref(e.To)
+	if h := n.tellHandler(e.To.Kind); h != nil {
+		n.handleTell(h, e, to, v)
+		return
+	}
 	if len(in.msgs) > 0 && to != in.batchTo || len(e.Headers) > 0 {
 		n.flushTells()
 	}

@@ -64,6 +64,9 @@ type Node struct {
 	// its actors, so that a lost node can notify them.
 	watches map[string]map[watchKey]struct{}
 	kinds   map[string]actor.Factory
+	// tellHandlers: the kinds whose tells from other nodes go to a
+	// handler (HandleTells) instead of the actors' mailboxes.
+	tellHandlers atomic.Pointer[tellHandlers]
 
 	// namesakes holds the incarnations of other nodes seen under this
 	// node's name, each logged once.
