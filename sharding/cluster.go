@@ -136,12 +136,20 @@ func Start(sys *actor.System, node *remote.Node, opts ...Option) (*Cluster, erro
 		c.cancel()
 		return nil, errors.New("sharding: the system has a cluster already")
 	}
-	if err := c.start(); err != nil {
+	stopTells, err := c.handleRegionTells()
+	if err != nil {
 		c.cancel()
 		clusters.Delete(c.sys)
 		return nil, err
 	}
-	c.unwatch = c.observe()
+	if err := c.start(); err != nil {
+		stopTells()
+		c.cancel()
+		clusters.Delete(c.sys)
+		return nil, err
+	}
+	unwatch := c.observe()
+	c.unwatch = func() { unwatch(); stopTells() }
 	return c, nil
 }
 

@@ -19,6 +19,10 @@ type Kind struct {
 	factory actor.Factory // nil: this node only routes (a proxy)
 	region  actor.Ref     // this node's region actor for the kind
 	idAt    int           // where the id starts in its entities' paths
+	// regions: the kind's regions on other nodes, by node (regionOn);
+	// selfPath: the path of a message forwarded from here first.
+	regions  sync.Map
+	selfPath []string
 
 	epoch    atomic.Uint64
 	active   atomic.Int64
@@ -116,7 +120,7 @@ func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Ki
 // register checks the kind's settings against the cluster's and adds it.
 func register(c *Cluster, kind string, f actor.Factory, cfg kindConfig) (*Kind, error) {
 	k := &Kind{c: c, name: kind, cfg: cfg, factory: f, shards: make([]shardState, cfg.shards),
-		idAt: len(actor.NewRef("s", kind, "i").Path()) - 1}
+		idAt: len(actor.NewRef("s", kind, "i").Path()) - 1, selfPath: []string{c.self}}
 	if f != nil && !c.hasRole(cfg.role) {
 		k.factory = nil // never claims, so never runs one
 	}

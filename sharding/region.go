@@ -1,6 +1,8 @@
 package sharding
 
 import (
+	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/troupe-go/troupe/actor"
@@ -44,8 +46,68 @@ func (r *region) Receive(c *actor.Context, msg any) (any, error) {
 	return nil, nil
 }
 
+// regionTells takes the tells other nodes send to this node's regions
+// on remote's frame goroutine (remote.Node.HandleTells): an envelope is
+// routed at once and a reply settles its ask, in the order they arrive,
+// without a hop through the region's mailbox and a run of its loop. What
+// else reaches a region that way goes to its mailbox.
+type regionTells struct {
+	c     *Cluster
+	kinds sync.Map // name -> *Kind: c.kind's answers, which never change
+	last  atomic.Pointer[Kind]
+}
+
+// handleRegionTells makes c's regions take their tells from other nodes
+// on remote's frame goroutine; stop undoes it.
+func (c *Cluster) handleRegionTells() (stop func(), err error) {
+	t := &regionTells{c: c}
+	if err := c.node.HandleTells(regionKind, t.handle); err != nil {
+		return nil, fmt.Errorf("sharding: %w", err)
+	}
+	return func() { _ = c.node.HandleTells(regionKind, nil) }, nil
+}
+
+// handle implements remote.TellHandler. It never blocks: routing takes
+// the kind's lock, which no one holds while waiting.
+func (t *regionTells) handle(_ string, to actor.Ref, msg any) error {
+	k := t.kind(to.ID())
+	if k == nil || t.c.closed.Load() {
+		return fmt.Errorf("%w: %s: no region of kind %q on node %s", actor.ErrNotFound, to, to.ID(), t.c.self)
+	}
+	switch m := msg.(type) {
+	case envelope:
+		r := region{k: k}
+		r.inbound(m)
+	case reply:
+		t.c.settle(m.AskID, m.Value, m.err())
+	default:
+		return t.c.sys.Tell(to, msg)
+	}
+	return nil
+}
+
+// kind returns the kind name registered on this node, or nil.
+func (t *regionTells) kind(name string) *Kind {
+	if k := t.last.Load(); k != nil && k.name == name {
+		return k // a run of tells mostly goes to one kind
+	}
+	if k, ok := t.kinds.Load(name); ok {
+		t.last.Store(k.(*Kind))
+		return k.(*Kind)
+	}
+	k := t.c.kind(name)
+	if k == nil {
+		return nil
+	}
+	t.kinds.Store(name, k)
+	t.last.Store(k)
+	return k
+}
+
 // inbound routes a message another node sent; an ask's outcome goes back
-// to the asking node by tell.
+// to the asking node by tell. On remote's frame goroutine (regionTells),
+// or on the region's loop for an envelope sent from this node's own
+// system.
 func (r *region) inbound(m envelope) {
 	if h := inboundHook.Load(); h != nil {
 		(*h)(r.k.c.self, m.ID, m.Msg)
@@ -63,6 +125,6 @@ func (r *region) inbound(m envelope) {
 }
 
 // inboundHook, if set, sees every envelope a region receives before it
-// routes it, on the region's goroutine: tests hold a message in flight
-// with it.
+// routes it, on the goroutine that routes it: tests hold a message in
+// flight with it.
 var inboundHook atomic.Pointer[func(node, id string, msg any)]

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/troupe-go/troupe/actor"
@@ -96,56 +95,10 @@ func registerWire(reg *wire.Registry) error {
 	if err := registerCalls(reg); err != nil {
 		return err
 	}
+	mem := new(decodeMemory)
 	err := wire.RegisterFuncs(reg, envelopeName,
-		func(buf []byte, m envelope) []byte {
-			name, data, _ := reg.Marshal(nil, m.Msg) // forward checked the type
-			var e wire.Encoder
-			e.String(1, m.ID)
-			e.String(2, name)
-			e.BytesField(3, data)
-			e.Int(4, int64(m.Hops))
-			e.String(5, m.From)
-			e.Uint(6, m.AskID)
-			e.Bool(7, m.Flush)
-			for _, n := range m.Path {
-				e.String(8, n)
-			}
-			return append(buf, e.Bytes()...)
-		},
-		func(data []byte) (envelope, error) {
-			var m envelope
-			var name string
-			var body []byte
-			d := wire.NewDecoder(data)
-			for d.Next() {
-				switch d.Field() {
-				case 1:
-					m.ID = d.String()
-				case 2:
-					name = d.String()
-				case 3:
-					body = bytes.Clone(d.Bytes())
-				case 4:
-					m.Hops = int(d.Int())
-				case 5:
-					m.From = d.String()
-				case 6:
-					m.AskID = d.Uint()
-				case 7:
-					m.Flush = d.Bool()
-				case 8:
-					m.Path = append(m.Path, d.String())
-				default:
-					d.Skip()
-				}
-			}
-			if err := d.Err(); err != nil {
-				return m, err
-			}
-			var err error
-			m.Msg, err = reg.Unmarshal(name, body)
-			return m, err
-		})
+		func(buf []byte, m envelope) []byte { return marshalEnvelope(reg, buf, &m) },
+		func(data []byte) (envelope, error) { return unmarshalEnvelope(reg, mem, data) })
 	if err != nil && !errors.Is(err, wire.ErrDuplicate) {
 		return fmt.Errorf("sharding: register envelope: %w", err)
 	}
@@ -229,7 +182,7 @@ func (k *Kind) forward(owner string, p pending) error {
 	if _, ok := reg.Name(p.msg); !ok && p.msg != nil {
 		return k.fail(p, fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg))
 	}
-	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, Flush: p.flush, Path: append(slices.Clip(p.path), k.c.self)}
+	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, Flush: p.flush, Path: k.pathFrom(p.path)}
 	if p.reply != nil {
 		// every hop waits for the reply of the next, so that each fails
 		// its asks when the next is lost
@@ -239,7 +192,7 @@ func (k *Kind) forward(owner string, p pending) error {
 		}
 		m.From, m.AskID = k.c.self, k.c.addAsk(k, owner, p.reply, deadline)
 	}
-	if err := k.c.sys.Tell(actor.NewRef(owner, regionKind, k.name), m); err != nil {
+	if err := k.c.sys.Tell(k.regionOn(owner), m); err != nil {
 		if m.AskID != 0 && !k.c.take(m.AskID) {
 			return err // settled meanwhile (its node lost): not ours to fail
 		}

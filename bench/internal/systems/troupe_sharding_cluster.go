@@ -40,7 +40,10 @@ func init() {
 	if !ok {
 		return
 	}
-	if err := runShardPeer(spec); err != nil {
+	stop := StartProfile("peer") // the receiving node's end of a profile
+	err := runShardPeer(spec)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "sharding peer:", err)
 		os.Exit(1)
 	}
