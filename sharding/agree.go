@@ -73,8 +73,10 @@ func (c *Cluster) agree(k *Kind) error {
 	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
 	defer cancel()
 	for {
-		_, err := c.kv.Create(ctx, kindKey(k.name), val)
+		sent := time.Now()
+		rev, err := c.kv.Create(ctx, kindKey(k.name), val)
 		if err == nil {
+			c.wroteKind(k.name, val, rev, sent)
 			return nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyExists) {
@@ -103,36 +105,66 @@ func checkRecord(kind string, want settings, v []byte) error {
 	return nil
 }
 
-// kindRecord is a kind's settings key as the watch last saw it.
+// kindRecord is a kind's settings key as this node last knew it.
 type kindRecord struct {
 	value []byte
 	rev   uint64
+	// at is when this node sent the write of rev, which is no later than
+	// the server wrote it; or, for another node's write, when the watch
+	// delivered it.
+	at   time.Time
+	mine bool // this node wrote rev
 }
 
-// applyKind records a change of a kind's settings key. Under no lock.
+// applyKind records a change of a kind's settings key from the watch,
+// unless this node knows a later revision (its own write, not yet
+// delivered). Under no lock.
 func (c *Cluster) applyKind(name string, value []byte, rev uint64, put bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if cur, ok := c.records[name]; ok && cur.rev >= rev {
+		return
+	}
 	if !put {
 		delete(c.records, name)
 		return
 	}
-	c.records[name] = kindRecord{value: value, rev: rev}
+	c.records[name] = kindRecord{value: value, rev: rev, at: time.Now()}
 }
 
-// renewKind keeps the kind's settings key alive: it rewrites the value
-// the watch last saw, conditioned on its revision, so that of the nodes
-// renewing at once one write succeeds and the others are refused
-// harmlessly. A key that ran out is written again; one that now holds
-// other settings (written while this node was cut off) is left alone and
-// logged.
+// wroteKind records this node's write of a kind's settings key, sent at
+// sent.
+func (c *Cluster) wroteKind(name string, value []byte, rev uint64, sent time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cur, ok := c.records[name]; !ok || cur.rev < rev {
+		c.records[name] = kindRecord{value: value, rev: rev, at: sent, mine: true}
+	}
+}
+
+// renewKind keeps the kind's settings key alive, writing it only when it
+// would otherwise run out before the next renewal could write it (TTL less
+// the margin, by this node's clock, from the last write known): about one
+// write per TTL for the whole cluster, where every node rewrote it each
+// renew interval before. It rewrites the value last known, conditioned on
+// its revision, so that of nodes renewing at once one write succeeds and
+// the others are refused harmlessly. The node that wrote the key last
+// knows when it sent that write, so it renews first; if it is gone, the
+// others renew from when their watch delivered that write, which keeps
+// the key unless the delivery came more than the margin late. A key that
+// ran out is written again; one that now holds other settings (written
+// while this node was cut off) is left alone and logged.
 func (c *Cluster) renewKind(ctx context.Context, k *Kind) {
 	c.mu.Lock()
 	rec, ok := c.records[k.name]
 	c.mu.Unlock()
 	if !ok {
 		val, _ := json.Marshal(record{settings: k.settings(), By: c.self})
-		_, _ = c.kv.Create(ctx, kindKey(k.name), val)
+		sent := time.Now()
+		c.settingsWrites.Add(1)
+		if rev, err := c.kv.Create(ctx, kindKey(k.name), val); err == nil {
+			c.wroteKind(k.name, val, rev, sent)
+		}
 		return
 	}
 	if err := checkRecord(k.name, k.settings(), rec.value); err != nil {
@@ -142,5 +174,12 @@ func (c *Cluster) renewKind(ctx context.Context, k *Kind) {
 		return
 	}
 	k.mismatch.Store(false)
-	_, _ = c.kv.Update(ctx, kindKey(k.name), rec.value, rec.rev)
+	if time.Since(rec.at) < c.cfg.ttl-c.cfg.margin-c.cfg.renew {
+		return // the next renewal is in time
+	}
+	sent := time.Now()
+	c.settingsWrites.Add(1)
+	if rev, err := c.kv.Update(ctx, kindKey(k.name), rec.value, rec.rev); err == nil {
+		c.wroteKind(k.name, rec.value, rev, sent)
+	}
 }

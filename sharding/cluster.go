@@ -52,9 +52,11 @@ type Cluster struct {
 
 	// wrote is the revision of this node's last write of its member key:
 	// a watch that does not deliver it in time has stalled (resync.go).
-	wrote     atomic.Uint64
-	rewatches atomic.Uint64
-	watching  atomic.Pointer[watchHolder] // the current watch, for tests
+	wrote atomic.Uint64
+	// settingsWrites counts writes of kinds' settings keys (agree.go).
+	settingsWrites atomic.Uint64
+	rewatches      atomic.Uint64
+	watching       atomic.Pointer[watchHolder] // the current watch, for tests
 
 	kick    chan struct{}
 	ctx     context.Context

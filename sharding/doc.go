@@ -23,8 +23,11 @@
 // Every node that registers a kind must register it alike: the same
 // shard count, role, [Strategy], and whether it remembers its entities or
 // is a singleton. The first node records the settings in the bucket
-// (key kind.<kind>, renewed by every node that has the kind, so it goes
-// once all of them are gone); a node that registers the kind otherwise
+// (key kind.<kind>; it goes once every node that has the kind is gone:
+// the node that wrote it last rewrites it before it runs out, about once
+// per lease, and if that node is gone another does, unless its watch
+// delivered the last write more than the lease margin late); a node that
+// registers the kind otherwise
 // is refused with [ErrMismatch], saying what differs and which node
 // recorded the cluster's settings.
 //

@@ -24,3 +24,16 @@ func MessageOf(m any) (int, bool) {
 	}
 	return 0, false
 }
+
+// SettingsWrites returns how many writes of kinds' settings keys c has
+// sent to the bucket.
+func SettingsWrites(c *Cluster) uint64 { return c.settingsWrites.Load() }
+
+// WroteSettings reports whether c wrote revision rev of kind's settings
+// key, as far as c knows.
+func WroteSettings(c *Cluster, kind string, rev uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.records[kind]
+	return r.mine && r.rev == rev
+}
