@@ -31,14 +31,14 @@ import (
 // (Cluster.Request) do, and tells it with Root.Send.
 //
 // The rows and the files that run them: protoactor_sharding_local.go
-// (one member), protoactor_sharding_cluster.go (members as processes).
+// (one member), protoactor_sharding_cluster.go (members as processes:
+// the remote tell and failover), protoactor_sharding_join.go (join, and
+// a million grains).
 func init() {
 	protoActor.cannotRun("no counterpart: Proto.Actor's disthash lookup places each identity by rendezvous hashing over the members, with no shards and nothing claimed",
 		"shard_claim_p50", "shard_claim_p99")
 	protoActor.cannotRun("not run: a grain passivates by stopping (its passivation plugin or itself), and disthash's placement actor finds each stopped grain by scanning every activation it holds (placementActor.pidToMeta), so passivating 1M one by one is quadratic",
 		"shard_mem_passivated")
-	protoActor.cannotRun("not run: each first message to a grain is a synchronous request to its owner's placement actor (Cluster.Get); 1M of them across processes take minutes more on this machine than the suite's budget",
-		"shard_1m")
 }
 
 // protoGrainKind is the kind of the suite's grains.
@@ -76,8 +76,10 @@ type protoMember struct {
 	client bool // started with StartClient: no gossip to stop
 	level  *slog.LevelVar
 	// members is the member count of the last topology this member
-	// published (its member list is not safe to read from outside).
+	// published (its member list is not safe to read from outside), and
+	// changed when (Unix ns).
 	members atomic.Int64
+	changed atomic.Int64
 }
 
 // startProtoMember starts a member whose grains run receive, serving the
@@ -105,6 +107,7 @@ func startProtoMember(port int, hosts []string, receive actor.ReceiveFunc) (m *p
 	sys.EventStream.Subscribe(func(ev any) {
 		if t, ok := ev.(*cluster.ClusterTopology); ok {
 			m.members.Store(int64(len(t.Members)))
+			m.changed.Store(time.Now().UnixNano())
 		}
 	})
 	defer func() {

@@ -51,6 +51,8 @@ const (
 	protoAskHandled int64 = iota // payloads its grains handled
 	protoAskMembers              // members in its topology
 	protoAskDead                 // payloads its system could not deliver
+	protoAskMem                  // bytes its process grew by since it joined
+	protoAskActive               // grains active in it
 )
 
 // protoHandled counts the payloads this process's grains handled; at
@@ -110,6 +112,7 @@ func runProtoMember(spec string) error {
 	defer m.stop()
 	sys := m.c.ActorSystem
 	countProtoDead(sys)
+	base := measure.TakeFootprint()
 	if _, err := protoSpawnNamed(sys, protoStatsName, func(ctx actor.Context) {
 		if q, ok := ctx.Message().(*wrapperspb.Int64Value); ok {
 			answer := protoHandled.Load()
@@ -118,6 +121,10 @@ func runProtoMember(spec string) error {
 				answer = m.members.Load()
 			case protoAskDead:
 				answer = protoDead.Load()
+			case protoAskMem:
+				answer = int64(measure.TakeFootprint().Bytes) - int64(base.Bytes)
+			case protoAskActive:
+				answer = int64(m.c.GetClusterKind(protoGrainKind).Count())
 			}
 			ctx.Respond(wrapperspb.Int64(answer))
 		}
@@ -367,6 +374,7 @@ func protoShardFailover(Params) (measure.Figures, error) {
 		}
 	}
 	pc.a.silence() // retried requests are logged as errors
+	killed := time.Now()
 	m := measure.Start()
 	if err := pc.kill("c"); err != nil {
 		return measure.Figures{}, err
@@ -390,7 +398,9 @@ func protoShardFailover(Params) (measure.Figures, error) {
 		return measure.Figures{}, fmt.Errorf("Proto.Actor cluster: %d of c's %d grains not answering within a minute", n, len(lost))
 	}
 	f := m.Stop(1)
-	f.Note = fmt.Sprintf("%d grains of c's of 256; automanaged polls every 2 s (its default), disthash re-places c's identities once a's topology drops c", len(lost))
+	dropped := time.Duration(pc.a.changed.Load() - killed.UnixNano())
+	f.Note = fmt.Sprintf("%d grains of c's of 256; a's topology dropped c %v after the kill (automanaged polls every 2 s, its default); disthash then re-places c's identities",
+		len(lost), dropped.Round(time.Millisecond))
 	return f, nil
 }
 

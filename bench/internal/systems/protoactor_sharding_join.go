@@ -10,6 +10,7 @@ import (
 
 func init() {
 	protoActor.Cases["shard_join"] = protoShardJoin
+	protoActor.Cases["shard_1m"] = protoShard1M
 }
 
 // protoShardJoin: members a, b and c (b and c processes) with p.N grains
@@ -122,4 +123,44 @@ func (pc *protoCluster) sum(own, q int64) (int64, error) {
 		own += n
 	}
 	return own, nil
+}
+
+// protoShard1M: members a, b and c (b and c processes); a tells each of
+// p.N new grains one message, each resolved (so activated) through the
+// identity lookup first, one at a time; the time until all are handled,
+// per grain, and the memory the three processes grew by.
+func protoShard1M(p Params) (measure.Figures, error) {
+	pc, err := startProtoCluster(true, 0, []string{"b", "c"})
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	defer pc.stop()
+	root := pc.a.c.ActorSystem.Root
+	msg := protoPayload()
+	base := measure.TakeFootprint()
+	m := measure.Start()
+	for i := range p.N {
+		pid, err := pc.a.activate("e" + strconv.Itoa(i))
+		if err != nil {
+			return measure.Figures{}, err
+		}
+		root.Send(pid, msg)
+	}
+	_, dead, err := pc.waitHandled(int64(p.N), 5*time.Minute)
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	f := m.Stop(p.N)
+	mem, err := pc.sum(int64(measure.TakeFootprint().Bytes)-int64(base.Bytes), protoAskMem)
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	active, err := pc.sum(int64(pc.a.c.GetClusterKind(protoGrainKind).Count()), protoAskActive)
+	if err != nil {
+		return measure.Figures{}, err
+	}
+	f.Note = fmt.Sprintf("%d grains activated in %.2f s (%.0f messages/s), %d of the messages dead letters; %d active at the end; "+
+		"memory of the 3 processes grew by %.0f MB (%.0f B per active grain, with a's PID cache); a's CPU only in the CPU figure",
+		p.N, f.NsPerOp*float64(p.N)/1e9, 1e9/f.NsPerOp, dead, active, float64(mem)/1e6, float64(mem)/float64(max(active, 1)))
+	return f, nil
 }
