@@ -58,8 +58,36 @@ func (c *Cluster) putMember(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("sharding: member key: %w", err)
 	}
-	c.wrote.Store(rev)
+	c.noteWrote(rev)
 	return nil
+}
+
+// noteWrote records that the bucket has reached revision rev, by a write
+// of this node's or as the bucket said: the watch must deliver it soon
+// (resync.go).
+func (c *Cluster) noteWrote(rev uint64) {
+	for {
+		cur := c.wrote.Load()
+		if rev <= cur || c.wrote.CompareAndSwap(cur, rev) {
+			return
+		}
+	}
+}
+
+// probeBucket notes how far the bucket has got, for the check of the
+// watch: a leaving node no longer writes its member key, and once its
+// leases are handed off it writes nothing, yet it needs its watch to see
+// the next owners of what it buffered.
+func (c *Cluster) probeBucket() {
+	ctx, cancel := c.opCtx()
+	defer cancel()
+	st, err := c.kv.Status(ctx)
+	if err != nil {
+		return
+	}
+	if b, ok := st.(*jetstream.KeyValueBucketStatus); ok && b.StreamInfo() != nil {
+		c.noteWrote(b.StreamInfo().State.LastSeq)
+	}
 }
 
 // watch starts applying the bucket's changes to the tables (follow), and

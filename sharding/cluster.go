@@ -50,9 +50,12 @@ type Cluster struct {
 	moves   moves  // the latest changes of owner, for the observer
 	unwatch func() // takes the observer's section away
 
-	// wrote is the revision of this node's last write of its member key:
-	// a watch that does not deliver it in time has stalled (resync.go).
+	// wrote is the highest revision the bucket is known to have reached
+	// (noteWrote): a watch that does not deliver it in time has stalled
+	// (resync.go).
 	wrote atomic.Uint64
+	// stallForTest makes follow read nothing from its watch (StallWatch).
+	stallForTest atomic.Bool
 	// settingsWrites counts writes of kinds' settings keys (agree.go).
 	settingsWrites atomic.Uint64
 	rewatches      atomic.Uint64

@@ -96,7 +96,9 @@ func (c *Cluster) opCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(c.ctx, max(c.cfg.margin, c.cfg.renew))
 }
 
-// renew renews the member key and every lease held.
+// renew renews the member key and every lease held; a leaving node,
+// which no longer writes its member key, asks how far the bucket has got
+// instead, for the check of its watch.
 func (c *Cluster) renew() {
 	if c.renewMember() {
 		for _, k := range c.kindList() {
@@ -104,6 +106,8 @@ func (c *Cluster) renew() {
 			c.renewKind(ctx, k)
 			cancel()
 		}
+	} else {
+		c.probeBucket()
 	}
 	// in parallel: a round must end well within the margin, however many
 	// shards the node holds

@@ -81,7 +81,8 @@
 // 3), where the bucket survives a server's restart. A server that restarts
 // (with a file store) does not lose the cluster: the nodes' leases run out
 // if it was gone longer than their margin, and a node whose watch of the
-// bucket has not delivered its own last write within two renew intervals
+// bucket has not delivered its own last write (or, while it leaves, the
+// bucket's last revision, which it asks for) within two renew intervals
 // (the watch stalls after a restart, and misses the removals made
 // meanwhile) reads the whole bucket again and drops from its table what
 // is gone, so the free shards are claimed again within about a lease

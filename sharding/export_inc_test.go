@@ -37,3 +37,7 @@ func WroteSettings(c *Cluster, kind string, rev uint64) bool {
 	r := c.records[kind]
 	return r.mine && r.rev == rev
 }
+
+// StallWatch makes c's watch of the bucket deliver nothing from now on,
+// as a watch does after the server restarts, until c watches again.
+func StallWatch(c *Cluster) { c.stallForTest.Store(true) }

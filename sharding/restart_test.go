@@ -1,6 +1,7 @@
 package sharding_test
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"slices"
@@ -128,4 +129,64 @@ func TestWatchClosed(t *testing.T) {
 	eventually(t, "n1 watches again", func() bool { return n1.c.Stats().Rewatches > 0 })
 	addNode(t, rc, "n2", w, clusterSpec{shards: 4})
 	eventually(t, "n1 sees n2 join", func() bool { return slices.Contains(n1.c.Members(), "n2") })
+}
+
+// TestStallWhileLeaving: a node's watch stalls while it leaves, after it
+// deleted its member key, whose renewals are what a node checks its watch
+// against. The node still finds the stall (it asks the bucket how far it
+// has got each renew interval while it leaves), watches again, sees the next
+// owners of the shards it hands off, and forwards what it buffered. Before,
+// the stall went unnoticed: the buffer waited for an owner the table never
+// named, and its messages became dead letters.
+func TestStallWhileLeaving(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, shards: 4, opts: []sharding.Option{shortLease}})
+	n1, n2 := nodes[0], nodes[1]
+	allOwned(t, nodes...)
+	eventually(t, "n2 owns shards", func() bool { return len(n2.kind.Owned()) > 0 })
+	id := ""
+	for i := 0; id == ""; i++ {
+		if e := fmt.Sprint("s", i); ask[string](t, n2.kind.Get(e), "where") == "n2" {
+			id = e
+		}
+	}
+	// the entity's handler holds its shard's hand-off up until released
+	if err := n2.kind.Get(id).Tell("block"); err != nil {
+		t.Fatal(err)
+	}
+	<-w.blocked
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	left := make(chan error, 1)
+	go func() { left <- n2.c.Leave(ctx) }()
+	shard := sharding.ShardOf(id, n2.kind.Shards())
+	eventually(t, "n2 handing the entity's shard off, its member key gone", func() bool {
+		return !slices.Contains(n2.kind.Owned(), shard) && !slices.Contains(n2.c.Members(), "n2")
+	})
+	sharding.StallWatch(n2.c)
+	for i := 1; i <= 5; i++ {
+		if err := n2.kind.Get(id).Tell(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(w.release)
+	if err := <-left; err != nil {
+		t.Fatalf("leave: %v", err)
+	}
+	eventually(t, "what n2 buffered while leaving forwarded and handled, in order", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return slices.Equal(w.seen[id], []int{1, 2, 3, 4, 5})
+	})
+	if where := ask[string](t, n1.kind.Get(id), "where"); where != "n1" {
+		t.Fatalf("the entity runs on %s, want n1", where)
+	}
+	if n := n2.c.Stats().Rewatches; n == 0 {
+		t.Fatal("n2 did not watch again")
+	}
+	select {
+	case d := <-n2.dead:
+		t.Fatalf("dead letter on n2: %v", d.Reason)
+	default:
+	}
 }

@@ -12,9 +12,12 @@ import (
 // long while (about 20 s), and never the deletions and expiries of the
 // gap, so that every node's table keeps naming owners whose leases ran
 // out, and nobody claims those shards; its channel may also close. follow
-// therefore checks the watch against this node's own writes: each
-// renewal rewrites the member key, and a watch that has not delivered that
-// write after a renew interval (two ticks) is stalled. A stalled or closed
+// therefore checks the watch against revisions the bucket is known to
+// have reached: this node's own writes of its member key, rewritten by
+// each renewal, or, on a leaving node, which has deleted that key (and
+// soon holds no lease either), the bucket's last revision, asked for each
+// renew interval. A watch that has not delivered such a revision after a
+// renew interval (two ticks) is stalled. A stalled or closed
 // watch is replaced by a fresh one, whose initial values are the bucket's
 // whole contents: follow applies them and then deletes from the tables
 // every key they lack (reconcile), so the table is right again within
@@ -36,9 +39,12 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 	snap := map[string]bool{} // keys of the initial values; nil once applied
 	var seen uint64           // the highest revision the watch delivered
 	var late uint64           // a write of ours not delivered at the last tick
+	// floor: the revision the bucket had reached when the current watch
+	// started; its initial values cover it, even if its entry is gone
+	var floor uint64
 	for {
 		var updates <-chan jetstream.KeyValueEntry
-		if w != nil {
+		if w != nil && !c.stallForTest.Load() {
 			updates = w.Updates()
 		}
 		select {
@@ -50,12 +56,13 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 				return // closing
 			case !ok:
 				c.logger.Warn("sharding: the bucket's watch closed; reading the whole bucket again")
+				floor = c.wrote.Load()
 				w, snap, late = c.rewatch(w), map[string]bool{}, 0
 				c.watching.Store(&watchHolder{w})
 			case e == nil:
 				if snap != nil {
 					c.reconcile(snap, seen, ready == nil)
-					snap = nil
+					snap, seen = nil, max(seen, floor)
 				}
 				if ready != nil {
 					close(ready)
@@ -72,6 +79,7 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 			wrote := c.wrote.Load()
 			switch {
 			case w == nil: // the last attempt failed: try again
+				floor = c.wrote.Load()
 				w, snap, late = c.rewatch(nil), map[string]bool{}, 0
 				c.watching.Store(&watchHolder{w})
 			case wrote <= seen:
@@ -79,6 +87,7 @@ func (c *Cluster) follow(w jetstream.KeyWatcher, ready chan struct{}) {
 			case late != 0 && seen < late && ready == nil:
 				c.logger.Warn("sharding: the bucket's watch stalled (the server restarted?); reading the whole bucket again",
 					zap.Uint64("written", late), zap.Uint64("delivered", seen))
+				floor = c.wrote.Load()
 				w, snap, late = c.rewatch(w), map[string]bool{}, 0
 				c.watching.Store(&watchHolder{w})
 			default:
@@ -95,6 +104,7 @@ func (c *Cluster) rewatch(old jetstream.KeyWatcher) jetstream.KeyWatcher {
 	if old != nil {
 		_ = old.Stop()
 	}
+	c.stallForTest.Store(false)
 	w, err := c.kv.WatchAll(c.ctx)
 	if err != nil {
 		if c.ctx.Err() == nil {

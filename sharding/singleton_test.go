@@ -291,8 +291,8 @@ func TestSingletonKilled(t *testing.T) {
 	if o := w.overlaps(); o != 0 {
 		t.Fatalf("%d overlapping activations of the singleton", o)
 	}
-	if n := w.count("singleton"); n != 2 {
-		t.Fatalf("%d activations, want 2 (before and after the kill)", n)
+	if n := w.count("singleton"); n < 2 {
+		t.Fatalf("%d activations, want one before the kill and one after (or more: a lease lost to a renewal late on a busy machine)", n)
 	}
 }
 
