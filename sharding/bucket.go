@@ -193,11 +193,11 @@ func (k *Kind) supersede(node, inc string) {
 				sh.owner = ""
 			}
 		}
-		if sh.via == node {
+		if sh.via == node { // given up: what went by it died with it
 			if sh.flushing {
-				go k.flushed(s, sh.flushGen)
+				go k.flushed(s, sh.flushGen, fmt.Errorf("sharding: %s restarted", node))
 			} else {
-				sh.via = ""
+				sh.giveUp()
 			}
 		}
 	}

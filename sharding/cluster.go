@@ -60,12 +60,19 @@ type Cluster struct {
 	settingsWrites atomic.Uint64
 	rewatches      atomic.Uint64
 	watching       atomic.Pointer[watchHolder] // the current watch, for tests
+	// epochBase is where the route epochs of this incarnation start
+	// (see overtake.go).
+	epochBase uint64
 
 	kick    chan struct{}
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
-	leaving atomic.Bool
+	leaving atomic.Bool // set by Leave and Close: no claims, no renewals of the member key
+	// handingOff: Leave hands every shard off, those of claims that land
+	// after it began too
+	handingOff atomic.Bool
+	claiming   atomic.Int64 // claims in flight
 	// memberMu orders renewals of the member key before Leave's deletion.
 	memberMu sync.Mutex
 	closed   atomic.Bool
@@ -203,6 +210,7 @@ func (c *Cluster) start() error {
 	if err := c.putMember(ctx); err != nil {
 		return err
 	}
+	c.epochBase = c.wrote.Load() << epochBits
 	if err := c.watch(ctx); err != nil {
 		return err
 	}

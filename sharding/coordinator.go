@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -267,8 +268,9 @@ func (c *Cluster) allocate(k *Kind) {
 	for _, s := range c.cfg.strategy.Claim(v) {
 		if s >= 0 && s < len(k.shards) && v.Owners[s] == "" {
 			sem <- struct{}{}
+			c.claiming.Add(1)
 			wg.Go(func() {
-				defer func() { <-sem }()
+				defer func() { <-sem; c.claiming.Add(-1) }()
 				c.claim(k, s)
 			})
 		}
@@ -289,6 +291,9 @@ func (c *Cluster) claim(k *Kind, s int) {
 		}
 		return
 	}
+	if h := claimHook.Load(); h != nil {
+		(*h)(c.self, s)
+	}
 	c.stats.claimLat.add(time.Since(sent))
 	k.stats.claimLat.add(time.Since(sent))
 	k.stats.claims.Add(1)
@@ -306,11 +311,27 @@ func (c *Cluster) claim(k *Kind, s int) {
 	}
 }
 
+// claimHook, if set, sees each claim that succeeded before the node takes
+// the lease: tests hold a claim in flight with it.
+var claimHook atomic.Pointer[func(node string, shard int)]
+
 // release hands off the shards the strategy (or a leave) gives up: it
 // closes their entities, and deletes each lease once its entities have
 // stopped.
 func (c *Cluster) release(k *Kind) {
-	if !c.leaving.Load() {
+	switch {
+	case c.closed.Load():
+	case c.handingOff.Load():
+		// a claim that was in flight when Leave handed the shards off
+		// lands after it: hand that one off too
+		k.mu.Lock()
+		for s := range k.shards {
+			if k.shards[s].lease.held {
+				k.handOffLocked(s)
+			}
+		}
+		k.mu.Unlock()
+	case !c.leaving.Load():
 		v := c.view(k)
 		k.mu.Lock()
 		for _, s := range c.cfg.strategy.Release(v) {

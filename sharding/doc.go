@@ -146,20 +146,28 @@
 // has no owner wait in a bounded buffer per shard ([WithBuffer]: a number
 // of messages and a time); past either bound they become [DeadLetter]s
 // with the reason ([ErrNoOwner], [ErrBufferFull]): the tell or ask fails
-// with it, and it is logged and passed to [WithDeadLetters]. Per-sender
-// order holds on a shard that does not move; while one moves, messages
-// buffered at the old owner are forwarded in order, but a message a sender
-// sent to the old owner just before it learned of the new one is not, as
-// a rule, overtaken by its next message: a node whose route for a shard
-// changes first sends a flush marker along the old route and holds the
-// shard's messages until the node serving the shard answers it (see
-// flush.go; messages that come back to the node that routed them go ahead
-// of what it holds). The cost is one marker round trip per shard and node
-// that had sent to the old owner, and only when a shard moves. A gap is
-// known: in a leave under load (TestLeave under -race, with every entity
-// active and one sender streaming), about one run in two still shows one
-// entity's messages reordered across the move; until it is closed, count
-// on per-sender order only while a shard stays put.
+// with it, and it is logged and passed to [WithDeadLetters].
+//
+// # Order
+//
+// Of the messages one sender (a goroutine, or an actor's handler) sends
+// to one entity, those handled are handled in the order sent, also while
+// the entity's shard moves; the one exception is what a paused owner
+// handles on resuming before it finds its lease lapsed (see Single
+// activation, precisely). A node whose route for a shard changes (a
+// hand-off, a death, a claim by this node) first sends a flush marker
+// along the old route and holds the shard's messages, its local tells
+// included, until the node serving the shard answers it: everything it
+// sent by the old route has then arrived (see flush.go). The cost is one
+// marker round trip per shard and node that had sent to the old owner,
+// and only when a shard moves. When a node cannot flush (the node it
+// forwarded to counts as lost: remote's heartbeats, or a killed node's
+// no-responders answer; or the marker failed), it gives the route up and
+// sends by the new one at once; what it had sent by the old one is then
+// lost with that node, or, if the node was only paused or cut off,
+// arrives late: such a message, which would be handled after later ones
+// of its sender, is refused as a dead letter with [ErrOvertaken] (at the
+// node where it arrives; an ask fails with it) instead (see overtake.go).
 //
 // # Passivation
 //

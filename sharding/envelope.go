@@ -2,6 +2,7 @@ package sharding
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -10,7 +11,8 @@ import (
 
 // The envelope's encoding. Field numbers: 1 entity id, 2 the message's
 // type name, 3 the message's encoding, 4 hops, 5 the asking node, 6 the
-// ask's id, 7 flush marker, 8 path (repeated). Fields may come in any
+// ask's id, 7 flush marker, 8 path (repeated), 9 the path's route epochs
+// (repeated, one per node of the path). Fields may come in any
 // order; the message's encoding is written before its type name, straight
 // into the buffer remote frames from: one encoding and no copy of its own.
 
@@ -32,6 +34,9 @@ func marshalEnvelope(reg *wire.Registry, buf []byte, m *envelope) []byte {
 	for _, n := range m.Path {
 		e.String(8, n)
 	}
+	for _, ep := range m.Epochs {
+		e.Uint(9, ep)
+	}
 	return e.Bytes()
 }
 
@@ -50,6 +55,8 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 	var id, from, name, body []byte
 	var pathBuf [2][]byte
 	path := pathBuf[:0]
+	var epochBuf [2]uint64
+	epochs := epochBuf[:0]
 	d := wire.NewDecoder(data)
 	for d.Next() {
 		switch d.Field() {
@@ -72,6 +79,11 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 				return m, fmt.Errorf("%w: envelope path longer than %d", wire.ErrMalformed, maxPath)
 			}
 			path = append(path, d.Bytes())
+		case 9:
+			if len(epochs) == maxPath {
+				return m, fmt.Errorf("%w: envelope epochs longer than %d", wire.ErrMalformed, maxPath)
+			}
+			epochs = append(epochs, d.Uint())
 		default:
 			d.Skip()
 		}
@@ -81,6 +93,7 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 	}
 	m.ID, m.From = own.String(id), own.String(from)
 	m.Path = mem.path(path)
+	m.Epochs = mem.epochs(epochs)
 	var err error
 	m.Msg, err = mem.unmarshal(reg, name, body)
 	return m, err
@@ -93,8 +106,10 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 type decodeMemory struct {
 	name     atomic.Pointer[string]
 	lastPath atomic.Pointer[[]string]
-	mu       sync.Mutex // held while dec is in use
-	dec      wire.Decoding
+	// lastEpochs: the last one-node envelope's epochs
+	lastEpochs atomic.Pointer[[]uint64]
+	mu         sync.Mutex // held while dec is in use
+	dec        wire.Decoding
 }
 
 // unmarshal decodes the message of type name (bytes of the envelope).
@@ -115,6 +130,24 @@ func (mem *decodeMemory) typeName(b []byte) string {
 	s := string(b)
 	mem.name.Store(&s)
 	return s
+}
+
+// epochs returns a copy of epochs; one epoch the same as the last one's
+// is the last one.
+func (mem *decodeMemory) epochs(epochs []uint64) []uint64 {
+	switch len(epochs) {
+	case 0:
+		return nil
+	case 1:
+		if p := mem.lastEpochs.Load(); p != nil && (*p)[0] == epochs[0] {
+			return *p
+		}
+	}
+	out := slices.Clone(epochs)
+	if len(out) == 1 {
+		mem.lastEpochs.Store(&out)
+	}
+	return out
 }
 
 // path returns the path of nodes views names, copied; a path of one

@@ -29,8 +29,8 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 		name string
 		m    envelope
 	}{
-		{"tell", envelope{ID: "42", Msg: "hello", Hops: 1, Path: []string{"a"}}},
-		{"ask", envelope{ID: "cart-7", Msg: int64(-3), Hops: 2, From: "a", AskID: 1<<63 + 5, Path: []string{"a", "b"}}},
+		{"tell", envelope{ID: "42", Msg: "hello", Hops: 1, Path: []string{"a"}, Epochs: []uint64{7 << epochBits}}},
+		{"ask", envelope{ID: "cart-7", Msg: int64(-3), Hops: 2, From: "a", AskID: 1<<63 + 5, Path: []string{"a", "b"}, Epochs: []uint64{1, 1<<63 + 2}}},
 		{"flush marker", envelope{ID: "x", Hops: 1, Flush: true, From: "a", AskID: 9, Path: []string{"a"}}},
 		{"empty id, no path", envelope{Msg: []byte{1, 2, 3}}},
 		{"message of 200 bytes", envelope{ID: "m", Msg: strings.Repeat("y", 200), Hops: 1, Path: []string{"a"}}},

@@ -32,4 +32,9 @@ var (
 	// strategy, singleton, remembering entities) other than those the
 	// cluster's live nodes registered it with.
 	ErrMismatch = errors.New("sharding: kind settings differ from the cluster's")
+	// ErrOvertaken: a message arrived by a route a node had given up on
+	// (the node it went to was lost, or the flush behind it failed)
+	// after messages that node sent later by another route: delivering
+	// it would break its sender's order, so it is a dead letter.
+	ErrOvertaken = errors.New("sharding: message overtaken by later ones of its route")
 )

@@ -30,3 +30,18 @@ func StopWatch(c *Cluster) {
 		_ = h.w.Stop()
 	}
 }
+
+// SetReachable has fn decide which nodes count as reachable from which,
+// instead of the transport; the returned function removes it.
+func SetReachable(fn func(self, node string) bool) (remove func()) {
+	reachableHook.Store(&fn)
+	return func() { reachableHook.Store(nil) }
+}
+
+// SetClaimHook has fn see each successful claim of a lease, on the
+// claiming goroutine, before the node takes the lease; the returned
+// function removes it.
+func SetClaimHook(fn func(node string, shard int)) (remove func()) {
+	claimHook.Store(&fn)
+	return func() { claimHook.Store(nil) }
+}

@@ -1,6 +1,7 @@
 package sharding
 
 import (
+	"sync/atomic"
 	"time"
 )
 
@@ -17,10 +18,12 @@ import (
 // buffer goes out by the new route, in order. When the new owner is the
 // node itself, what it routed before comes back to it behind the wait:
 // a message names the nodes that forwarded it, and one that names this
-// node goes to its entity ahead of what waits. A marker that finds no
-// owner in time, or whose next node is lost, also ends the wait: what it
-// waited for is then lost or a dead letter anyway; and a node known lost
-// is not waited for at all.
+// node goes to its entity ahead of what waits; meanwhile the node's own
+// senders take the slow path too, even to an entity already active here
+// (detour). A marker that finds no owner in time, or whose next node is
+// lost, also ends the wait, and a node known lost is not waited for at
+// all: the route is then given up, and what went by it and arrives late
+// is refused (overtake.go).
 
 // route routes p by the kind's lock, never on the local path.
 func (k *Kind) route(p pending) error {
@@ -35,26 +38,29 @@ func (k *Kind) route(p pending) error {
 func (k *Kind) flushThenLocked(s int, p pending, now time.Time) error {
 	sh := &k.shards[s]
 	if !k.c.reachable(sh.via) { // what went there is lost with it
-		sh.via = ""
+		sh.giveUp()
 		return k.routeLocked(s, p, now)
 	}
 	if err := k.bufferLocked(sh, p, now); err != nil {
 		return err
 	}
 	sh.flushing = true
+	sh.detour.Store(true)
 	sh.flushGen++
 	gen, via := sh.flushGen, sh.via
 	k.stats.flushes.Add(1)
 	// the reply may come under mu (a forward that fails at once): end the
 	// wait on a goroutine of its own
-	marker := pending{id: p.id, flush: true, reply: func(any, error) { go k.flushed(s, gen) }}
-	_ = k.forward(via, marker)
+	marker := pending{id: p.id, flush: true, reply: func(_ any, err error) { go k.flushed(s, gen, err) }}
+	_ = k.forward(s, via, marker)
 	return nil
 }
 
-// flushed ends shard s's flush gen: what waited goes out by the route the
-// table names now, and the entities a claim meant to start, start.
-func (k *Kind) flushed(s int, gen uint64) {
+// flushed ends shard s's flush gen, whose marker came back with err: what
+// waited goes out by the route the table names now, and the entities a
+// claim meant to start, start. A marker that failed leaves what went
+// before it by the old route unaccounted for: the route is given up.
+func (k *Kind) flushed(s int, gen uint64, err error) {
 	now := time.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -62,7 +68,11 @@ func (k *Kind) flushed(s int, gen uint64) {
 	if !sh.flushing || sh.flushGen != gen {
 		return
 	}
-	sh.flushing, sh.via = false, ""
+	if err != nil {
+		sh.giveUp()
+	}
+	sh.flushing = false
+	sh.setVia("")
 	k.flushLocked(s, now)
 	ids := sh.restoring
 	sh.restoring = nil
@@ -71,6 +81,9 @@ func (k *Kind) flushed(s int, gen uint64) {
 
 // reachable reports whether this node's transport counts node reachable.
 func (c *Cluster) reachable(node string) bool {
+	if h := reachableHook.Load(); h != nil {
+		return (*h)(c.self, node)
+	}
 	for _, p := range c.node.TransportStats().Peers {
 		if p.Node == node {
 			return p.Reachable
@@ -78,3 +91,7 @@ func (c *Cluster) reachable(node string) bool {
 	}
 	return false
 }
+
+// reachableHook, if set, answers reachable instead of the transport: tests
+// make a live node count as lost with it.
+var reachableHook atomic.Pointer[func(self, node string) bool]

@@ -23,6 +23,10 @@ type Kind struct {
 	// selfPath: the path of a message forwarded from here first.
 	regions  sync.Map
 	selfPath []string
+	// seen is, per shard and node, the highest route epoch of that node
+	// this node has received a message of (see overtake.go).
+	seenMu sync.Mutex
+	seen   map[hop]uint64
 
 	epoch    atomic.Uint64
 	active   atomic.Int64
@@ -51,9 +55,17 @@ type shardState struct {
 	// via is the node this node last forwarded the shard's messages to;
 	// while flushing, it waits for them to reach the shard's owner before
 	// it routes elsewhere (see flush.go).
-	via       string
-	flushing  bool
-	flushGen  uint64
+	via      string
+	flushing bool
+	// detour is via != "" || flushing, for the local path, which reads
+	// it without mu: while it is set, what this node sent by another route
+	// may still come back to it, and a local tell could overtake it.
+	detour   atomic.Bool
+	flushGen uint64
+	// stamp holds this node's route epoch for the shard, which grows
+	// each time the node gives a route up without a flush: the epochs
+	// of a message forwarded from here first (see overtake.go).
+	stamp     atomic.Pointer[[]uint64]
 	restoring []string // entities to start once the flush ends
 	// remembered: the shard's remembered entities (WithRememberEntities)
 	remembered remembered
@@ -76,13 +88,14 @@ func (s *shardState) serving(now time.Time) bool {
 
 // pending is a message on the slow path: buffered, or being routed.
 type pending struct {
-	id    string
-	msg   any
-	reply replyFunc // nil for a tell
-	flush bool      // a flush marker (see flush.go); msg is nil
-	hops  int
-	path  []string  // the nodes that forwarded it, in order
-	at    time.Time // when it was buffered
+	id     string
+	msg    any
+	reply  replyFunc // nil for a tell
+	flush  bool      // a flush marker (see flush.go); msg is nil
+	hops   int
+	path   []string  // the nodes that forwarded it, in order
+	epochs []uint64  // their route epochs (see overtake.go)
+	at     time.Time // when it was buffered
 }
 
 // replyFunc receives the outcome of an ask. It may be called on any
@@ -121,6 +134,10 @@ func Register(c *Cluster, kind string, f actor.Factory, opts ...KindOption) (*Ki
 func register(c *Cluster, kind string, f actor.Factory, cfg kindConfig) (*Kind, error) {
 	k := &Kind{c: c, name: kind, cfg: cfg, factory: f, shards: make([]shardState, cfg.shards),
 		idAt: len(actor.NewRef("s", kind, "i").Path()) - 1, selfPath: []string{c.self}}
+	first := []uint64{c.epochBase}
+	for i := range k.shards {
+		k.shards[i].stamp.Store(&first)
+	}
 	if f != nil && !c.hasRole(cfg.role) {
 		k.factory = nil // never claims, so never runs one
 	}

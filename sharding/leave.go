@@ -23,6 +23,7 @@ func (c *Cluster) Leave(ctx context.Context) error {
 	}
 	c.memberMu.Lock() // after any renewal of the member key in flight
 	c.leaving.Store(true)
+	c.handingOff.Store(true)
 	dctx, cancel := c.opCtx()
 	err := c.kv.Delete(dctx, memberKey(c.self))
 	cancel()
@@ -43,7 +44,8 @@ func (c *Cluster) Leave(ctx context.Context) error {
 	return c.waitHandedOff(ctx)
 }
 
-// waitHandedOff waits until no lease is held and no buffer waits.
+// waitHandedOff waits until no lease is held or being claimed and no
+// buffer waits.
 func (c *Cluster) waitHandedOff(ctx context.Context) error {
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
@@ -61,6 +63,9 @@ func (c *Cluster) waitHandedOff(ctx context.Context) error {
 }
 
 func (c *Cluster) handedOff() bool {
+	if c.claiming.Load() != 0 { // a claim that lands is handed off too
+		return false
+	}
 	for _, k := range c.kindList() {
 		k.mu.Lock()
 		for s := range k.shards {

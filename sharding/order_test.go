@@ -2,8 +2,10 @@ package sharding_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/troupe-go/troupe/sharding"
@@ -64,4 +66,208 @@ func TestMoveKeepsOrder(t *testing.T) {
 	if got := handled(); !slices.Equal(got, []int{1, 2}) {
 		t.Fatalf("handled %v, want [1 2]", got)
 	}
+}
+
+// TestNewOwnerKeepsOrder: a node that becomes the owner of a shard it
+// used to forward to another node does not let its next message overtake
+// the ones it forwarded there before, even once one of them, back from
+// the old owner, has activated the entity locally.
+func TestNewOwnerKeepsOrder(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, shards: 16})
+	allOwned(t, nodes...)
+	n1, n2 := nodes[0], nodes[1]
+	var id string
+	for i := 0; id == ""; i++ {
+		if e := fmt.Sprint("o", i); ask[string](t, n1.kind.Get(e), "where") == "n2" {
+			id = e
+		}
+	}
+	s := sharding.ShardOf(id, 16)
+	held := make(chan int, 2)
+	release := map[int]chan struct{}{1: make(chan struct{}), 2: make(chan struct{})}
+	remove := sharding.SetInboundHook(func(node, eid string, msg any) {
+		if n, ok := msg.(int); ok && node == "n2" && eid == id {
+			held <- n
+			<-release[n]
+		}
+	})
+	defer remove()
+	for _, m := range []int{1, 2} {
+		if err := n1.kind.Get(id).Tell(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := <-held; n != 1 {
+		t.Fatalf("held %d first", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := n2.c.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "n1 serves the shard and n2 knows it", func() bool {
+		o, ok := n2.kind.Owner(s)
+		return ok && o == "n1" && slices.Contains(n1.kind.Owned(), s)
+	})
+	handled := func() []int {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return slices.Clone(w.seen[id])
+	}
+	close(release[1]) // 1 goes back to n1 and activates the entity there
+	if n := <-held; n != 2 {
+		t.Fatalf("held %d second", n)
+	}
+	eventually(t, "1 handled on n1", func() bool { return len(handled()) == 1 })
+	if err := n1.kind.Get(id).Tell(3); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "3 handled, or held back until 2 arrives", func() bool {
+		return slices.Contains(handled(), 3) || n1.kind.Stats().Flushes > 0
+	})
+	close(release[2])
+	eventually(t, "all handled", func() bool { return len(handled()) == 3 })
+	if got := handled(); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Fatalf("handled %v, want [1 2 3]", got)
+	}
+}
+
+// TestGivenUpRouteIsRefused: a node that gives up a route for a shard
+// without flushing it (the node it forwarded to counts as lost) sends its
+// next messages by the new route at once; what it sent by the old one and
+// arrives later (that node was only paused) is a dead letter with
+// ErrOvertaken, never handled after the messages sent after it: on the
+// sender's own node when it became the owner, and on a third node.
+func TestGivenUpRouteIsRefused(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 12, opts: []sharding.Option{sharding.WithStrategy(modulo{})}})
+	allOwned(t, nodes...)
+	n1, n2, n3 := nodes[0], nodes[1], nodes[2]
+	eventually(t, "4 shards each", func() bool { return len(n2.kind.Owned()) == 4 })
+	// n2 owns 1, 4, 7 and 10; once it leaves, n1 takes 4 and 10, n3 1 and 7
+	var ids []string // one entity in each of n2's shards, none active
+	for _, s := range n2.kind.Owned() {
+		for i := 0; ; i++ {
+			if id := fmt.Sprint("g", i); sharding.ShardOf(id, 12) == s {
+				ids = append(ids, id)
+				break
+			}
+		}
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	remove := sharding.SetInboundHook(func(node, _ string, msg any) {
+		if node == "n2" && msg == 1 {
+			once.Do(func() { close(held) })
+			<-release // the 1s queue behind this one, in n2's region
+		}
+	})
+	defer remove()
+	var released sync.Once
+	defer released.Do(func() { close(release) })
+	for _, id := range ids {
+		if err := n1.kind.Get(id).Tell(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-held
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := n2.c.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	owners := map[string]string{}
+	eventually(t, "n2's shards served elsewhere, as every table says", func() bool {
+		for _, id := range ids {
+			s := sharding.ShardOf(id, 12)
+			o1, _ := n1.kind.Owner(s)
+			o2, _ := n2.kind.Owner(s)
+			if o1 == "" || o1 == "n2" || o2 != o1 {
+				return false
+			}
+			owners[id] = o1
+		}
+		return true
+	})
+	restore := sharding.SetReachable(func(self, node string) bool { return !(self == "n1" && node == "n2") })
+	defer restore()
+	for _, id := range ids {
+		if err := n1.kind.Get(id).Tell(2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	handled := func(id string) []int {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return slices.Clone(w.seen[id])
+	}
+	for _, id := range ids {
+		eventually(t, "2 handled by "+id, func() bool { return len(handled(id)) > 0 })
+	}
+	released.Do(func() { close(release) })
+	refused := 0
+	eventually(t, "each late 1 refused, or handled", func() bool {
+		for more := true; more; {
+			select {
+			case d := <-n1.dead:
+				refused += isOvertaken(t, d)
+			case d := <-n3.dead:
+				refused += isOvertaken(t, d)
+			default:
+				more = false
+			}
+		}
+		n := refused
+		for _, id := range ids {
+			n += len(handled(id)) - 1
+		}
+		return n >= len(ids)
+	})
+	on := map[string]int{}
+	for _, id := range ids {
+		on[owners[id]]++
+		if got := handled(id); !slices.Equal(got, []int{2}) {
+			t.Errorf("%s (on %s) handled %v, want [2]", id, owners[id], got)
+		}
+	}
+	t.Logf("new owners: %v", on)
+	if on["n1"] == 0 || on["n3"] == 0 {
+		t.Fatalf("new owners %v: want both the sender's node and a third", on)
+	}
+}
+
+func isOvertaken(t *testing.T, d sharding.DeadLetter) int {
+	t.Helper()
+	if !errors.Is(d.Reason, sharding.ErrOvertaken) || d.Message != 1 {
+		t.Fatalf("dead letter %v %v: %v, want a 1 refused with ErrOvertaken", d.Entity, d.Message, d.Reason)
+	}
+	return 1
+}
+
+// modulo places shard s on the (s mod n)th of the n nodes that run the
+// kind, by name, and moves it there when nodes come or go: tests know
+// where a shard goes.
+type modulo struct{}
+
+func (modulo) String() string { return "modulo" }
+
+func (modulo) Claim(v sharding.View) []int {
+	var out []int
+	for s, o := range v.Owners {
+		if o == "" && v.Nodes[s%len(v.Nodes)] == v.Self {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (modulo) Release(v sharding.View) []int {
+	var out []int
+	for s, o := range v.Owners {
+		if o == v.Self && v.Nodes[s%len(v.Nodes)] != v.Self {
+			out = append(out, s)
+		}
+	}
+	return out
 }

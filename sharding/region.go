@@ -112,10 +112,14 @@ func (r *region) inbound(m envelope) {
 	if h := inboundHook.Load(); h != nil {
 		(*h)(r.k.c.self, m.ID, m.Msg)
 	}
-	p := pending{id: m.ID, msg: m.Msg, hops: m.Hops, flush: m.Flush, path: m.Path}
+	p := pending{id: m.ID, msg: m.Msg, hops: m.Hops, flush: m.Flush, path: m.Path, epochs: m.Epochs}
 	if m.AskID != 0 {
 		c, from, id := r.k.c, m.From, m.AskID
 		p.reply = func(v any, err error) { c.sendReply(from, r.k.name, id, v, err) }
+	}
+	if by := r.k.overtaken(ShardOf(m.ID, r.k.cfg.shards), m.Path, m.Epochs); by != "" {
+		_ = r.k.fail(p, fmt.Errorf("%w: %s/%s came by a route %s gave up on", ErrOvertaken, r.k.name, m.ID, by))
+		return
 	}
 	if p.flush { // never to an entity: not on the local path
 		_ = r.k.route(p)

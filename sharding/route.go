@@ -19,9 +19,12 @@ const maxHops = 8
 func (k *Kind) send(p pending) error {
 	if c := k.cellOf(p.id); c != nil {
 		if c.enter() {
-			err := k.post(c, p.msg, p.reply)
+			if !k.shards[c.shard].detour.Load() {
+				err := k.post(c, p.msg, p.reply)
+				c.exit()
+				return err
+			}
 			c.exit()
-			return err
 		}
 	}
 	now := time.Now()
@@ -73,8 +76,8 @@ func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 	case sh.via != "" && sh.via != sh.owner:
 		return k.flushThenLocked(s, p, now)
 	default:
-		sh.via = sh.owner
-		return k.forward(sh.owner, p)
+		sh.setVia(sh.owner)
+		return k.forward(s, sh.owner, p)
 	}
 }
 

@@ -19,6 +19,9 @@ type envelope struct {
 	AskID uint64   // the ask's id there; 0 for a tell
 	Flush bool     // a flush marker, which carries no message (see flush.go)
 	Path  []string // the nodes that forwarded it, in order, the sender last
+	// Epochs are, for each node of Path, its route epoch for the shard
+	// when it forwarded the message (see overtake.go).
+	Epochs []uint64
 }
 
 // reply carries an ask's outcome back to the asking node's region.
@@ -35,7 +38,7 @@ type reply struct {
 }
 
 // knownErrors are the sentinels an error keeps across nodes.
-var knownErrors = []error{nil, ErrNoOwner, ErrBufferFull, ErrTooManyHops, ErrNoEntity, ErrUnbound, ErrClosed,
+var knownErrors = []error{nil, ErrNoOwner, ErrBufferFull, ErrTooManyHops, ErrNoEntity, ErrUnbound, ErrClosed, ErrOvertaken,
 	actor.ErrUnhandled, actor.ErrStopped, actor.ErrTimeout, actor.ErrNotFound, actor.ErrNoReply, actor.ErrMailboxFull}
 
 // Error is an error an entity's ask met on another node: its text there,
@@ -173,8 +176,9 @@ func registerWire(reg *wire.Registry) error {
 	return nil
 }
 
-// forward sends p to the kind's region on node owner.
-func (k *Kind) forward(owner string, p pending) error {
+// forward sends p, a message for shard s, to the kind's region on node
+// owner.
+func (k *Kind) forward(s int, owner string, p pending) error {
 	if p.hops >= maxHops {
 		return k.fail(p, fmt.Errorf("%w: %s/%s after %d hops", ErrTooManyHops, k.name, p.id, p.hops))
 	}
@@ -182,7 +186,7 @@ func (k *Kind) forward(owner string, p pending) error {
 	if _, ok := reg.Name(p.msg); !ok && p.msg != nil {
 		return k.fail(p, fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg))
 	}
-	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, Flush: p.flush, Path: k.pathFrom(p.path)}
+	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, Flush: p.flush, Path: k.pathFrom(p.path), Epochs: k.epochsFrom(s, p.epochs)}
 	if p.reply != nil {
 		// every hop waits for the reply of the next, so that each fails
 		// its asks when the next is lost
