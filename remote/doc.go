@@ -135,7 +135,8 @@
 //     [ErrUnreachable] as the reason, when its node is lost or leaves. A
 //     node that comes back does not restore watches: watch again. A node
 //     that restarts under the same name, however fast, counts as lost:
-//     heartbeats carry a random incarnation. A node that closes or is
+//     heartbeats carry a random incarnation ([Node.Incarnation]), and
+//     [Node.OnRestart] tells of each restart seen. A node that closes or is
 //     killed ends its own actors' watches of remote actors with
 //     [ErrClosed].
 //   - A node's name is unique among the nodes that reach each other:

@@ -551,6 +551,7 @@ func (n *Node) onHeartbeat(m *nats.Msg) {
 		case wire.KindHeartbeat:
 			p := n.peer(e.Node)
 			if p.restarted(e.Corr) {
+				n.restarted(e.Node, p.heardInc(), e.Corr)
 				n.lose(e.Node, fmt.Errorf("%w: node %s restarted", ErrUnreachable, e.Node))
 			}
 			if p.alive(time.Now(), e.Corr, inc) {

@@ -86,3 +86,39 @@ func TestReplyTooLarge(t *testing.T) {
 		t.Fatalf("ask = %v, want an error wrapping wire.ErrTooLarge", err)
 	}
 }
+
+// TestOnRestart: a node hears that another restarted under its name, with
+// the incarnations of both runs; a removed function is not called.
+func TestOnRestart(t *testing.T) {
+	slow := remote.WithHeartbeat(200*time.Millisecond, 1000)
+	hub := startNode(t, "n1", remote.WithLeafListen("127.0.0.1:0"), slow)
+	old := startNode(t, "n2", remote.WithLeafRemotes(hub.node.LeafURL()), slow)
+	meet(t, hub, old)
+	type restart struct {
+		node     string
+		was, now uint64
+	}
+	heard := make(chan restart, 10)
+	removed := make(chan restart, 10)
+	defer hub.node.OnRestart(func(node string, was, now uint64) { heard <- restart{node, was, now} })()
+	hub.node.OnRestart(func(node string, was, now uint64) { removed <- restart{node, was, now} })()
+	old.node.Kill()
+	fresh := startNode(t, "n2", remote.WithLeafRemotes(hub.node.LeafURL()), slow)
+	meet(t, hub, fresh)
+	select {
+	case r := <-heard:
+		if want := (restart{"n2", old.node.Incarnation(), fresh.node.Incarnation()}); r != want {
+			t.Fatalf("heard %+v, want %+v", r, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("n1 was not told that n2 restarted")
+	}
+	if old.node.Incarnation() == fresh.node.Incarnation() {
+		t.Fatal("two runs of n2 have one incarnation")
+	}
+	select {
+	case r := <-removed:
+		t.Fatalf("a removed function was called: %+v", r)
+	default:
+	}
+}

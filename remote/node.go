@@ -68,6 +68,10 @@ type Node struct {
 	// handler (HandleTells) instead of the actors' mailboxes.
 	tellHandlers atomic.Pointer[tellHandlers]
 
+	// restartHooks: the functions OnRestart registered, in order;
+	// hooksMu serializes their changes.
+	restartHooks atomic.Pointer[restartHooks]
+	hooksMu      sync.Mutex
 	// namesakes holds the incarnations of other nodes seen under this
 	// node's name, each logged once.
 	namesakes sync.Map

@@ -127,7 +127,7 @@ func (c *Cluster) apply(e jetstream.KeyValueEntry) {
 
 // applyMember records a change of a node's member key. A key that
 // names another incarnation of the node than before says the earlier one
-// is dead: its leases stop counting (see superseded).
+// is dead: its leases stop counting (incarnation.go).
 func (c *Cluster) applyMember(e jetstream.KeyValueEntry, put bool) {
 	name, err := remote.DecodeToken(strings.ReplaceAll(strings.TrimPrefix(e.Key(), "node."), "=", "~"))
 	if err != nil {
@@ -152,53 +152,7 @@ func (c *Cluster) applyMember(e jetstream.KeyValueEntry, put bool) {
 	c.mu.Unlock()
 	if m.Inc != "" && (!known || was.Inc != m.Inc) {
 		for _, k := range kinds {
-			k.supersede(name, m.Inc)
-		}
-	}
-}
-
-// A node restarted under its name runs a new incarnation, and the leases
-// of its dead one live on in the bucket until they run out (a lease says
-// the incarnation that holds it: leaseValue). Routing to it would hand
-// the new process messages for shards it does not serve, before it has
-// even registered their kind. So a node counts a lease as unowned (owner
-// "": its messages wait in the shard's buffer) once it knows its holder
-// runs a later incarnation (supersede): the holder's member key, which a node writes
-// when it starts, before it claims anything, names another one. The
-// lease still counts as taken for placement (nobody tries to claim it
-// before it runs out). What a node sent to the restarted one before it
-// saw the new member key (between the new process's start and that key's
-// arrival through the watch) went to the new incarnation, which refuses
-// it if it has not registered the kind, or routes it as any message.
-
-// supersededLocked reports whether a lease of node's incarnation inc belongs to
-// a dead incarnation: the node's member key names another. Under mu.
-func (c *Cluster) supersededLocked(node, inc string) bool {
-	m, ok := c.members[node]
-	return ok && m.Inc != "" && m.Inc != inc
-}
-
-// supersede makes the shards whose lease names an incarnation of node
-// other than inc unowned, and forgets the routes through node: what went
-// to its dead incarnation is lost with it, and nothing will answer a
-// flush marker for it there.
-func (k *Kind) supersede(node, inc string) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	for s := range k.shards {
-		sh := &k.shards[s]
-		if sh.owner == node {
-			if _, li := parseLease([]byte(sh.leased)); li != inc {
-				k.noteOwnerLocked(s, sh.owner, "", sh.ownerRev)
-				sh.owner = ""
-			}
-		}
-		if sh.via == node { // given up: what went by it died with it
-			if sh.flushing {
-				go k.flushed(s, sh.flushGen, fmt.Errorf("sharding: %s restarted", node))
-			} else {
-				sh.giveUp()
-			}
+			k.supersede(name, func(inc string) bool { return inc != m.Inc })
 		}
 	}
 }

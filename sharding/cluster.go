@@ -2,8 +2,6 @@ package sharding
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -41,6 +39,8 @@ type Cluster struct {
 	members map[string]member
 	unknown map[string]map[int]string // leases (values) of kinds not registered here
 	records map[string]kindRecord     // kinds' settings keys, by kind
+	// gone: by node, the transport incarnations heard to have restarted
+	gone map[string]map[string]bool
 
 	asks   sync.Map // ask id -> *askEntry
 	askSeq atomic.Uint64
@@ -166,12 +166,10 @@ func Start(sys *actor.System, node *remote.Node, opts ...Option) (*Cluster, erro
 }
 
 func newCluster(sys *actor.System, node *remote.Node, cfg config) (*Cluster, error) {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Cluster{
 		sys: sys, node: node, cfg: cfg, logger: sys.Logger(),
-		self: node.Name(), inc: hex.EncodeToString(b[:]),
+		self: node.Name(), inc: incarnationOf(node), gone: map[string]map[string]bool{},
 		kinds: map[string]*Kind{}, members: map[string]member{}, unknown: map[string]map[int]string{}, records: map[string]kindRecord{},
 		kick: make(chan struct{}, 1), dirty: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
 	}
@@ -207,6 +205,13 @@ func (c *Cluster) start() error {
 	if err != nil {
 		return fmt.Errorf("sharding: bucket %s: %w", c.cfg.bucket, err)
 	}
+	unhook := c.node.OnRestart(c.peerRestarted)
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		<-c.ctx.Done()
+		unhook()
+	}()
 	if err := c.putMember(ctx); err != nil {
 		return err
 	}

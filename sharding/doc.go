@@ -95,13 +95,14 @@
 // shards are free within one TTL, announced to everyone at once, so a
 // killed node's shards are served again after about TTL plus a claim
 // (about 2 s by default). A node restarted under its name is a new
-// incarnation (member keys and leases name theirs): once a node's watch
-// delivers the new member key, written when the node starts, it counts
-// the dead incarnation's leases as unowned and buffers their messages
-// until the leases run out and a live node claims them. What a node sends
-// there before that key reaches it (from the new process's start until
-// its [Start] has written the key and the watch has delivered it, a few
-// round trips) goes to the new process, which refuses it with a dead
+// incarnation (member keys and leases name theirs, which begins with its
+// transport's): once a node hears the new run's heartbeats (remote's
+// Node.OnRestart) or its watch delivers the new member key, written by
+// [Start], it counts the dead incarnation's leases as unowned and buffers
+// their messages until the leases run out and a live node claims them.
+// What a node sends there before either sign reaches it (from the new
+// process's transport start until its first heartbeat arrives, about a
+// round trip) goes to the new process, which refuses it with a dead
 // letter if it has not registered the kind yet. Nodes need not agree on anything but the
 // bucket's contents. Each node watches the bucket and computes, from the
 // same view, which unowned shards it should claim: by default the node
