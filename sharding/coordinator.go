@@ -37,6 +37,7 @@ func (c *Cluster) pass() {
 		c.expire(k, now)
 		c.allocate(k)
 		c.release(k)
+		k.forgetOld(now)
 	}
 	c.sweepAsks(now)
 }

@@ -38,7 +38,7 @@ func (k *Kind) route(p pending) error {
 func (k *Kind) flushThenLocked(s int, p pending, now time.Time) error {
 	sh := &k.shards[s]
 	if !k.c.reachable(sh.via) { // what went there is lost with it
-		sh.giveUp()
+		k.giveUpLocked(s)
 		return k.routeLocked(s, p, now)
 	}
 	if err := k.bufferLocked(sh, p, now); err != nil {
@@ -69,7 +69,7 @@ func (k *Kind) flushed(s int, gen uint64, err error) {
 		return
 	}
 	if err != nil {
-		sh.giveUp()
+		k.giveUpLocked(s)
 	}
 	sh.flushing = false
 	sh.setVia("")

@@ -101,7 +101,7 @@ func (k *Kind) supersede(node string, dead func(inc string) bool) {
 			if sh.flushing {
 				go k.flushed(s, sh.flushGen, fmt.Errorf("sharding: %s restarted", node))
 			} else {
-				sh.giveUp()
+				k.giveUpLocked(s)
 			}
 		}
 	}

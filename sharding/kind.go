@@ -23,10 +23,10 @@ type Kind struct {
 	// selfPath: the path of a message forwarded from here first.
 	regions  sync.Map
 	selfPath []string
-	// seen is, per shard and node, the highest route epoch of that node
-	// this node has received a message of (see overtake.go).
+	// seen is, per shard and node, what this node has received of that
+	// node's route epochs (see overtake.go).
 	seenMu sync.Mutex
-	seen   map[hop]uint64
+	seen   map[hop]*hopRoute
 
 	epoch    atomic.Uint64
 	active   atomic.Int64
@@ -60,8 +60,11 @@ type shardState struct {
 	// detour is via != "" || flushing, for the local path, which reads
 	// it without mu: while it is set, what this node sent by another route
 	// may still come back to it, and a local tell could overtake it.
-	detour   atomic.Bool
-	flushGen uint64
+	detour atomic.Bool
+	// recording: the node keeps the entities it routes messages to with
+	// its latest epoch (see giveUpLocked)
+	recording bool
+	flushGen  uint64
 	// stamp holds this node's route epoch for the shard, which grows
 	// each time the node gives a route up without a flush: the epochs
 	// of a message forwarded from here first (see overtake.go).

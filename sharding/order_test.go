@@ -137,7 +137,8 @@ func TestNewOwnerKeepsOrder(t *testing.T) {
 // without flushing it (the node it forwarded to counts as lost) sends its
 // next messages by the new route at once; what it sent by the old one and
 // arrives later (that node was only paused) is a dead letter with
-// ErrOvertaken, never handled after the messages sent after it: on the
+// ErrOvertaken if the sender's later message to the same entity has gone
+// ahead (never handled after it), and is handled if none has: on the
 // sender's own node when it became the owner, and on a third node.
 func TestGivenUpRouteIsRefused(t *testing.T) {
 	w := newWorld()
@@ -145,15 +146,17 @@ func TestGivenUpRouteIsRefused(t *testing.T) {
 	allOwned(t, nodes...)
 	n1, n2, n3 := nodes[0], nodes[1], nodes[2]
 	eventually(t, "4 shards each", func() bool { return len(n2.kind.Owned()) == 4 })
-	// n2 owns 1, 4, 7 and 10; once it leaves, n1 takes 4 and 10, n3 1 and 7
-	var ids []string // one entity in each of n2's shards, none active
+	// n2 owns 1, 4, 7 and 10; once it leaves, n1 takes 4 and 10, n3 1 and 7.
+	// In each, entity a gets 1 by n2 then 2 by the new route; b gets 1 only.
+	var as, bs []string
 	for _, s := range n2.kind.Owned() {
-		for i := 0; ; i++ {
+		var found []string
+		for i := 0; len(found) < 2; i++ {
 			if id := fmt.Sprint("g", i); sharding.ShardOf(id, 12) == s {
-				ids = append(ids, id)
-				break
+				found = append(found, id)
 			}
 		}
+		as, bs = append(as, found[0]), append(bs, found[1])
 	}
 	held, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -166,7 +169,7 @@ func TestGivenUpRouteIsRefused(t *testing.T) {
 	defer remove()
 	var released sync.Once
 	defer released.Do(func() { close(release) })
-	for _, id := range ids {
+	for _, id := range append(slices.Clone(as), bs...) {
 		if err := n1.kind.Get(id).Tell(1); err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +182,7 @@ func TestGivenUpRouteIsRefused(t *testing.T) {
 	}
 	owners := map[string]string{}
 	eventually(t, "n2's shards served elsewhere, as every table says", func() bool {
-		for _, id := range ids {
+		for _, id := range as {
 			s := sharding.ShardOf(id, 12)
 			o1, _ := n1.kind.Owner(s)
 			o2, _ := n2.kind.Owner(s)
@@ -192,7 +195,7 @@ func TestGivenUpRouteIsRefused(t *testing.T) {
 	})
 	restore := sharding.SetReachable(func(self, node string) bool { return !(self == "n1" && node == "n2") })
 	defer restore()
-	for _, id := range ids {
+	for _, id := range as {
 		if err := n1.kind.Get(id).Tell(2); err != nil {
 			t.Fatal(err)
 		}
@@ -202,12 +205,12 @@ func TestGivenUpRouteIsRefused(t *testing.T) {
 		defer w.mu.Unlock()
 		return slices.Clone(w.seen[id])
 	}
-	for _, id := range ids {
+	for _, id := range as {
 		eventually(t, "2 handled by "+id, func() bool { return len(handled(id)) > 0 })
 	}
 	released.Do(func() { close(release) })
 	refused := 0
-	eventually(t, "each late 1 refused, or handled", func() bool {
+	eventually(t, "each late 1 refused or handled", func() bool {
 		for more := true; more; {
 			select {
 			case d := <-n1.dead:
@@ -219,19 +222,24 @@ func TestGivenUpRouteIsRefused(t *testing.T) {
 			}
 		}
 		n := refused
-		for _, id := range ids {
+		for _, id := range as {
 			n += len(handled(id)) - 1
 		}
-		return n >= len(ids)
+		for _, id := range bs {
+			n += len(handled(id))
+		}
+		return n >= len(as)+len(bs)
 	})
 	on := map[string]int{}
-	for _, id := range ids {
-		on[owners[id]]++
-		if got := handled(id); !slices.Equal(got, []int{2}) {
-			t.Errorf("%s (on %s) handled %v, want [2]", id, owners[id], got)
+	for i, a := range as {
+		on[owners[a]]++
+		if got := handled(a); !slices.Equal(got, []int{2}) {
+			t.Errorf("%s (on %s) handled %v, want [2]", a, owners[a], got)
+		}
+		if got := handled(bs[i]); !slices.Equal(got, []int{1}) {
+			t.Errorf("%s (on %s) handled %v, want [1]", bs[i], owners[a], got)
 		}
 	}
-	t.Logf("new owners: %v", on)
 	if on["n1"] == 0 || on["n3"] == 0 {
 		t.Fatalf("new owners %v: want both the sender's node and a third", on)
 	}

@@ -1,6 +1,9 @@
 package sharding
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Route epochs: refusing what a given-up route delivers late.
 //
@@ -37,18 +40,48 @@ type hop struct {
 // setVia sets the node the shard's messages are forwarded to. Under mu.
 func (sh *shardState) setVia(node string) {
 	sh.via = node
-	sh.detour.Store(sh.via != "" || sh.flushing)
+	sh.detour.Store(sh.via != "" || sh.flushing || sh.recording)
 }
 
 // epoch returns this node's route epoch for the shard.
 func (sh *shardState) epoch() uint64 { return (*sh.stamp.Load())[0] }
 
-// giveUp abandons the shard's route without a flush: later messages
-// carry a higher epoch. Under mu.
-func (sh *shardState) giveUp() {
+// giveUpLocked abandons shard s's route without a flush: later messages
+// carry a higher epoch, and, while the node keeps the entities it sends
+// to with it (recording: they take the slow path meanwhile), a message of
+// its own that comes back with the lower one is refused only for those.
+// Under mu.
+func (k *Kind) giveUpLocked(s int) {
+	sh := &k.shards[s]
 	next := []uint64{sh.epoch() + 1}
 	sh.stamp.Store(&next)
+	sh.recording = true
 	sh.setVia("")
+	k.seenMu.Lock()
+	defer k.seenMu.Unlock()
+	h := hop{s, k.c.self}
+	if k.seen[h] == nil {
+		if k.seen == nil {
+			k.seen = map[hop]*hopRoute{}
+		}
+		k.seen[h] = &hopRoute{}
+	}
+	k.seen[h].note(next[0], "")
+}
+
+// recordLocked notes that the node routes a message for the entity id of
+// shard s with its current epoch, if it keeps those (see giveUpLocked);
+// not one that came back to it, which went out with an earlier one.
+// Under mu.
+func (k *Kind) recordLocked(s int, p pending) {
+	if !k.shards[s].recording || p.flush || slices.Contains(p.path, k.c.self) {
+		return
+	}
+	k.seenMu.Lock()
+	defer k.seenMu.Unlock()
+	if r := k.seen[hop{s, k.c.self}]; r != nil {
+		r.note(k.shards[s].epoch(), p.id)
+	}
 }
 
 // epochsFrom returns the epochs of a message for shard s that this node
@@ -62,10 +95,14 @@ func (k *Kind) epochsFrom(s int, epochs []uint64) []uint64 {
 	return append(slices.Clip(epochs), (*stamp)[0])
 }
 
-// overtaken returns the node of the path whose epoch stamp on a message
-// for shard s is below one this node has received (or, for this node,
-// below its own), or "" if none is; it records the higher stamps.
-func (k *Kind) overtaken(s int, path []string, epochs []uint64) (by string) {
+// overtaken returns the node of the path whose stamp on a message for
+// the entity id of shard s shows it overtaken, or "" if none does; it
+// records the stamps. A message is overtaken at a node's hop if this node
+// has received, from that node's later route epoch, a message for the
+// same entity (a flush marker: for any entity), or cannot tell (see
+// hopRoute); at this node's own hop, if its epoch is below this node's
+// own.
+func (k *Kind) overtaken(s int, id string, flush bool, path []string, epochs []uint64) (by string) {
 	k.seenMu.Lock()
 	defer k.seenMu.Unlock()
 	for i, node := range path {
@@ -74,21 +111,133 @@ func (k *Kind) overtaken(s int, path []string, epochs []uint64) (by string) {
 		}
 		e := epochs[i]
 		if node == k.c.self {
-			if e < k.shards[s].epoch() {
+			if r := k.seen[hop{s, node}]; r != nil && r.late(e, id, flush) {
 				by = node
 			}
 			continue
 		}
 		if k.seen == nil {
-			k.seen = map[hop]uint64{}
+			k.seen = map[hop]*hopRoute{}
 		}
 		h := hop{s, node}
-		switch last := k.seen[h]; {
-		case e < last:
+		r := k.seen[h]
+		if r == nil {
+			r = &hopRoute{}
+			if isBase(e) { // what came before it is unknown
+				r.blind = e
+			}
+			k.seen[h] = r
+		}
+		if r.late(e, id, flush) {
 			by = node
-		case e > last:
-			k.seen[h] = e
+		} else {
+			r.note(e, id)
 		}
 	}
 	return by
 }
+
+// hopRoute is what a node knows of another node's route epochs for one
+// shard: the highest it has received, and, for each epoch above the first
+// it received (each a route given up since), the entities it has received
+// messages for stamped with it. Below blind it cannot tell: the first
+// epoch it received, or one whose entities it no longer keeps (too old,
+// or too many).
+type hopRoute struct {
+	max, blind uint64
+	after      []epochIDs // ascending
+}
+
+// epochIDs are the entities that got messages stamped with one epoch.
+type epochIDs struct {
+	epoch uint64
+	since time.Time
+	ids   map[string]struct{}
+}
+
+// Bounds of what a node keeps of the entities per epoch: a late message
+// of a route given up more than keepEpochIDs ago, or behind an epoch that
+// reached more than maxEpochIDs entities, is refused whatever its entity.
+const (
+	keepEpochIDs = time.Minute
+	maxEpochIDs  = 4096
+)
+
+// late reports whether a message stamped e for the entity id is
+// overtaken.
+func (r *hopRoute) late(e uint64, id string, flush bool) bool {
+	if e >= r.max {
+		return false
+	}
+	if e < r.blind || flush {
+		return true
+	}
+	for _, a := range r.after {
+		if _, ok := a.ids[id]; ok && a.epoch > e {
+			return true
+		}
+	}
+	return false
+}
+
+// note records a message stamped e for the entity id, not late ("" for
+// none). An epoch that starts an incarnation keeps no entities: nothing
+// before it counts (see isBase).
+func (r *hopRoute) note(e uint64, id string) {
+	if e > r.max {
+		r.max = e
+		if isBase(e) {
+			r.blind, r.after = e, nil
+			return
+		}
+		r.after = append(r.after, epochIDs{epoch: e, since: time.Now(), ids: map[string]struct{}{}})
+	}
+	if id == "" {
+		return
+	}
+	for i := range r.after {
+		a := &r.after[i]
+		if a.epoch != e {
+			continue
+		}
+		if len(a.ids) == maxEpochIDs {
+			r.forget(i + 1)
+			return
+		}
+		a.ids[id] = struct{}{}
+	}
+}
+
+// forget drops the entities of the first n epochs: below the last of
+// them, the route can no longer tell.
+func (r *hopRoute) forget(n int) {
+	r.blind = max(r.blind, r.after[n-1].epoch)
+	r.after = append(r.after[:0:0], r.after[n:]...)
+}
+
+// forgetOld drops what the kind keeps of epochs older than keepEpochIDs;
+// a shard whose own given-up routes are all forgotten takes the local
+// path again.
+func (k *Kind) forgetOld(now time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.seenMu.Lock()
+	defer k.seenMu.Unlock()
+	for h, r := range k.seen {
+		n := 0
+		for n < len(r.after) && now.Sub(r.after[n].since) > keepEpochIDs {
+			n++
+		}
+		if n > 0 {
+			r.forget(n)
+		}
+		if h.node == k.c.self && len(r.after) == 0 {
+			sh := &k.shards[h.shard]
+			sh.recording = false
+			sh.setVia(sh.via)
+		}
+	}
+}
+
+// isBase reports whether e is the first epoch of an incarnation.
+func isBase(e uint64) bool { return e&(1<<epochBits-1) == 0 }

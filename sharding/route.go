@@ -54,6 +54,7 @@ func (k *Kind) post(c *cell, msg any, reply replyFunc) error {
 // buffers it. Under mu.
 func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 	sh := &k.shards[s]
+	k.recordLocked(s, p)
 	serving := sh.serving(now)
 	switch {
 	case p.flush && serving:
