@@ -197,8 +197,9 @@ func refused(err error) bool {
 	return errors.As(err, &api) || errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyNotFound)
 }
 
-// expire stops serving leases that ran out by this node's clock, and
-// dead-letters buffered messages past their time; it returns when the
+// expire stops serving leases that ran out by this node's clock,
+// dead-letters buffered messages past their time, and routes again what
+// waited for an owner heard from again; it returns when the
 // next lease runs out (zero if none is held).
 func (c *Cluster) expire(k *Kind, now time.Time) (next time.Time) {
 	k.mu.Lock()
@@ -212,6 +213,7 @@ func (c *Cluster) expire(k *Kind, now time.Time) (next time.Time) {
 			next = sh.lease.valid
 		}
 		k.expireLocked(s, now)
+		k.retryLocked(s, now)
 	}
 	return next
 }

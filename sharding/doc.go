@@ -145,9 +145,13 @@
 // lease once every entity has stopped, and forwards the buffer, in order,
 // to the next owner once the table names one. Messages for a shard that
 // has no owner wait in a bounded buffer per shard ([WithBuffer]: a number
-// of messages and a time); past either bound they become [DeadLetter]s
-// with the reason ([ErrNoOwner], [ErrBufferFull]): the tell or ask fails
-// with it, and it is logged and passed to [WithDeadLetters].
+// of messages and a time), and so do messages for a shard whose owner
+// this node counts lost (remote's heartbeats, or at once the server's
+// no-responders answer for a killed node) until its lease runs out and
+// another node claims it, or it is heard from again; past either bound
+// they become [DeadLetter]s with the reason ([ErrNoOwner],
+// [ErrBufferFull]): the tell or ask fails with it, and it is logged and
+// passed to [WithDeadLetters].
 //
 // # Order
 //
@@ -200,12 +204,12 @@
 // It moves as any shard does: on a graceful leave after [Stopping], with
 // what was sent meanwhile waiting in the buffer; on a node's death once
 // the lease has run out (about a TTL after the last renewal), never
-// while its predecessor runs. Of the messages sent while its node is
-// dead, those sent before the lease ran out are dead letters at the
-// sender's node (remote.ErrUnreachable: the transport knows the node is
-// gone), and those sent after wait in the buffer until the singleton
-// starts on another node; what was queued on the dead node is lost with
-// it. [Singleton.Ref] reaches it from any node; [WithRole] confines it to
+// while its predecessor runs. Messages sent while its node is dead wait
+// in the buffer until the singleton starts on another node, as for any
+// shard whose owner the sender's node counts lost (see Hand-off); what
+// was queued on the dead node, or sent to it before the sender's node
+// found it lost, is lost with it (the latter as dead letters with
+// remote.ErrUnreachable at the sender's node). [Singleton.Ref] reaches it from any node; [WithRole] confines it to
 // nodes with the role.
 //
 // # Seeing it

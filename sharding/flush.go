@@ -84,12 +84,7 @@ func (c *Cluster) reachable(node string) bool {
 	if h := reachableHook.Load(); h != nil {
 		return (*h)(c.self, node)
 	}
-	for _, p := range c.node.TransportStats().Peers {
-		if p.Node == node {
-			return p.Reachable
-		}
-	}
-	return false
+	return c.node.Reachable(node)
 }
 
 // reachableHook, if set, answers reachable instead of the transport: tests

@@ -76,6 +76,10 @@ func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 		return k.bufferLocked(sh, p, now)
 	case sh.via != "" && sh.via != sh.owner:
 		return k.flushThenLocked(s, p, now)
+	case !k.c.reachable(sh.owner):
+		// lost: as good as no owner, until its lease runs out and another
+		// claims the shard, or it is heard from again (retryLocked)
+		return k.bufferLocked(sh, p, now)
 	default:
 		sh.setVia(sh.owner)
 		return k.forward(s, sh.owner, p)
@@ -173,6 +177,15 @@ func (k *Kind) bufferLocked(sh *shardState, p pending, now time.Time) error {
 	}
 	sh.buf = append(sh.buf, p)
 	return nil
+}
+
+// retryLocked routes again what waits for an owner this node counted
+// lost, once it is heard from again. Under mu.
+func (k *Kind) retryLocked(s int, now time.Time) {
+	sh := &k.shards[s]
+	if len(sh.buf) > 0 && sh.owner != "" && sh.owner != k.c.self && !sh.flushing && k.c.reachable(sh.owner) {
+		k.flushLocked(s, now)
+	}
 }
 
 // flushLocked routes again what shard s buffered, in order. Under mu.

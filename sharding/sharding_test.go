@@ -437,3 +437,55 @@ func TestTokenRefusesALapsedLease(t *testing.T) {
 		t.Fatalf("token after the lease ran out = %v, want ErrNoOwner", err)
 	}
 }
+
+// TestKilledOwnersMessagesWait: messages for a shard whose owner this
+// node counts lost wait in the buffer, as for a shard without an owner,
+// and the shard's next owner handles them in order; they are not dead
+// letters.
+func TestKilledOwnersMessagesWait(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 3, shards: 30, opts: []sharding.Option{shortLease}})
+	allOwned(t, nodes...)
+	n1, n3 := nodes[0], nodes[2]
+	eventually(t, "n3 owns shards", func() bool { return len(n3.kind.Owned()) == 10 })
+	var id string
+	for i := 0; id == ""; i++ {
+		if e := fmt.Sprint("k", i); ask[string](t, n1.kind.Get(e), "where") == "n3" {
+			id = e
+		}
+	}
+	n3.Remote.Kill()
+	eventually(t, "n1 counts n3 lost", func() bool {
+		ts, _ := n1.System.TransportStats()
+		for _, p := range ts.Peers {
+			if p.Node == "n3" {
+				return !p.Reachable
+			}
+		}
+		return false
+	})
+	if o, _ := n1.kind.Owner(sharding.ShardOf(id, 30)); o != "n3" {
+		t.Skipf("n3's lease ran out before the test could send (owner %q)", o)
+	}
+	for i := 1; i <= 5; i++ {
+		if err := n1.kind.Get(id).Tell(i); err != nil {
+			t.Fatalf("tell %d: %v", i, err)
+		}
+	}
+	eventually(t, "the 5 handled by the next owner", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return len(w.seen[id]) == 5
+	})
+	w.mu.Lock()
+	got, where := slices.Clone(w.seen[id]), w.where[id]
+	w.mu.Unlock()
+	if !slices.Equal(got, []int{1, 2, 3, 4, 5}) || where == "n3" {
+		t.Fatalf("handled %v on %s, want [1 2 3 4 5] on a survivor", got, where)
+	}
+	select {
+	case d := <-n1.dead:
+		t.Fatalf("dead letter on n1: %v %v: %v", d.Entity, d.Message, d.Reason)
+	default:
+	}
+}

@@ -22,9 +22,9 @@ type Singleton struct{ k *Kind }
 // gets [Stopping] after what was sent to it and starts on the next
 // owner, and messages sent meanwhile wait in the buffer ([WithBuffer])
 // and reach it in order; when its node dies, it starts on another once
-// the lease has run out, and messages sent to the dead node before then
-// are dead letters (see the package doc). A nil f makes the node a proxy that only sends to
-// it. A singleton is a kind with one shard and one entity, under the
+// the lease has run out, and messages sent meanwhile wait in the buffer
+// too, once the sender's node counts the dead one lost (see the package
+// doc). A nil f makes the node a proxy that only sends to it. A singleton is a kind with one shard and one entity, under the
 // same single-activation guarantee as any entity (see the package doc);
 // it is never passivated for idleness, and one that passivates itself
 // starts again on its next message. Only [WithRole] and
