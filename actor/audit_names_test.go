@@ -216,6 +216,10 @@ func TestAuditClosedEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := spawnCounter(t, s, "c")
+	h, err := s.SpawnHandle("counter", "h", func() actor.Actor { return &counter{} })
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +247,11 @@ func TestAuditClosedEverywhere(t *testing.T) {
 		{"Spawn", "new name", spawn("d")},
 		{"Spawn", "same name", spawn("c")},
 		{"Spawn", "start wait", spawn("w", actor.WithStartWait(ctx))},
+		{"SpawnHandle", "new name", func() error {
+			_, err := s.SpawnHandle("counter", "h2", func() actor.Actor { return &counter{} })
+			return err
+		}()},
+		{"Handle.Tell", "spawned before", h.Tell(1)},
 		{"Poison", "live name", s.Poison(ref)},
 		{"Poison", "never spawned", s.Poison(never)},
 		{"Restart", "live name", s.Restart(ref)},

@@ -79,33 +79,39 @@ func withOptions(base *spawnConfig, opts []SpawnOption) (*spawnConfig, error) {
 }
 
 func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOption) (Ref, error) {
+	_, self, err := s.spawnCell(parent, kind, id, f, opts)
+	return self, err
+}
+
+// spawnCell spawns the actor and returns its cell and ref.
+func (s *System) spawnCell(parent *cell, kind, id string, f Factory, opts []SpawnOption) (*cell, Ref, error) {
 	if kind == "" || id == "" {
-		return Ref{}, errors.New("actor: spawn needs a kind and an id")
+		return nil, Ref{}, errors.New("actor: spawn needs a kind and an id")
 	}
 	if f == nil {
-		return Ref{}, errors.New("actor: spawn with a nil factory")
+		return nil, Ref{}, errors.New("actor: spawn with a nil factory")
 	}
 	if s.closed.Load() {
-		return Ref{}, ErrSystemClosed
+		return nil, Ref{}, ErrSystemClosed
 	}
 	cfg, err := withOptions(s.spawnBase, opts)
 	if err != nil {
-		return Ref{}, err
+		return nil, Ref{}, err
 	}
 	wait, err := takeStartWait(cfg)
 	if err != nil {
-		return Ref{}, err
+		return nil, Ref{}, err
 	}
 	self := s.nameOf(parent, kind, id)
 	if parent.reserved(self) {
-		return Ref{}, fmt.Errorf("%w: %s", ErrNameTaken, self)
+		return nil, Ref{}, fmt.Errorf("%w: %s", ErrNameTaken, self)
 	}
 	c, err := newCell(s, parent, self, f, cfg)
 	if err != nil {
 		if s.closed.Load() {
-			return Ref{}, ErrSystemClosed
+			return nil, Ref{}, ErrSystemClosed
 		}
-		return Ref{}, err
+		return nil, Ref{}, err
 	}
 	// The first instance is made here: an actor with no Started hook and
 	// no one to tell of its start is running at once, with nothing queued
@@ -113,7 +119,7 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	// before that wait for it.
 	if c.actor, err = c.newInstance(); err != nil {
 		_ = c.l.Close()
-		return Ref{}, err
+		return nil, Ref{}, err
 	}
 	_, hooked := c.actor.(StartedHook)
 	deferred := hooked || s.bus.subs.Load() > 0
@@ -127,13 +133,13 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 	}
 	if err := s.register(c, self); err != nil {
 		_ = c.l.Close()
-		return Ref{}, err
+		return nil, Ref{}, err
 	}
 	if deferred {
 		if err := c.l.Submit(c.start); err != nil {
 			s.unregister(c)
 			_ = c.l.Close()
-			return Ref{}, fmt.Errorf("actor: spawn %s: %w", self, err)
+			return nil, Ref{}, fmt.Errorf("actor: spawn %s: %w", self, err)
 		}
 	}
 	// Only a child that will start joins its parent, which waits for its
@@ -146,9 +152,11 @@ func (s *System) spawn(parent *cell, kind, id string, f Factory, opts []SpawnOpt
 		r.children[self] = c
 	}
 	if started != nil {
-		return s.awaitStart(wait, self, started)
+		if _, err := s.awaitStart(wait, self, started); err != nil {
+			return nil, Ref{}, err
+		}
 	}
-	return self, nil
+	return c, self, nil
 }
 
 // reserved reports whether a child of c holds the name ref: a live one,

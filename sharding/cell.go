@@ -20,9 +20,11 @@ import (
 // cell needs is in end, made when it closes.
 type cell struct {
 	k *Kind
-	// ref names the entity's actor; its path ends with the id, which the
-	// cell does not keep apart (see id).
-	ref actor.Ref
+	// a is the entity's actor (zero in a cell made to wait for a
+	// predecessor, see awaitPredecessorLocked: end.pred names that one);
+	// its path ends with the id, which the cell does not keep apart (see
+	// id). Set before the cell is in the tables.
+	a actor.Handle
 	// word is openBit while senders may enter, plus how many are inside;
 	// markBit once the marker was sent.
 	word atomic.Uint64
@@ -37,8 +39,8 @@ type cell struct {
 	inner actor.Actor
 	shard int32
 	armed bool
-	// escaped: the id has characters a path escapes, so ref's path does
-	// not end with it as it is.
+	// escaped: the id has characters a path escapes, so the actor's path
+	// does not end with it as it is.
 	escaped bool
 }
 
@@ -50,6 +52,9 @@ type cellEnd struct {
 	// the marker comes (after it was set).
 	reason  StopReason
 	waiting []pending // what arrived while closing, for the successor
+	// pred is the actor of the predecessor a cell without one waits for;
+	// set before the cell is in the tables.
+	pred actor.Ref
 }
 
 const (
@@ -63,32 +68,57 @@ func newCell(k *Kind, shard int) *cell {
 	return c
 }
 
-// name sets the ref of the activation of id. Before the cell is in the
+// name sets the actor of the activation of id. Before the cell is in the
 // tables.
-func (c *cell) name(ref actor.Ref, id string) {
-	c.ref = ref
+func (c *cell) name(a actor.Handle, id string) {
+	c.a = a
 	c.escaped = !c.pathEndsWith(id)
 }
 
-// pathEndsWith reports whether ref's path is the kind's followed by id.
+// awaits makes c the cell of id that waits for its predecessor, the actor
+// pred, to stop. Before the cell is in the tables.
+func (c *cell) awaits(pred actor.Ref, id string) {
+	c.ending().pred = pred
+	c.escaped = !c.pathEndsWith(id)
+}
+
+// ref returns the entity's actor's ref. Safe from any goroutine once the
+// cell is in the tables.
+func (c *cell) ref() actor.Ref {
+	if c.a == (actor.Handle{}) {
+		return c.end.pred
+	}
+	return c.a.Ref()
+}
+
+// path returns the entity's actor's path.
+func (c *cell) path() string {
+	if c.a == (actor.Handle{}) {
+		return c.end.pred.Path()
+	}
+	return c.a.Path()
+}
+
+// pathEndsWith reports whether the actor's path is the kind's followed by
+// id.
 func (c *cell) pathEndsWith(id string) bool {
-	p := c.ref.Path()
+	p := c.path()
 	return len(p) == c.k.idAt+len(id) && p[c.k.idAt:] == id
 }
 
 // id returns the entity's id.
 func (c *cell) id() string {
 	if c.escaped {
-		return c.ref.ID()
+		return c.ref().ID()
 	}
-	return c.ref.Path()[c.k.idAt:]
+	return c.path()[c.k.idAt:]
 }
 
 // is reports whether c is the activation of id; it allocates nothing
 // unless the id is escaped.
 func (c *cell) is(id string) bool {
 	if c.escaped {
-		return c.ref.ID() == id
+		return c.ref().ID() == id
 	}
 	return c.pathEndsWith(id)
 }

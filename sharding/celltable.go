@@ -1,27 +1,27 @@
 package sharding
 
-import (
-	"math/bits"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // cellTable is one shard's activations, by entity id: an open-addressing
-// hash table (linear probing) of cell pointers. The local path reads it
-// without a lock; the kind's mu guards every change.
+// hash table (linear probing) of cell pointers, each beside a tag of its
+// id's hash. The local path reads it without a lock; the kind's mu guards
+// every change.
 //
 // A reader loads the slots and probes them with atomic loads. Writers
-// fill a free slot or mark a removed cell's slot with tomb, and never
-// empty a slot of the slots in use, so a reader finds every cell that was
-// in the table when it started; it may also find one removed meanwhile,
-// or, with slots a writer has since replaced, a stale one. Either is a
-// hint: the cell's enter refuses a closed cell, and a miss takes the slow
-// path, which looks again under mu. A writer that needs more room, or
-// much less, copies the live cells to new slots and publishes them.
+// fill a free slot (its tag, then its cell) or mark a removed cell's slot
+// with tomb, and never empty a slot of the slots in use, so a reader finds
+// every cell that was in the table when it started; it may also find one
+// removed meanwhile, or, with slots a writer has since replaced, a stale
+// one. Either is a hint: the cell's enter refuses a closed cell, and a
+// miss takes the slow path, which looks again under mu. A writer that
+// needs more room, or much less, copies the live cells to new slots and
+// publishes them. The tags spare a probe the cells it passes over (a miss
+// reads the slots only), and a copy the ids' hashes.
 //
-// A cell costs its pointer per slot at a load between 3/8 and 3/4, about
-// 16 bytes, where a sync.Map entry cost about 120 (an entry node, the
-// boxed key and its share of the trie's nodes); a shard with no cells
-// keeps no slots.
+// A table grows by 40% when it is 7/8 full, so a cell costs its slot's
+// 12 bytes at a load between 5/8 and 7/8: 14 to 19 bytes, where a
+// sync.Map entry cost about 120 (an entry node, the boxed key and its
+// share of the trie's nodes); a shard with no cells keeps no slots.
 type cellTable struct {
 	slots atomic.Pointer[cellSlots]
 	// Under mu.
@@ -29,11 +29,11 @@ type cellTable struct {
 	used int // slots not empty: live cells and tombs
 }
 
-// cellSlots is a table's array, a power of two long, indexed by the top
-// bits of the id's hash.
+// cellSlots is a table's array; a tag, scaled to the array's length, is
+// the index of its slot (see home).
 type cellSlots struct {
-	shift uint8 // 64 - log2(len(s))
-	s     []atomic.Pointer[cell]
+	tags []atomic.Uint32
+	s    []atomic.Pointer[cell]
 }
 
 // tomb marks a removed cell's slot, which probes pass over.
@@ -42,12 +42,13 @@ var tomb = new(cell)
 // minSlots is the smallest table.
 const minSlots = 8
 
-// home returns where the probe for hash h starts. h is idHash of the id,
-// whose remainder picked the shard: the multiplication spreads the ids of
-// one shard (equal remainders) over the whole table.
-func (t *cellSlots) home(h uint64) uint64 {
-	return (h * 0x9e3779b97f4a7c15) >> t.shift
-}
+// tagOf returns the tag of an id whose idHash is h. h's remainder picked
+// the shard: the multiplication spreads the ids of one shard (equal
+// remainders) over the whole tag.
+func tagOf(h uint64) uint32 { return uint32((h * 0x9e3779b97f4a7c15) >> 32) }
+
+// home returns the slot where the probe for tag starts.
+func (sl *cellSlots) home(tag uint32) int { return int(uint64(tag) * uint64(len(sl.s)) >> 32) }
 
 // get returns the cell of id (hash h), or nil. Safe from any goroutine.
 func (t *cellTable) get(h uint64, id string) *cell {
@@ -55,14 +56,17 @@ func (t *cellTable) get(h uint64, id string) *cell {
 	if sl == nil {
 		return nil
 	}
-	mask := uint64(len(sl.s) - 1)
-	for i := sl.home(h); ; i = (i + 1) & mask {
+	tag := tagOf(h)
+	for i := sl.home(tag); ; {
 		c := sl.s[i].Load()
 		if c == nil {
 			return nil
 		}
-		if c != tomb && c.is(id) {
+		if sl.tags[i].Load() == tag && c != tomb && c.is(id) {
 			return c
+		}
+		if i++; i == len(sl.s) {
+			i = 0
 		}
 	}
 }
@@ -71,22 +75,28 @@ func (t *cellTable) get(h uint64, id string) *cell {
 // mu.
 func (t *cellTable) add(h uint64, c *cell) {
 	sl := t.slots.Load()
-	if sl == nil || (t.used+1)*4 > len(sl.s)*3 {
+	if sl == nil || (t.used+1)*8 > len(sl.s)*7 {
 		sl = t.resize(t.live + 1)
 	}
-	mask := uint64(len(sl.s) - 1)
-	i := sl.home(h)
-	for {
-		if o := sl.s[i].Load(); o == nil || o == tomb {
-			if o == nil {
-				t.used++
-			}
-			break
-		}
-		i = (i + 1) & mask
+	if sl.put(tagOf(h), c) {
+		t.used++
 	}
-	sl.s[i].Store(c)
 	t.live++
+}
+
+// put stores c with tag in the first slot free or tomb in its probe; it
+// reports whether the slot was free. Under mu.
+func (sl *cellSlots) put(tag uint32, c *cell) bool {
+	for i := sl.home(tag); ; {
+		if o := sl.s[i].Load(); o == nil || o == tomb {
+			sl.tags[i].Store(tag)
+			sl.s[i].Store(c)
+			return o == nil
+		}
+		if i++; i == len(sl.s) {
+			i = 0
+		}
+	}
 }
 
 // remove takes c, whose id has hash h, out of the table; it reports false
@@ -96,8 +106,7 @@ func (t *cellTable) remove(h uint64, c *cell) bool {
 	if sl == nil {
 		return false
 	}
-	mask := uint64(len(sl.s) - 1)
-	for i := sl.home(h); ; i = (i + 1) & mask {
+	for i := sl.home(tagOf(h)); ; {
 		o := sl.s[i].Load()
 		if o == nil {
 			return false
@@ -106,31 +115,33 @@ func (t *cellTable) remove(h uint64, c *cell) bool {
 			sl.s[i].Store(tomb)
 			break
 		}
+		if i++; i == len(sl.s) {
+			i = 0
+		}
 	}
 	t.live--
 	switch {
 	case t.live == 0:
 		t.slots.Store(nil)
 		t.used = 0
-	case len(sl.s) > minSlots && t.live*8 < len(sl.s):
+	case len(sl.s) > minSlots && t.live*4 < len(sl.s):
 		t.resize(t.live)
 	}
 	return true
 }
 
-// resize copies the live cells to new slots sized for n cells (at a load
-// of at most 3/8), and publishes them. Under mu.
+// resize copies the live cells to new slots sized for n cells (n > 0), at
+// a load of 5/8, and publishes them. Under mu.
 func (t *cellTable) resize(n int) *cellSlots {
-	size := max(minSlots, 1<<bits.Len(uint(n*8/3)))
-	nsl := &cellSlots{shift: uint8(64 - bits.TrailingZeros(uint(size))), s: make([]atomic.Pointer[cell], size)}
-	mask := uint64(size - 1)
-	t.each(func(c *cell) {
-		i := nsl.home(idHash(c.id()))
-		for nsl.s[i].Load() != nil {
-			i = (i + 1) & mask
+	size := max(minSlots, n*8/5)
+	nsl := &cellSlots{tags: make([]atomic.Uint32, size), s: make([]atomic.Pointer[cell], size)}
+	if sl := t.slots.Load(); sl != nil {
+		for i := range sl.s {
+			if c := sl.s[i].Load(); c != nil && c != tomb {
+				nsl.put(sl.tags[i].Load(), c)
+			}
 		}
-		nsl.s[i].Store(c)
-	})
+	}
 	t.slots.Store(nsl)
 	t.used = t.live
 	return nsl
@@ -159,8 +170,12 @@ func (t *cellTable) scan(from int, fn func(*cell) bool) bool {
 		return true
 	}
 	n := len(sl.s)
+	from %= n
+	if from < 0 {
+		from += n
+	}
 	for j := range n {
-		if c := sl.s[(from+j)&(n-1)].Load(); c != nil && c != tomb && !fn(c) {
+		if c := sl.s[(from+j)%n].Load(); c != nil && c != tomb && !fn(c) {
 			return false
 		}
 	}

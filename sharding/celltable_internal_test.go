@@ -16,7 +16,7 @@ func tableKind(name string) *Kind {
 
 func namedCell(k *Kind, id string) *cell {
 	c := newCell(k, 0)
-	c.name(actor.NewRef("s", k.name, id), id)
+	c.awaits(actor.NewRef("s", k.name, id), id)
 	return c
 }
 
@@ -84,7 +84,7 @@ func TestCellTable(t *testing.T) {
 		if m != len(in) {
 			t.Fatalf("%s: scan saw %d cells, want %d", step, m, len(in))
 		}
-		if sl := tb.slots.Load(); sl != nil && (tb.used+1)*4 > len(sl.s)*3+4 {
+		if sl := tb.slots.Load(); sl != nil && tb.used*8 > len(sl.s)*7 {
 			t.Fatalf("%s: %d of %d slots used", step, tb.used, len(sl.s))
 		}
 	}

@@ -157,7 +157,7 @@ func entityOf(c *actor.Context) (*cell, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNotEntity, c.Self())
 	}
 	e := k.cellOf(c.Self().ID())
-	if e == nil || e.ref != c.Self() {
+	if e == nil || e.ref() != c.Self() {
 		return nil, fmt.Errorf("%w: %s (not active)", ErrNotEntity, c.Self())
 	}
 	return e, nil

@@ -130,7 +130,7 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 		k.dropSetLocked(s)
 		k.cellsOf(s, func(cl *cell) {
 			k.closeLocked(cl, HandedOff, true)
-			refs = append(refs, cl.ref)
+			refs = append(refs, cl.ref())
 			failed = append(failed, cl.takeWaiting()...)
 		})
 		failed = append(failed, sh.buf...)

@@ -32,7 +32,7 @@ func (r *region) Receive(c *actor.Context, msg any) (any, error) {
 	case reply:
 		r.k.c.settle(m.AskID, m.Value, m.err())
 	case watchRequest:
-		c.Watch(m.c.ref)
+		c.Watch(m.c.ref())
 	case actor.Terminated:
 		r.k.stopped(m.Actor)
 	case closeRegion:

@@ -38,7 +38,7 @@ func (k *Kind) post(c *cell, msg any, reply replyFunc) error {
 	if reply != nil {
 		msg = askEnvelope{msg: msg, reply: reply}
 	}
-	err := k.c.sys.Tell(c.ref, msg)
+	err := c.a.Tell(msg)
 	if err != nil && reply != nil {
 		reply(nil, err)
 	}
@@ -120,7 +120,7 @@ func (k *Kind) deliverLocked(sh *shardState, s int, p pending) error {
 func (k *Kind) awaitPredecessorLocked(s int, p pending) {
 	c := newCell(k, s)
 	c.word.Store(markBit) // closed: senders queue in waiting
-	c.name(actor.NewRef(k.c.self, k.name, p.id), p.id)
+	c.awaits(actor.NewRef(k.c.self, k.name, p.id), p.id)
 	c.ending().waiting = []pending{p}
 	k.linkLocked(c)
 	k.active.Add(1)
@@ -144,11 +144,11 @@ func (k *Kind) activateLocked(s int, id string) (*cell, error) {
 		return nil, fmt.Errorf("%w: %s is a singleton; it has no entity %q", ErrNoEntity, k.name, id)
 	}
 	c := newCell(k, s)
-	ref, err := k.c.sys.Spawn(k.name, id, c.factory, k.cfg.spawn...)
+	a, err := k.c.sys.SpawnHandle(k.name, id, c.factory, k.cfg.spawn...)
 	if err != nil {
 		return nil, fmt.Errorf("sharding: activate %s/%s: %w", k.name, id, err)
 	}
-	c.name(ref, id)
+	c.name(a, id)
 	k.stats.activations.Add(1)
 	c.last.Store(k.epoch.Add(1))
 	k.linkLocked(c)
@@ -236,10 +236,10 @@ func (k *Kind) fail(p pending, err error) error {
 // sent through the cell. Called by the last sender out.
 func (k *Kind) markerFor(c *cell) {
 	if c.end.kill.Load() {
-		k.c.sys.Stop(c.ref)
+		k.c.sys.Stop(c.ref())
 		return
 	}
-	_ = k.c.sys.Tell(c.ref, stopMarker{})
+	_ = c.a.Tell(stopMarker{})
 }
 
 // passivate closes an activation for reason; the entity stops after what
@@ -255,7 +255,7 @@ func (k *Kind) passivate(c *cell, reason StopReason) {
 func (k *Kind) closeLocked(c *cell, reason StopReason, kill bool) {
 	if c.closing() {
 		if kill && !c.end.kill.Swap(true) { // a lost lease overtakes a passivation
-			k.c.sys.Stop(c.ref)
+			k.c.sys.Stop(c.ref())
 		}
 		return
 	}
@@ -312,7 +312,7 @@ func (k *Kind) stopped(ref actor.Ref) {
 	s := ShardOf(ref.ID(), k.cfg.shards)
 	sh := &k.shards[s]
 	c := k.cellOf(ref.ID())
-	if c == nil || c.ref != ref {
+	if c == nil || c.ref() != ref {
 		return
 	}
 	k.removeLocked(sh, c)
