@@ -211,7 +211,8 @@ func (k *Kind) applyOwner(s int, leased, owner string, ours bool, rev uint64) {
 	if sh.lease.held && !ours && rev > sh.lease.rev {
 		if sh.releasing && sh.active == 0 { // our own release's delete
 			k.stats.handOffs.Add(1)
-			sh.lease, sh.releasing = lease{}, false
+			sh.setLease(lease{})
+			sh.releasing = false
 			k.dropSetLocked(s)
 			k.flushLocked(s, now)
 			return

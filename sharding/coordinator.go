@@ -170,6 +170,7 @@ func (c *Cluster) renewLease(k *Kind, s int) {
 	switch {
 	case err == nil:
 		l.rev, l.valid = next, sent.Add(c.cfg.ttl-c.cfg.margin)
+		k.shards[s].noteLease()
 		k.stats.renewals.Add(1)
 		k.stats.renewLat.add(time.Since(sent))
 		c.stats.renewLat.add(time.Since(sent))
@@ -227,7 +228,7 @@ func (k *Kind) revokeLocked(s int, why string) {
 	}
 	k.stats.lost.Add(1)
 	k.c.logger.Warn("sharding: lease lost", zap.String("kind", k.name), zap.Int("shard", s), zap.String("why", why))
-	sh.lease = lease{}
+	sh.setLease(lease{})
 	sh.releasing = false
 	k.dropSetLocked(s)
 	k.cellsOf(s, func(c *cell) { k.closeLocked(c, HandedOff, true) })
@@ -302,7 +303,7 @@ func (c *Cluster) claim(k *Kind, s int) {
 	k.stats.claims.Add(1)
 	k.mu.Lock()
 	sh := &k.shards[s]
-	sh.lease = lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)}
+	sh.setLease(lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)})
 	if rev > sh.ownerRev {
 		k.noteOwnerLocked(s, sh.owner, c.self, rev)
 		sh.owner, sh.ownerRev, sh.leased = c.self, rev, string(c.leaseValue())
@@ -408,7 +409,8 @@ func (c *Cluster) deleteLease(k *Kind, d drainedShard) {
 	sh := &k.shards[d.s]
 	if sh.lease.held && sh.lease.rev == d.rev {
 		k.stats.handOffs.Add(1)
-		sh.lease, sh.releasing = lease{}, false
+		sh.setLease(lease{})
+		sh.releasing = false
 		k.dropSetLocked(d.s)
 		k.flushLocked(d.s, time.Now())
 	}

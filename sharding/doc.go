@@ -65,12 +65,14 @@
 //     letters) when its lease runs out by its own clock, which is before
 //     the server lets another node claim them (under the rate bound above).
 //     Nodes on the other side serve the shards after TTL plus one claim.
-//   - Paused process: a process paused (GC, SIGSTOP, a VM migration)
-//     across the end of its lease may, when it resumes, finish the message
-//     it was handling, and handle messages already in its entities'
-//     mailboxes before its lease keeper runs and stops them. Those
-//     handlings may overlap a new owner's. That is what the fencing token
-//     is for: a store given tokens rejects the stale owner's writes.
+//   - Paused process: a process paused (GC, SIGSTOP, a VM migration, or
+//     starved of CPU) across the end of its lease may, when it resumes,
+//     finish the message it was handling; that handling may overlap a new
+//     owner's. That is what the fencing token is for: a store given tokens
+//     rejects the stale owner's writes. An entity starts no other message
+//     once its node's lease has run out by the node's clock, even before
+//     the lease keeper stops it: what is in its mailbox then is refused
+//     (a dead letter with [ErrNoOwner]; an ask fails with it).
 //   - Clock drift: the guarantee holds while the owner's clock rate is
 //     within margin/TTL of the server's; a hosting clock that jumps
 //     (monotonic time does not) is irrelevant.
@@ -157,9 +159,9 @@
 //
 // Of the messages one sender (a goroutine, or an actor's handler) sends
 // to one entity, those handled are handled in the order sent, also while
-// the entity's shard moves; the one exception is what a paused owner
-// handles on resuming before it finds its lease lapsed (see Single
-// activation, precisely). A node whose route for a shard changes (a
+// the entity's shard moves; the one exception is the message a paused
+// owner was handling when its lease ran out, which it finishes on
+// resuming (see Single activation, precisely). A node whose route for a shard changes (a
 // hand-off, a death, a claim by this node) first sends a flush marker
 // along the old route and holds the shard's messages, its local tells
 // included, until the node serving the shard answers it: everything it

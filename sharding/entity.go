@@ -87,6 +87,10 @@ func (e *cell) Receive(c *actor.Context, msg any) (any, error) {
 	}
 	switch m := msg.(type) {
 	case askEnvelope:
+		if e.k.shards[e.shard].leaseLapsed() {
+			_ = e.k.refuseLapsed(e, m.msg, m.reply)
+			return nil, nil
+		}
 		e.ask(c, m)
 		return nil, nil
 	case stopMarker:
@@ -97,7 +101,20 @@ func (e *cell) Receive(c *actor.Context, msg any) (any, error) {
 		e.k.passivate(e, Passivated)
 		return nil, nil
 	}
+	if e.k.shards[e.shard].leaseLapsed() {
+		return nil, e.k.refuseLapsed(e, msg, nil)
+	}
 	return e.inner.Receive(c, msg)
+}
+
+// refuseLapsed makes msg, which reached the entity of e after its node's
+// lease of the shard ran out by its clock (a process paused, or starved,
+// past it: the keeper that stops the shard's entities has not run yet),
+// a dead letter with [ErrNoOwner] instead of handling it: another node
+// may serve the entity already. It returns the reason.
+func (k *Kind) refuseLapsed(e *cell, msg any, reply replyFunc) error {
+	return k.fail(pending{id: e.id(), msg: msg, reply: reply},
+		fmt.Errorf("%w: %s/%s: this node's lease of shard %d ran out", ErrNoOwner, k.name, e.id(), e.shard))
 }
 
 // ask hands an ask to the user's actor and its outcome to the asker; a

@@ -19,6 +19,7 @@ func LapseLeases(k *Kind) {
 	for i := range k.shards {
 		if l := &k.shards[i].lease; l.held {
 			l.valid = l.valid.Add(-24 * time.Hour)
+			k.shards[i].noteLease()
 		}
 	}
 }

@@ -42,6 +42,9 @@ type shardState struct {
 	owner    string // the table's owner; "" for none
 	ownerRev uint64 // the revision that named it
 	lease    lease  // this node's lease, if held
+	// until is lease.valid, in nanoseconds since clockBase; 0 with no
+	// lease: entities read it without mu (leaseLapsed).
+	until atomic.Int64
 	// leased is the lease's value as the table last saw it (node and
 	// incarnation, see parseLease; "" for none). owner is its node, or ""
 	// once that node is known to run a later incarnation (bucket.go).
@@ -82,6 +85,31 @@ type lease struct {
 	rev      uint64    // the revision to renew from
 	valid    time.Time // serve until, by this node's monotonic clock
 }
+
+// setLease sets the shard's lease. Under mu.
+func (s *shardState) setLease(l lease) {
+	s.lease = l
+	s.noteLease()
+}
+
+// noteLease publishes the lease's end to the shard's entities, which
+// read it without mu (leaseLapsed). Under mu.
+func (s *shardState) noteLease() {
+	if !s.lease.held {
+		s.until.Store(0)
+		return
+	}
+	s.until.Store(int64(s.lease.valid.Sub(clockBase)))
+}
+
+// leaseLapsed reports whether the node holds no lease of the shard, or
+// one that ran out by its clock, without mu.
+func (s *shardState) leaseLapsed() bool {
+	return int64(time.Since(clockBase)) >= s.until.Load()
+}
+
+// clockBase is where until counts from, on the monotonic clock.
+var clockBase = time.Now()
 
 // serving reports whether this node routes the shard's messages to local
 // entities.

@@ -126,7 +126,8 @@ func (c *Cluster) closeKind(ctx context.Context, k *Kind) {
 		if sh.lease.held {
 			leases = append(leases, held{s, sh.lease.rev})
 		}
-		sh.lease, sh.releasing = lease{}, false
+		sh.setLease(lease{})
+		sh.releasing = false
 		k.dropSetLocked(s)
 		k.cellsOf(s, func(cl *cell) {
 			k.closeLocked(cl, HandedOff, true)

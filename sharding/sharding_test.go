@@ -489,3 +489,33 @@ func TestKilledOwnersMessagesWait(t *testing.T) {
 	default:
 	}
 }
+
+// TestLapsedLeaseRefusesQueued: a message that reaches an entity after
+// its node's lease ran out by the node's clock, before the keeper stops
+// the shard's entities (a process paused or starved past its lease), is
+// not handled: another node may serve the entity by then. It is a dead
+// letter with ErrNoOwner.
+func TestLapsedLeaseRefusesQueued(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, shards: 4})
+	allOwned(t, nodes...)
+	n := nodes[0]
+	if got := ask[int](t, n.kind.Get("a"), "sum"); got != 0 {
+		t.Fatalf("sum %d", got)
+	}
+	sharding.LapseLeases(n.kind)
+	_ = n.kind.Get("a").Tell(7) // the local path: straight to the activation
+	select {
+	case d := <-n.dead:
+		if !errors.Is(d.Reason, sharding.ErrNoOwner) || d.Message != 7 {
+			t.Fatalf("dead letter %v: %v, want 7 with ErrNoOwner", d.Message, d.Reason)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("no dead letter")
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if slices.Contains(w.seen["a"], 7) {
+		t.Fatalf("handled %v after the lease ran out", w.seen["a"])
+	}
+}
