@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/troupe-go/troupe/remote/wire"
 )
@@ -44,14 +43,12 @@ func marshalEnvelope(reg *wire.Registry, buf []byte, m *envelope) []byte {
 // after maxHops, so a longer one is malformed.
 const maxPath = maxHops + 1
 
-// unmarshalEnvelope decodes an envelope. Its id and asking node are
-// copied out of data in one allocation, and a path of one node, the
-// common case, is shared with the last envelope of the same (paths are
-// never written to); the message's own codec copies what it keeps (as
-// every codec does: data is the frame's, not the message's).
+// unmarshalEnvelope decodes an envelope. What it keeps does not alias
+// data, which is the frame's: the message's own codec copies what it
+// keeps (as every codec does), and the envelope's strings are copied, or
+// taken from mem when they are the last envelope's.
 func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (envelope, error) {
 	var m envelope
-	var own wire.Owned
 	var id, from, name, body []byte
 	var pathBuf [2][]byte
 	path := pathBuf[:0]
@@ -61,7 +58,7 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			id = own.Add(d.Bytes())
+			id = d.Bytes()
 		case 2:
 			name = d.Bytes()
 		case 3:
@@ -69,7 +66,7 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 		case 4:
 			m.Hops = int(d.Int())
 		case 5:
-			from = own.Add(d.Bytes())
+			from = d.Bytes()
 		case 6:
 			m.AskID = d.Uint()
 		case 7:
@@ -91,75 +88,62 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 	if err := d.Err(); err != nil {
 		return m, err
 	}
-	m.ID, m.From = own.String(id), own.String(from)
-	m.Path = mem.path(path)
-	m.Epochs = mem.epochs(epochs)
+	if !mem.mu.TryLock() { // another goroutine decodes: without the memory
+		var own wire.Owned
+		m.ID, m.From = own.String(own.Add(id)), own.String(own.Add(from))
+		m.Path = copyPath(path)
+		m.Epochs = slices.Clone(epochs)
+		var err error
+		m.Msg, err = reg.Unmarshal(string(name), body)
+		return m, err
+	}
+	defer mem.mu.Unlock()
+	m.ID, m.From = lastOr(&mem.id, id), lastOr(&mem.from, from)
+	if len(path) == 1 && len(mem.path) == 1 && mem.path[0] == string(path[0]) {
+		m.Path = mem.path
+	} else {
+		m.Path = copyPath(path)
+		mem.path = m.Path
+	}
+	if len(epochs) == 1 && len(mem.epochs) == 1 && mem.epochs[0] == epochs[0] {
+		m.Epochs = mem.epochs
+	} else {
+		m.Epochs = slices.Clone(epochs)
+		mem.epochs = m.Epochs
+	}
 	var err error
-	m.Msg, err = mem.unmarshal(reg, name, body)
+	m.Msg, err = mem.dec.Unmarshal(reg, lastOr(&mem.name, name), body)
 	return m, err
 }
 
 // decodeMemory is what the envelope codec keeps from one envelope to the
-// next, safe for concurrent use: the last type name and one-node path
-// (a run of envelopes mostly shares them), and a wire.Decoding for the
-// messages inside, used by one decoder at a time (others do without).
+// next, for the goroutine that holds mu (remote's frame goroutine, as a
+// rule; others do without): the last entity id, asking node, path, its
+// epochs and type name (a run of envelopes from one node shares its path
+// and type, and often its entity), and a wire.Decoding for the messages
+// inside. Strings, paths and epochs are never written to once made, so
+// envelopes share them.
 type decodeMemory struct {
-	name     atomic.Pointer[string]
-	lastPath atomic.Pointer[[]string]
-	// lastEpochs: the last one-node envelope's epochs
-	lastEpochs atomic.Pointer[[]uint64]
-	mu         sync.Mutex // held while dec is in use
-	dec        wire.Decoding
+	mu             sync.Mutex
+	id, from, name string
+	path           []string
+	epochs         []uint64
+	dec            wire.Decoding
 }
 
-// unmarshal decodes the message of type name (bytes of the envelope).
-func (mem *decodeMemory) unmarshal(reg *wire.Registry, name, body []byte) (any, error) {
-	n := mem.typeName(name)
-	if !mem.mu.TryLock() {
-		return reg.Unmarshal(n, body)
+// lastOr returns b as a string: *last if equal, else a copy, which
+// becomes *last.
+func lastOr(last *string, b []byte) string {
+	if *last != string(b) {
+		*last = string(b)
 	}
-	defer mem.mu.Unlock()
-	return mem.dec.Unmarshal(reg, n, body)
+	return *last
 }
 
-// typeName returns b as a string, the remembered one if equal.
-func (mem *decodeMemory) typeName(b []byte) string {
-	if p := mem.name.Load(); p != nil && *p == string(b) {
-		return *p
-	}
-	s := string(b)
-	mem.name.Store(&s)
-	return s
-}
-
-// epochs returns a copy of epochs; one epoch the same as the last one's
-// is the last one.
-func (mem *decodeMemory) epochs(epochs []uint64) []uint64 {
-	switch len(epochs) {
-	case 0:
+// copyPath returns the nodes views names, copied in one block.
+func copyPath(views [][]byte) []string {
+	if len(views) == 0 {
 		return nil
-	case 1:
-		if p := mem.lastEpochs.Load(); p != nil && (*p)[0] == epochs[0] {
-			return *p
-		}
-	}
-	out := slices.Clone(epochs)
-	if len(out) == 1 {
-		mem.lastEpochs.Store(&out)
-	}
-	return out
-}
-
-// path returns the path of nodes views names, copied; a path of one
-// node the same as the last one's is the last one.
-func (mem *decodeMemory) path(views [][]byte) []string {
-	switch len(views) {
-	case 0:
-		return nil
-	case 1:
-		if p := mem.lastPath.Load(); p != nil && (*p)[0] == string(views[0]) {
-			return *p
-		}
 	}
 	var own wire.Owned
 	for _, v := range views {
@@ -168,9 +152,6 @@ func (mem *decodeMemory) path(views [][]byte) []string {
 	path := make([]string, len(views))
 	for i, v := range views {
 		path[i] = own.String(v)
-	}
-	if len(path) == 1 {
-		mem.lastPath.Store(&path)
 	}
 	return path
 }

@@ -3,8 +3,10 @@ package sharding
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/troupe-go/troupe/remote/wire"
@@ -158,4 +160,33 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatalf("%+v encodes as %x, then %x", v, again, third)
 		}
 	})
+}
+
+// TestEnvelopeConcurrentDecode: goroutines decoding at once (one with
+// the codec's memory of the last envelope, the others without) each get
+// their own envelope, whole.
+func TestEnvelopeConcurrentDecode(t *testing.T) {
+	reg := envelopeRegistry(t)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				want := envelope{ID: fmt.Sprint("e", g, "-", i%3), Msg: []byte{byte(g), byte(i)}, Hops: 1 + i%2,
+					From: fmt.Sprint("n", g), AskID: uint64(i), Path: []string{fmt.Sprint("n", g), "x"}[:1+i%2]}
+				_, data, err := reg.Marshal(nil, want)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := reg.Unmarshal(envelopeName, data)
+				if err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("goroutine %d: got %+v, %v; want %+v", g, got, err, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
