@@ -73,7 +73,11 @@ func (k *Kind) flushed(s int, gen uint64, err error) {
 	}
 	sh.flushing = false
 	sh.setVia("")
+	// The local path stays off until what waited is delivered: a local
+	// tell must not overtake it.
+	sh.detour.Store(true)
 	k.flushLocked(s, now)
+	sh.detour.Store(sh.via != "" || sh.flushing)
 	ids := sh.restoring
 	sh.restoring = nil
 	k.restoreLocked(s, ids, now)
