@@ -92,7 +92,7 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 		var own wire.Owned
 		m.ID, m.From = own.String(own.Add(id)), own.String(own.Add(from))
 		m.Path = copyPath(path)
-		m.Epochs = slices.Clone(epochs)
+		m.Epochs = cloneEpochs(epochs)
 		var err error
 		m.Msg, err = reg.Unmarshal(string(name), body)
 		return m, err
@@ -108,7 +108,7 @@ func unmarshalEnvelope(reg *wire.Registry, mem *decodeMemory, data []byte) (enve
 	if len(epochs) == 1 && len(mem.epochs) == 1 && mem.epochs[0] == epochs[0] {
 		m.Epochs = mem.epochs
 	} else {
-		m.Epochs = slices.Clone(epochs)
+		m.Epochs = cloneEpochs(epochs)
 		mem.epochs = m.Epochs
 	}
 	var err error
@@ -154,4 +154,12 @@ func copyPath(views [][]byte) []string {
 		path[i] = own.String(v)
 	}
 	return path
+}
+
+// cloneEpochs returns a copy of epochs, nil if empty.
+func cloneEpochs(epochs []uint64) []uint64 {
+	if len(epochs) == 0 {
+		return nil
+	}
+	return slices.Clone(epochs)
 }
