@@ -171,6 +171,7 @@ func (c *Cluster) renewLease(k *Kind, s int) {
 	case err == nil:
 		l.rev, l.valid = next, sent.Add(c.cfg.ttl-c.cfg.margin)
 		k.shards[s].noteLease()
+		k.closeFastLocked(s) // served here until valid
 		k.stats.renewals.Add(1)
 		k.stats.renewLat.add(time.Since(sent))
 		c.stats.renewLat.add(time.Since(sent))
@@ -304,6 +305,7 @@ func (c *Cluster) claim(k *Kind, s int) {
 	k.mu.Lock()
 	sh := &k.shards[s]
 	sh.setLease(lease{held: true, claimRev: rev, rev: rev, valid: sent.Add(c.cfg.ttl - c.cfg.margin)})
+	k.closeFastLocked(s) // served here from now on
 	if rev > sh.ownerRev {
 		k.noteOwnerLocked(s, sh.owner, c.self, rev)
 		sh.owner, sh.ownerRev, sh.leased = c.self, rev, string(c.leaseValue())

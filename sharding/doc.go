@@ -124,8 +124,12 @@
 // sender's own node takes the local path: a lock-free lookup of the
 // active entity and a plain local tell, with no NATS and no
 // serialization. A message for another node travels as a tell to that
-// node's region actor for the kind (remote batches it with everything
-// else for that node, in order), which routes it locally; an ask travels
+// node's region for the kind (remote batches it with everything else for
+// that node, in order), encoded once with the message inside; while the
+// shard's route is stable the sender forwards it without the kind's lock
+// (a read lock of the shard's route, which a change of route waits for),
+// and the receiving node routes it on remote's frame goroutine, without
+// a hop through the region actor's mailbox; an ask travels
 // as a tell too, with an id its reply comes back under, so tells and asks
 // of one sender keep their order. Each node an ask passes through waits
 // for the next one's reply; when the next node is lost (remote's

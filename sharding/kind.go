@@ -71,7 +71,10 @@ type shardState struct {
 	// stamp holds this node's route epoch for the shard, which grows
 	// each time the node gives a route up without a flush: the epochs
 	// of a message forwarded from here first (see overtake.go).
-	stamp     atomic.Pointer[[]uint64]
+	stamp atomic.Pointer[[]uint64]
+	// fast is the route senders forward by without mu while the shard's
+	// route is stable (fastroute.go).
+	fast      fastRoute
 	restoring []string // entities to start once the flush ends
 	// remembered: the shard's remembered entities (WithRememberEntities)
 	remembered remembered

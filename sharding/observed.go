@@ -57,6 +57,7 @@ func (m *moves) latest() []moveView {
 // revision rev. Under k.mu.
 func (k *Kind) noteOwnerLocked(s int, from, to string, rev uint64) {
 	if from != to {
+		k.closeFastLocked(s) // the route to from, if open, is no more
 		k.c.moves.add(moveView{Time: time.Now(), Kind: k.name, Shard: s, From: from, To: to, Rev: rev})
 	}
 }

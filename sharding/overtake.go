@@ -39,6 +39,7 @@ type hop struct {
 
 // setVia sets the node the shard's messages are forwarded to. Under mu.
 func (sh *shardState) setVia(node string) {
+	sh.fast.closeUnless(node)
 	sh.via = node
 	sh.detour.Store(sh.via != "" || sh.flushing || sh.recording)
 }
@@ -53,6 +54,7 @@ func (sh *shardState) epoch() uint64 { return (*sh.stamp.Load())[0] }
 // Under mu.
 func (k *Kind) giveUpLocked(s int) {
 	sh := &k.shards[s]
+	sh.fast.close() // what went by it was stamped with the epoch before
 	next := []uint64{sh.epoch() + 1}
 	sh.stamp.Store(&next)
 	sh.recording = true

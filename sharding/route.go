@@ -15,7 +15,9 @@ import (
 const maxHops = 8
 
 // send routes msg (an ask if reply is set) to the entity id. The local
-// path is a lookup and a tell; everything else takes the kind's lock.
+// path is a lookup and a tell, the fast path to another node a read lock
+// of the shard's route and a tell (fastroute.go); everything else takes
+// the kind's lock.
 func (k *Kind) send(p pending) error {
 	if c := k.cellOf(p.id); c != nil {
 		if c.enter() {
@@ -27,10 +29,16 @@ func (k *Kind) send(p pending) error {
 			c.exit()
 		}
 	}
+	s := ShardOf(p.id, k.cfg.shards)
+	if sent, err := k.sendFast(s, p); sent {
+		return err
+	}
 	now := time.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.routeLocked(ShardOf(p.id, k.cfg.shards), p, now)
+	err := k.routeLocked(s, p, now)
+	k.openFastLocked(s)
+	return err
 }
 
 // post tells the entity's actor msg, wrapped with reply for an ask.
@@ -54,6 +62,7 @@ func (k *Kind) post(c *cell, msg any, reply replyFunc) error {
 // buffers it. Under mu.
 func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 	sh := &k.shards[s]
+	k.closeFastLocked(s) // the sender reopens it if the route stays (send)
 	k.recordLocked(s, p)
 	serving := sh.serving(now)
 	switch {
@@ -82,6 +91,7 @@ func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 		return k.bufferLocked(sh, p, now)
 	default:
 		sh.setVia(sh.owner)
+		sh.fast.stable = sh.owner // for the sender to open (fastroute.go)
 		return k.forward(s, sh.owner, p)
 	}
 }

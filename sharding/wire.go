@@ -179,12 +179,20 @@ func registerWire(reg *wire.Registry) error {
 // forward sends p, a message for shard s, to the kind's region on node
 // owner.
 func (k *Kind) forward(s int, owner string, p pending) error {
+	return k.forwarded(p, k.tellRegion(s, owner, k.regionOn(owner), p))
+}
+
+// tellRegion tells region, the kind's region on node owner, the envelope
+// of p, a message for shard s, and returns what went wrong, for forwarded
+// to settle: it calls nothing of the user's but what a failed tell's
+// dead letter calls, so that the fast path (fastroute.go) may call it
+// while it holds the route.
+func (k *Kind) tellRegion(s int, owner string, region actor.Ref, p pending) forwarding {
 	if p.hops >= maxHops {
-		return k.fail(p, fmt.Errorf("%w: %s/%s after %d hops", ErrTooManyHops, k.name, p.id, p.hops))
+		return forwarding{err: fmt.Errorf("%w: %s/%s after %d hops", ErrTooManyHops, k.name, p.id, p.hops)}
 	}
-	reg := k.c.node.Registry()
-	if _, ok := reg.Name(p.msg); !ok && p.msg != nil {
-		return k.fail(p, fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg))
+	if _, ok := k.c.node.Registry().Name(p.msg); !ok && p.msg != nil {
+		return forwarding{err: fmt.Errorf("sharding: to %s/%s on %s: %w: %T", k.name, p.id, owner, wire.ErrUnknownType, p.msg)}
 	}
 	m := envelope{ID: p.id, Msg: p.msg, Hops: p.hops + 1, Flush: p.flush, Path: k.pathFrom(p.path), Epochs: k.epochsFrom(s, p.epochs)}
 	if p.reply != nil {
@@ -196,14 +204,30 @@ func (k *Kind) forward(s int, owner string, p pending) error {
 		}
 		m.From, m.AskID = k.c.self, k.c.addAsk(k, owner, p.reply, deadline)
 	}
-	if err := k.c.sys.Tell(k.regionOn(owner), m); err != nil {
-		if m.AskID != 0 && !k.c.take(m.AskID) {
-			return err // settled meanwhile (its node lost): not ours to fail
-		}
-		return k.fail(p, err)
+	if err := k.c.sys.Tell(region, m); err != nil {
+		return forwarding{err: err, askID: m.AskID}
 	}
-	k.stats.forwarded.Add(1)
-	return nil
+	return forwarding{}
+}
+
+// forwarding is the outcome of tellRegion: err if p was not sent, and
+// the id of its ask if one was recorded.
+type forwarding struct {
+	err   error
+	askID uint64
+}
+
+// forwarded counts p forwarded, or fails it with what kept it from
+// being sent.
+func (k *Kind) forwarded(p pending, f forwarding) error {
+	switch {
+	case f.err == nil:
+		k.stats.forwarded.Add(1)
+		return nil
+	case f.askID != 0 && !k.c.take(f.askID):
+		return f.err // settled meanwhile (its node lost): not ours to fail
+	}
+	return k.fail(p, f.err)
 }
 
 // sendReply sends an ask's outcome back to the asking node.
