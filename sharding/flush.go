@@ -77,7 +77,7 @@ func (k *Kind) flushed(s int, gen uint64, err error) {
 	// tell must not overtake it.
 	sh.detour.Store(true)
 	k.flushLocked(s, now)
-	sh.detour.Store(sh.via != "" || sh.flushing)
+	sh.setVia(sh.via) // the detour as the state is now
 	ids := sh.restoring
 	sh.restoring = nil
 	k.restoreLocked(s, ids, now)
