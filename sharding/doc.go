@@ -53,7 +53,10 @@
 // sooner than TTL later by its clock, so the owner stops serving before
 // another node can claim the shard, unless the owner's clock runs slower
 // than the server's by more than margin/TTL (20% by default). Offsets
-// between clocks do not matter; only rates do.
+// between clocks do not matter; only rates do. A renewal that lands after
+// the lease ran out by the clock, before the node gave the lease up (a
+// process starved of CPU), serves the shard again from then on; what
+// waited for it meanwhile goes first.
 //
 // # Single activation, precisely
 //

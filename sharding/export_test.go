@@ -46,3 +46,15 @@ func SetClaimHook(fn func(node string, shard int)) (remove func()) {
 	claimHook.Store(&fn)
 	return func() { claimHook.Store(nil) }
 }
+
+// RenewNow renews c's member key and leases now, as its keeper does each
+// renew interval.
+func RenewNow(c *Cluster) { c.renew() }
+
+// HoldRevoke keeps leases that run out by the clock from being revoked
+// until the returned function is called, as a lease keeper that has not
+// run yet.
+func HoldRevoke() (release func()) {
+	holdRevoke.Store(true)
+	return func() { holdRevoke.Store(false) }
+}

@@ -519,3 +519,39 @@ func TestLapsedLeaseRefusesQueued(t *testing.T) {
 		t.Fatalf("handled %v after the lease ran out", w.seen["a"])
 	}
 }
+
+// TestRevivedLeaseKeepsOrder: a message that waited while the node's
+// lease had run out by its clock goes to its entity once a renewal
+// revives the lease (one that was in flight, on a process paused or
+// starved past its lease), ahead of what is sent after.
+func TestRevivedLeaseKeepsOrder(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, shards: 4})
+	allOwned(t, nodes...)
+	n := nodes[0]
+	release := sharding.HoldRevoke()
+	defer release()
+	sharding.StallWatch(n.c) // as in a NATS restart: the table learns nothing
+	sharding.LapseLeases(n.kind)
+	if err := n.kind.Get("r").Tell(1); err != nil { // waits: no lease served
+		t.Fatal(err)
+	}
+	sharding.RenewNow(n.c)
+	release()
+	if got := n.kind.Owned(); len(got) != 4 {
+		t.Fatalf("the renewal revived %v, want the 4 shards", got)
+	}
+	if err := n.kind.Get("r").Tell(2); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "both handled", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return len(w.seen["r"]) == 2
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if got := w.seen["r"]; !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("handled %v, want [1 2]", got)
+	}
+}
