@@ -45,6 +45,7 @@ type Cluster struct {
 	asks   sync.Map // ask id -> *askEntry
 	askSeq atomic.Uint64
 	dead   atomic.Uint64
+	dl     deadLetters // WithDeadLetters' queue
 	stats  counters
 
 	moves   moves  // the latest changes of owner, for the observer
@@ -219,6 +220,7 @@ func (c *Cluster) start() error {
 	if err := c.watch(ctx); err != nil {
 		return err
 	}
+	c.startDeadLetters()
 	c.wg.Add(3)
 	go c.run()
 	go c.keep()
@@ -361,16 +363,6 @@ func (c *Cluster) lostPeers() map[string]string {
 		}
 	}
 	return out
-}
-
-// deadLetter reports a message that could not be delivered.
-func (c *Cluster) deadLetter(d DeadLetter) {
-	c.dead.Add(1)
-	c.logger.Warn("sharding: dead letter", zap.Stringer("entity", d.Entity),
-		zap.String("message", fmt.Sprintf("%T", d.Message)), zap.Error(d.Reason))
-	if c.cfg.deadLetter != nil {
-		c.cfg.deadLetter(d)
-	}
 }
 
 // DeadLetter is a message sharding could not deliver, and why.

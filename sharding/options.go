@@ -151,8 +151,10 @@ func WithStrategy(s Strategy) Option {
 }
 
 // WithDeadLetters calls fn for every message this node's sharding could
-// not deliver (see [DeadLetter]), besides logging it. fn runs on the
-// goroutine that gave up and must not block.
+// not deliver (see [DeadLetter]), besides logging it: on a goroutine of
+// the cluster's, one at a time, in the order they came, so fn may send
+// to entities itself (what it does not pass on is held in memory: it
+// should not block for long).
 func WithDeadLetters(fn func(DeadLetter)) Option {
 	return func(c *config) error {
 		if fn == nil {

@@ -279,3 +279,37 @@ func (modulo) Release(v sharding.View) []int {
 	}
 	return out
 }
+
+// TestLostOwnerBackKeepsOrder: messages that waited while their shard's
+// owner counted as lost go to it, once it is heard from again, ahead of
+// the next message sent.
+func TestLostOwnerBackKeepsOrder(t *testing.T) {
+	w := newWorld()
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, shards: 8})
+	allOwned(t, nodes...)
+	n1 := nodes[0]
+	var id string
+	for i := 0; id == ""; i++ {
+		if e := fmt.Sprint("l", i); ask[string](t, n1.kind.Get(e), "where") == "n2" {
+			id = e
+		}
+	}
+	restore := sharding.SetReachable(func(self, node string) bool { return !(self == "n1" && node == "n2") })
+	if err := n1.kind.Get(id).Tell(1); err != nil { // waits: its owner counts as lost
+		t.Fatal(err)
+	}
+	restore()
+	if err := n1.kind.Get(id).Tell(2); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "both handled", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return len(w.seen[id]) == 2
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if got := w.seen[id]; !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("handled %v, want [1 2]", got)
+	}
+}

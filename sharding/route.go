@@ -89,6 +89,13 @@ func (k *Kind) routeLocked(s int, p pending, now time.Time) error {
 		// lost: as good as no owner, until its lease runs out and another
 		// claims the shard, or it is heard from again (retryLocked)
 		return k.bufferLocked(sh, p, now)
+	case len(sh.buf) > 0:
+		// what waited for the owner, heard from again, goes first
+		k.flushLocked(s, now)
+		if len(sh.buf) > 0 {
+			return k.bufferLocked(sh, p, now)
+		}
+		return k.routeLocked(s, p, now)
 	default:
 		sh.setVia(sh.owner)
 		sh.fast.stable = sh.owner // for the sender to open (fastroute.go)

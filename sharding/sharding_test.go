@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -553,5 +554,35 @@ func TestRevivedLeaseKeepsOrder(t *testing.T) {
 	defer w.mu.Unlock()
 	if got := w.seen["r"]; !slices.Equal(got, []int{1, 2}) {
 		t.Fatalf("handled %v, want [1 2]", got)
+	}
+}
+
+// TestDeadLetterHandlerMaySend: the function of WithDeadLetters may send
+// to entities, even for a dead letter that arose while the kind's lock
+// was held (a full buffer, refused while routing).
+func TestDeadLetterHandlerMaySend(t *testing.T) {
+	w := newWorld()
+	kinds := make(chan *sharding.Kind, 1)
+	passed := make(chan error, 1)
+	var once sync.Once
+	onDead := sharding.WithDeadLetters(func(d sharding.DeadLetter) {
+		once.Do(func() { passed <- (<-kinds).Get("fallback").Tell(1) })
+	})
+	_, nodes := startCluster(t, w, clusterSpec{nodes: 1, shards: 4,
+		opts: []sharding.Option{sharding.WithBuffer(1, waitLimit), onDead}})
+	allOwned(t, nodes...)
+	n := nodes[0]
+	kinds <- n.kind
+	release := sharding.HoldRevoke()
+	defer release()
+	sharding.LapseLeases(n.kind) // what comes now waits: one at most
+	_ = n.kind.Get("a").Tell(1)
+	if err := n.kind.Get("a").Tell(2); !errors.Is(err, sharding.ErrBufferFull) {
+		t.Fatalf("second tell: %v, want ErrBufferFull", err)
+	}
+	select {
+	case <-passed: // sent, or refused: either way it returned
+	case <-time.After(waitLimit):
+		t.Fatal("the dead-letter function did not return: it waits for the kind's lock")
 	}
 }
