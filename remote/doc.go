@@ -177,7 +177,7 @@
 // the same names on every node; generated binary codecs make them
 // compact and fast, and other types fall back to CBOR. [Node.Spawn]
 // starts an actor of a kind registered with [Node.RegisterKind] on
-// another node. [Node.HandleTells] lets a layer built on remote (package
-// sharding) take the tells to actors of one kind on the goroutine that
-// reads frames, in order, without a hop through a mailbox.
+// another node. Package sharding, built on remote, takes the tells to its
+// regions on the goroutine that reads frames, in order, without a hop
+// through a mailbox (internal/remotehook).
 package remote

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/remotehook"
 	"github.com/troupe-go/troupe/remote/wire"
 )
 
@@ -40,7 +41,7 @@ type inbound struct {
 	// from the table handlers.
 	handlers    *tellHandlers
 	handlerKind string
-	handler     TellHandler
+	handler     remotehook.TellHandler
 }
 
 // pendingTell is what refusing a batched tell needs of its envelope.

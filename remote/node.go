@@ -65,7 +65,7 @@ type Node struct {
 	watches map[string]map[watchKey]struct{}
 	kinds   map[string]actor.Factory
 	// tellHandlers: the kinds whose tells from other nodes go to a
-	// handler (HandleTells) instead of the actors' mailboxes.
+	// handler (remotehook.HandleTells) instead of the actors' mailboxes.
 	tellHandlers atomic.Pointer[tellHandlers]
 
 	// restartHooks: the functions OnRestart registered, in order;

@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/remotehook"
 	"github.com/troupe-go/troupe/remote"
 )
 
-// handled is what a TellHandler saw of one tell.
+// handled is what a tell handler saw of one tell.
 type handled struct {
 	from string
 	to   actor.Ref
@@ -25,7 +26,7 @@ func TestHandleTells(t *testing.T) {
 	ns := cluster(t, 2)
 	seen := make(chan handled, 64)
 	errRefused := errors.New("refused by the handler")
-	err := ns[1].node.HandleTells("routed", func(from string, to actor.Ref, msg any) error {
+	err := remotehook.HandleTells(ns[1].node, "routed", func(from string, to actor.Ref, msg any) error {
 		switch msg {
 		case "refuse":
 			return errRefused
@@ -93,13 +94,13 @@ func TestHandleTells(t *testing.T) {
 		}
 	}
 
-	if err := ns[1].node.HandleTells("routed", func(string, actor.Ref, any) error { return nil }); !errors.Is(err, remote.ErrBadKind) {
+	if err := remotehook.HandleTells(ns[1].node, "routed", func(string, actor.Ref, any) error { return nil }); !errors.Is(err, remote.ErrBadKind) {
 		t.Fatalf("a second handler for the kind: %v, want ErrBadKind", err)
 	}
-	if err := ns[1].node.HandleTells("", func(string, actor.Ref, any) error { return nil }); !errors.Is(err, remote.ErrBadKind) {
+	if err := remotehook.HandleTells(ns[1].node, "", func(string, actor.Ref, any) error { return nil }); !errors.Is(err, remote.ErrBadKind) {
 		t.Fatalf("a handler for no kind: %v, want ErrBadKind", err)
 	}
-	if err := ns[1].node.HandleTells("routed", nil); err != nil {
+	if err := remotehook.HandleTells(ns[1].node, "routed", nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := ns[0].sys.Tell(routed, "to the mailbox"); err != nil {

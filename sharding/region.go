@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/troupe-go/troupe/actor"
+	"github.com/troupe-go/troupe/internal/remotehook"
 )
 
 // regionKind is the actor kind of the regions: a node's region for a
@@ -47,7 +48,7 @@ func (r *region) Receive(c *actor.Context, msg any) (any, error) {
 }
 
 // regionTells takes the tells other nodes send to this node's regions
-// on remote's frame goroutine (remote.Node.HandleTells): an envelope is
+// on remote's frame goroutine (internal/remotehook): an envelope is
 // routed at once and a reply settles its ask, in the order they arrive,
 // without a hop through the region's mailbox and a run of its loop. What
 // else reaches a region that way goes to its mailbox.
@@ -61,13 +62,13 @@ type regionTells struct {
 // on remote's frame goroutine; stop undoes it.
 func (c *Cluster) handleRegionTells() (stop func(), err error) {
 	t := &regionTells{c: c}
-	if err := c.node.HandleTells(regionKind, t.handle); err != nil {
+	if err := remotehook.HandleTells(c.node, regionKind, t.handle); err != nil {
 		return nil, fmt.Errorf("sharding: %w", err)
 	}
-	return func() { _ = c.node.HandleTells(regionKind, nil) }, nil
+	return func() { _ = remotehook.HandleTells(c.node, regionKind, nil) }, nil
 }
 
-// handle implements remote.TellHandler. It never blocks: routing takes
+// handle is the regions' remotehook.TellHandler. It never blocks: routing takes
 // the kind's lock, which no one holds while waiting.
 func (t *regionTells) handle(_ string, to actor.Ref, msg any) error {
 	k := t.kind(to.ID())
