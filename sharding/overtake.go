@@ -17,11 +17,14 @@ import (
 // epoch that grows each time it gives a route up, and stamps it, with its
 // name, on every message it forwards (a message lists every node that
 // forwarded it and that node's epoch). A node that has received a
-// message stamped with a node's epoch e refuses one stamped with a lower
-// epoch of the same node for the same shard, as a dead letter with
-// [ErrOvertaken]: it went by a route that node gave up on, and what the
-// node sent after it has gone ahead. A node also refuses its own messages
-// that come back to it stamped with an epoch it has since left.
+// message for an entity stamped with a node's epoch e refuses one for the
+// same entity stamped with a lower epoch of the same node, as a dead
+// letter with [ErrOvertaken]: it went by a route that node gave up on, and
+// what the node sent after it has gone ahead. A node also refuses its own
+// messages that come back to it stamped with an epoch it has since left,
+// for an entity it has sent to since. Which entities an epoch reached is
+// kept for a while and up to a number (hopRoute); beyond that, and for a
+// flush marker, any message of a lower epoch is refused.
 //
 // Epochs start, per incarnation, at the revision of its first write of its
 // member key shifted left by epochBits: a node restarted under its name
