@@ -38,7 +38,7 @@ func (c *Cluster) deadLetter(d DeadLetter) {
 		return
 	}
 	q.mu.Unlock()
-	c.cfg.deadLetter(d) // the cluster is closing: no lock is held now
+	c.cfg.deadLetter(d) // the cluster has closed (Close fails what it held outside locks)
 }
 
 // startDeadLetters starts the goroutine that calls WithDeadLetters'
