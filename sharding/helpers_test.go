@@ -288,3 +288,14 @@ func (w *world) overlaps() int {
 func askAny(ctx context.Context, n *tnode, id string, msg any) (any, error) {
 	return sharding.Ask[any](ctx, n.kind.Get(id), msg)
 }
+
+// entityOn returns the first id of prefix followed by a number whose
+// entity answers "where" with node when n asks it (activating it there).
+func entityOn(t *testing.T, n *tnode, node, prefix string) string {
+	t.Helper()
+	for i := 0; ; i++ {
+		if id := fmt.Sprint(prefix, i); ask[string](t, n.kind.Get(id), "where") == node {
+			return id
+		}
+	}
+}

@@ -22,12 +22,7 @@ func TestMoveKeepsOrder(t *testing.T) {
 	allOwned(t, nodes...)
 	n1, n2 := nodes[0], nodes[1]
 	eventually(t, "10 shards each", func() bool { return len(n2.kind.Owned()) == 10 })
-	var id string
-	for i := 0; id == ""; i++ {
-		if e := fmt.Sprint("o", i); ask[string](t, n1.kind.Get(e), "where") == "n2" {
-			id = e
-		}
-	}
+	id := entityOn(t, n1, "n2", "o")
 	s := sharding.ShardOf(id, 30)
 	held, release := make(chan struct{}), make(chan struct{})
 	remove := sharding.SetInboundHook(func(node, eid string, msg any) {
@@ -77,12 +72,7 @@ func TestNewOwnerKeepsOrder(t *testing.T) {
 	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, shards: 16})
 	allOwned(t, nodes...)
 	n1, n2 := nodes[0], nodes[1]
-	var id string
-	for i := 0; id == ""; i++ {
-		if e := fmt.Sprint("o", i); ask[string](t, n1.kind.Get(e), "where") == "n2" {
-			id = e
-		}
-	}
+	id := entityOn(t, n1, "n2", "o")
 	s := sharding.ShardOf(id, 16)
 	held := make(chan int, 2)
 	release := map[int]chan struct{}{1: make(chan struct{}), 2: make(chan struct{})}
@@ -288,12 +278,7 @@ func TestLostOwnerBackKeepsOrder(t *testing.T) {
 	_, nodes := startCluster(t, w, clusterSpec{nodes: 2, shards: 8})
 	allOwned(t, nodes...)
 	n1 := nodes[0]
-	var id string
-	for i := 0; id == ""; i++ {
-		if e := fmt.Sprint("l", i); ask[string](t, n1.kind.Get(e), "where") == "n2" {
-			id = e
-		}
-	}
+	id := entityOn(t, n1, "n2", "l")
 	restore := sharding.SetReachable(func(self, node string) bool { return !(self == "n1" && node == "n2") })
 	if err := n1.kind.Get(id).Tell(1); err != nil { // waits: its owner counts as lost
 		t.Fatal(err)

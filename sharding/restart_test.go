@@ -144,12 +144,7 @@ func TestStallWhileLeaving(t *testing.T) {
 	n1, n2 := nodes[0], nodes[1]
 	allOwned(t, nodes...)
 	eventually(t, "n2 owns shards", func() bool { return len(n2.kind.Owned()) > 0 })
-	id := ""
-	for i := 0; id == ""; i++ {
-		if e := fmt.Sprint("s", i); ask[string](t, n2.kind.Get(e), "where") == "n2" {
-			id = e
-		}
-	}
+	id := entityOn(t, n2, "n2", "s")
 	// the entity's handler holds its shard's hand-off up until released
 	if err := n2.kind.Get(id).Tell("block"); err != nil {
 		t.Fatal(err)

@@ -449,12 +449,7 @@ func TestKilledOwnersMessagesWait(t *testing.T) {
 	allOwned(t, nodes...)
 	n1, n3 := nodes[0], nodes[2]
 	eventually(t, "n3 owns shards", func() bool { return len(n3.kind.Owned()) == 10 })
-	var id string
-	for i := 0; id == ""; i++ {
-		if e := fmt.Sprint("k", i); ask[string](t, n1.kind.Get(e), "where") == "n3" {
-			id = e
-		}
-	}
+	id := entityOn(t, n1, "n3", "k")
 	n3.Remote.Kill()
 	eventually(t, "n1 counts n3 lost", func() bool {
 		ts, _ := n1.System.TransportStats()

@@ -3,7 +3,6 @@ package sharding_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/troupe-go/troupe/remote"
@@ -21,12 +20,7 @@ func TestAskUnreachable(t *testing.T) {
 	})
 	allOwned(t, nodes...)
 	n1 := nodes[0]
-	var onN2 string
-	for i := 0; onN2 == ""; i++ {
-		if id := fmt.Sprint("u", i); ask[string](t, n1.kind.Get(id), "where") == "n2" {
-			onN2 = id
-		}
-	}
+	onN2 := entityOn(t, n1, "n2", "u")
 	asked := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
