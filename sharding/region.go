@@ -118,7 +118,8 @@ func (r *region) inbound(m envelope) {
 		c, from, id := r.k.c, m.From, m.AskID
 		p.reply = func(v any, err error) { c.sendReply(from, r.k.name, id, v, err) }
 	}
-	if by := r.k.overtaken(ShardOf(m.ID, r.k.cfg.shards), m.ID, m.Flush, m.Path, m.Epochs); by != "" {
+	h := idHash(m.ID)
+	if by := r.k.overtaken(int(h%uint64(len(r.k.shards))), m.ID, m.Flush, m.Path, m.Epochs); by != "" {
 		_ = r.k.fail(p, fmt.Errorf("%w: %s/%s came by a route %s gave up on", ErrOvertaken, r.k.name, m.ID, by))
 		return
 	}
@@ -126,7 +127,7 @@ func (r *region) inbound(m envelope) {
 		_ = r.k.route(p)
 		return
 	}
-	_ = r.k.send(p)
+	_ = r.k.sendHashed(h, p)
 }
 
 // inboundHook, if set, sees every envelope a region receives before it

@@ -18,8 +18,13 @@ const maxHops = 8
 // path is a lookup and a tell, the fast path to another node a read lock
 // of the shard's route and a tell (fastroute.go); everything else takes
 // the kind's lock.
-func (k *Kind) send(p pending) error {
-	if c := k.cellOf(p.id); c != nil {
+func (k *Kind) send(p pending) error { return k.sendHashed(idHash(p.id), p) }
+
+// sendHashed is send for an entity whose id's idHash is h: the one hash
+// gives both the shard and the slot in its table of activations.
+func (k *Kind) sendHashed(h uint64, p pending) error {
+	s := int(h % uint64(len(k.shards)))
+	if c := k.shards[s].cells.get(h, p.id); c != nil {
 		if c.enter() {
 			if !k.shards[c.shard].detour.Load() {
 				err := k.post(c, p.msg, p.reply)
@@ -29,7 +34,6 @@ func (k *Kind) send(p pending) error {
 			c.exit()
 		}
 	}
-	s := ShardOf(p.id, k.cfg.shards)
 	if sent, err := k.sendFast(s, p); sent {
 		return err
 	}
